@@ -1,0 +1,10 @@
+//! AMQP 0-9-1 rules that are pure functions of their input: parsing of `expiration` and
+//! `x-delay`, validation of queue and exchange arguments, and RabbitMQ's error texts.
+
+pub mod error;
+pub mod exchange_args;
+pub mod expiration;
+pub mod queue_args;
+pub mod x_delay;
+
+pub use error::{AmqpError, ErrorScope};

@@ -1,0 +1,5 @@
+//! delaylab-engine: a deterministic simulation of RabbitMQ delayed messaging.
+pub mod amqp;
+pub mod routing;
+pub mod scenario;
+pub mod value;

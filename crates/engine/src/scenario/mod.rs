@@ -1,0 +1,8 @@
+//! Scenario files: the model, the loader (JSON with path errors) and the writer.
+pub mod duration;
+pub mod load;
+pub mod model;
+pub mod save;
+
+// pub use load::{load_str, load_value, LoadError};
+pub use model::*;

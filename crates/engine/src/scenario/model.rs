@@ -1,0 +1,242 @@
+//! The scenario: the whole input of a simulation (topology, consumers, timed actions,
+//! seed), as loaded from the JSON file described in `shared/docs/scenario-format.md`.
+//!
+//! These are plain owned values: the loader (`scenario::load`) builds them and reports
+//! problems with the JSON path; the simulation (`Sim::new`) interns the names it needs.
+//! All times are virtual milliseconds from the scenario start.
+
+use crate::value::{FieldValue, Table};
+
+/// Scenario format version this engine writes; it reads every version up to this one.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub version: u32,
+    pub name: String,
+    pub description: String,
+    /// What a learner should look at while it runs (presets fill it in).
+    pub watch: String,
+    pub seed: u64,
+    /// Where the run stops; `None`: when nothing is left to happen (bounded by limits).
+    pub until_ms: Option<u64>,
+    pub topology: Topology,
+    pub consumers: Vec<ConsumerSpec>,
+    pub actions: Vec<Action>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Topology {
+    pub exchanges: Vec<ExchangeDef>,
+    pub queues: Vec<QueueDef>,
+    pub bindings: Vec<BindingDef>,
+    /// Parts of a `definitions.json` the simulation accepted but does not model
+    /// (users, policies, ...), one line each, for the user to read.
+    pub not_simulated: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExchangeDef {
+    pub name: String,
+    /// `direct`, `fanout`, `topic`, `headers`, `x-delayed-message`, or anything else
+    /// (which the broker refuses when it is declared).
+    pub kind: String,
+    pub durable: bool,
+    pub auto_delete: bool,
+    pub internal: bool,
+    pub arguments: Table,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueDef {
+    pub name: String,
+    pub durable: bool,
+    pub auto_delete: bool,
+    pub exclusive: bool,
+    /// `x-message-ttl`, `x-dead-letter-exchange`, `x-queue-type`, ... as typed values.
+    pub arguments: Table,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DestinationKind {
+    Queue,
+    Exchange,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BindingDef {
+    pub source: String,
+    pub destination: String,
+    pub destination_type: DestinationKind,
+    pub routing_key: String,
+    pub arguments: Table,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AckMode {
+    /// `basic.consume` with no-ack: a delivery counts as acknowledged when sent.
+    Auto,
+    Manual,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Ack,
+    /// basic.reject with requeue=false (dead-lettered as `rejected`, or dropped).
+    Reject,
+    /// basic.nack with requeue=true.
+    Requeue,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum OutcomePlan {
+    Fixed(Outcome),
+    /// Applied to the consumer's deliveries in order; the last entry then repeats.
+    Sequence(Vec<Outcome>),
+    /// Drawn with the scenario's seeded PRNG; weights are positive and need not sum to 1.
+    Weighted(Vec<(Outcome, f64)>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConsumerSpec {
+    pub name: String,
+    pub queue: String,
+    pub ack: AckMode,
+    /// basic.qos prefetch count; 0 means unlimited.
+    pub prefetch: u32,
+    /// How long a delivery is held before the outcome is applied.
+    pub handle_ms: u64,
+    pub outcome: OutcomePlan,
+    pub from_ms: u64,
+    pub to_ms: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Action {
+    pub at_ms: u64,
+    pub kind: ActionKind,
+    pub repeat: Option<Repeat>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Repeat {
+    /// Total number of runs, the first one included (>= 1).
+    pub count: u32,
+    pub every_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ActionKind {
+    Publish(PublishSpec),
+    Declare(Declare),
+    Delete(Delete),
+    Purge { queue: String },
+    /// basic.get with auto-ack: takes the head of the queue, if any.
+    Get { queue: String },
+    /// The node stops for `downtime_ms` and comes back: durable objects and persistent
+    /// messages in durable queues survive; the delayed store survives, and what fell due
+    /// while the node was down goes out at once on start.
+    RestartNode { downtime_ms: u64 },
+    /// The node that held the delayed-message store and the classic queues' contents is
+    /// gone (a cluster member lost for good): those messages are lost; metadata and
+    /// quorum queues, replicated elsewhere, survive.
+    LoseNode,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Declare {
+    Exchange(ExchangeDef),
+    Queue(QueueDef),
+    Binding(BindingDef),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Delete {
+    Exchange { name: String },
+    Queue { name: String },
+    Binding(BindingDef),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PublishSpec {
+    pub exchange: String,
+    pub routing_key: String,
+    /// For a repeated publish, `{n}` is replaced by the run number (1-based).
+    pub body: String,
+    pub properties: Properties,
+    pub mandatory: bool,
+}
+
+/// AMQP basic properties, spelled as RabbitMQ's clients spell them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Properties {
+    /// Kept as the string the client sent: the broker parses it (strictly) at publish.
+    pub expiration: Option<String>,
+    pub delivery_mode: Option<u8>,
+    pub priority: Option<u8>,
+    pub message_id: Option<String>,
+    pub correlation_id: Option<String>,
+    pub content_type: Option<String>,
+    pub content_encoding: Option<String>,
+    pub reply_to: Option<String>,
+    pub timestamp: Option<u64>,
+    pub kind: Option<String>,
+    pub user_id: Option<String>,
+    pub app_id: Option<String>,
+    pub headers: Table,
+}
+
+impl ExchangeDef {
+    /// A durable exchange of `kind` with no arguments.
+    pub fn new(name: &str, kind: &str) -> ExchangeDef {
+        ExchangeDef {
+            name: name.into(),
+            kind: kind.into(),
+            durable: true,
+            auto_delete: false,
+            internal: false,
+            arguments: Table::new(),
+        }
+    }
+}
+
+impl QueueDef {
+    /// A durable queue with no arguments.
+    pub fn new(name: &str) -> QueueDef {
+        QueueDef { name: name.into(), durable: true, auto_delete: false, exclusive: false, arguments: Table::new() }
+    }
+
+    pub fn with_arg(mut self, key: &str, value: FieldValue) -> QueueDef {
+        self.arguments.insert(key, value);
+        self
+    }
+}
+
+impl BindingDef {
+    pub fn queue(source: &str, queue: &str, routing_key: &str) -> BindingDef {
+        BindingDef {
+            source: source.into(),
+            destination: queue.into(),
+            destination_type: DestinationKind::Queue,
+            routing_key: routing_key.into(),
+            arguments: Table::new(),
+        }
+    }
+}
+
+impl Scenario {
+    /// An empty scenario, a starting point for tests and the playground.
+    pub fn empty(name: &str) -> Scenario {
+        Scenario {
+            version: FORMAT_VERSION,
+            name: name.into(),
+            description: String::new(),
+            watch: String::new(),
+            seed: 1,
+            until_ms: None,
+            topology: Topology::default(),
+            consumers: Vec::new(),
+            actions: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! AMQP field values: the typed values of message headers and of queue, exchange and
+//! binding arguments.
+//!
+//! A scenario is JSON, and JSON carries fewer types than AMQP's field tables. The mapping
+//! is the one a client library such as pika applies when it encodes a JSON-like value:
+//!
+//! | JSON            | AMQP field type (name used in RabbitMQ's error texts) |
+//! |-----------------|--------------------------------------------------------|
+//! | integer         | `long` (signed 64-bit)                                 |
+//! | fraction        | `double`                                               |
+//! | string          | `longstr`                                              |
+//! | true / false    | `bool`                                                 |
+//! | null            | `void`                                                 |
+//! | array           | `array`                                                |
+//! | object          | `table`                                                |
+//!
+//! Values are never coerced: `x-message-ttl: "60000"` stays a string, and the broker
+//! rules decide what a string there means (a 406 for a queue argument, a parse for an
+//! `x-delay` header). Tables keep insertion order, because that is what a consumer sees.
+
+use std::rc::Rc;
+
+/// One typed AMQP field value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FieldValue {
+    Void,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Rc<str>),
+    Array(Rc<[FieldValue]>),
+    Table(Table),
+}
+
+/// An ordered AMQP field table (header table or arguments).
+///
+/// Lookups are linear: header tables hold a handful of entries, and a `Vec` costs far
+/// less memory per message than a tree map.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    entries: Vec<(Rc<str>, FieldValue)>,
+}
+
+impl FieldValue {
+    /// The AMQP type name RabbitMQ prints in error texts (`{unacceptable_type,longstr}`).
+    pub fn amqp_type_name(&self) -> &'static str {
+        match self {
+            FieldValue::Void => "void",
+            FieldValue::Bool(_) => "bool",
+            FieldValue::Int(_) => "long",
+            FieldValue::Float(_) => "double",
+            FieldValue::Str(_) => "longstr",
+            FieldValue::Array(_) => "array",
+            FieldValue::Table(_) => "table",
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            FieldValue::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            FieldValue::Int(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    pub fn str(s: &str) -> FieldValue {
+        FieldValue::Str(Rc::from(s))
+    }
+
+    /// Converts from JSON with the mapping in the module docs. Integers beyond i64 become
+    /// `double`, as a client would have to send them.
+    pub fn from_json(v: &serde_json::Value) -> FieldValue {
+        use serde_json::Value as J;
+        match v {
+            J::Null => FieldValue::Void,
+            J::Bool(b) => FieldValue::Bool(*b),
+            J::Number(n) => match n.as_i64() {
+                Some(i) => FieldValue::Int(i),
+                None => FieldValue::Float(n.as_f64().unwrap_or(f64::MAX)),
+            },
+            J::String(s) => FieldValue::Str(Rc::from(s.as_str())),
+            J::Array(items) => FieldValue::Array(items.iter().map(FieldValue::from_json).collect()),
+            J::Object(map) => FieldValue::Table(Table::from_json_map(map)),
+        }
+    }
+
+    /// Back to JSON, as a consumer's client library would present the value.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value as J;
+        match self {
+            FieldValue::Void => J::Null,
+            FieldValue::Bool(b) => J::Bool(*b),
+            FieldValue::Int(i) => J::from(*i),
+            FieldValue::Float(f) => serde_json::Number::from_f64(*f).map(J::Number).unwrap_or(J::Null),
+            FieldValue::Str(s) => J::String(s.to_string()),
+            FieldValue::Array(items) => J::Array(items.iter().map(FieldValue::to_json).collect()),
+            FieldValue::Table(t) => t.to_json(),
+        }
+    }
+}
+
+impl Table {
+    pub fn new() -> Table {
+        Table::default()
+    }
+
+    pub fn from_json_map(map: &serde_json::Map<String, serde_json::Value>) -> Table {
+        Table { entries: map.iter().map(|(k, v)| (Rc::from(k.as_str()), FieldValue::from_json(v))).collect() }
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut map = serde_json::Map::new();
+        for (k, v) in &self.entries {
+            map.insert(k.to_string(), v.to_json());
+        }
+        serde_json::Value::Object(map)
+    }
+
+    pub fn get(&self, key: &str) -> Option<&FieldValue> {
+        self.entries.iter().find(|(k, _)| &**k == key).map(|(_, v)| v)
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Sets `key`, replacing an existing entry in place (keeps its position).
+    pub fn insert(&mut self, key: &str, value: FieldValue) {
+        match self.entries.iter_mut().find(|(k, _)| &**k == key) {
+            Some(slot) => slot.1 = value,
+            None => self.entries.push((Rc::from(key), value)),
+        }
+    }
+
+    /// Sets `key` as the first entry (RabbitMQ prepends the headers it adds).
+    pub fn insert_front(&mut self, key: &str, value: FieldValue) {
+        self.remove(key);
+        self.entries.insert(0, (Rc::from(key), value));
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<FieldValue> {
+        let at = self.entries.iter().position(|(k, _)| &**k == key)?;
+        Some(self.entries.remove(at).1)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &FieldValue)> {
+        self.entries.iter().map(|(k, v)| (&**k, v))
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Frees spare capacity: tables are kept per message, so slack is multiplied.
+    pub fn shrink(&mut self) {
+        self.entries.shrink_to_fit();
+    }
+}
+
+impl FromIterator<(String, FieldValue)> for Table {
+    fn from_iter<I: IntoIterator<Item = (String, FieldValue)>>(iter: I) -> Table {
+        let mut t = Table::new();
+        for (k, v) in iter {
+            t.insert(&k, v);
+        }
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_types_map_without_coercion() {
+        assert_eq!(FieldValue::from_json(&json!("60000")).amqp_type_name(), "longstr");
+        assert_eq!(FieldValue::from_json(&json!(60000)), FieldValue::Int(60000));
+        assert_eq!(FieldValue::from_json(&json!(1.5)), FieldValue::Float(1.5));
+        assert_eq!(FieldValue::from_json(&json!(true)), FieldValue::Bool(true));
+        assert_eq!(FieldValue::from_json(&json!(null)), FieldValue::Void);
+    }
+
+    #[test]
+    fn table_keeps_order_and_round_trips() {
+        let src = json!({"b": 1, "a": [1, "x"], "c": {"d": false}});
+        let t = FieldValue::from_json(&src);
+        assert_eq!(t.to_json().to_string(), src.to_string());
+    }
+
+    #[test]
+    fn insert_front_moves_existing_key() {
+        let mut t = Table::new();
+        t.insert("a", FieldValue::Int(1));
+        t.insert("b", FieldValue::Int(2));
+        t.insert_front("b", FieldValue::Int(3));
+        let keys: Vec<&str> = t.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["b", "a"]);
+    }
+}
