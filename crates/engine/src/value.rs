@@ -6,7 +6,7 @@
 //!
 //! | JSON            | AMQP field type (name used in RabbitMQ's error texts) |
 //! |-----------------|--------------------------------------------------------|
-//! | integer         | `long` (signed 64-bit)                                 |
+//! | integer         | `signedint` if it fits in 32 bits, else `long`         |
 //! | fraction        | `double`                                               |
 //! | string          | `longstr`                                              |
 //! | true / false    | `bool`                                                 |
@@ -47,6 +47,8 @@ impl FieldValue {
         match self {
             FieldValue::Void => "void",
             FieldValue::Bool(_) => "bool",
+            // As pika sends a Python int (and RabbitMQ prints it): 32 bits if it fits.
+            FieldValue::Int(n) if i32::try_from(*n).is_ok() => "signedint",
             FieldValue::Int(_) => "long",
             FieldValue::Float(_) => "double",
             FieldValue::Str(_) => "longstr",

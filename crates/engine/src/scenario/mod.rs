@@ -4,5 +4,5 @@ pub mod load;
 pub mod model;
 pub mod save;
 
-// pub use load::{load_str, load_value, LoadError};
+pub use load::{load_str, load_value, LoadError};
 pub use model::*;

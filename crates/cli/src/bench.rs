@@ -1,0 +1,175 @@
+//! `delaylab bench`: N messages with random delays (1 s to 2 h) published over 10
+//! virtual minutes through one topology, run to completion.
+//!
+//! Publishes are fed one at a time through `Sim::handle`, so the bench holds no
+//! scenario plan: what the heap holds is the broker's state. The floor is a bare
+//! `BinaryHeap` doing one push and one pop per message with the same due times.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+use delaylab_engine::rng::Rng;
+use delaylab_engine::scenario::{
+    ActionKind, BindingDef, ConsumerSpec, AckMode, ExchangeDef, Outcome, OutcomePlan, Properties, PublishSpec, QueueDef, Scenario,
+};
+use delaylab_engine::value::FieldValue;
+use delaylab_engine::{Command, Progress, Sim};
+use serde_json::json;
+
+use crate::alloc;
+
+const PUBLISH_WINDOW_MS: u64 = 600_000;
+const MIN_DELAY_MS: u64 = 1_000;
+const MAX_DELAY_MS: u64 = 7_200_000;
+/// dlx-per-queue: one wait queue per level; a delay is rounded up to a level.
+const LEVELS_MS: [u64; 10] = [1_000, 5_000, 10_000, 30_000, 60_000, 300_000, 600_000, 1_800_000, 3_600_000, 7_200_000];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Topology {
+    DlxPerMessage,
+    DlxPerQueue,
+    Plugin,
+}
+
+pub struct Figures {
+    pub wall_ms: f64,
+    pub floor_wall_ms: f64,
+    pub events: u64,
+    pub delivered: u64,
+    pub peak_bytes: usize,
+    pub peak_waiting: u64,
+}
+
+pub fn run(n: u64, topology: Topology, seed: u64) -> Figures {
+    let delays = draw_delays(n, seed);
+    let floor_wall_ms = floor(&delays);
+    let scenario = scenario_for(topology);
+    let base = alloc::current_bytes();
+    alloc::reset_peak();
+    let start = Instant::now();
+    let mut sim = Sim::new(&scenario);
+    let (mut events, mut delivered, mut peak_waiting) = (0u64, 0u64, 0u64);
+    let mut drain = |sim: &mut Sim| {
+        while let Some(e) = sim.poll_event() {
+            events += 1;
+            delivered += u64::from(matches!(e.kind, delaylab_engine::EventKind::Delivered { .. }));
+        }
+    };
+    for (i, delay) in delays.iter().enumerate() {
+        let at = i as u64 * PUBLISH_WINDOW_MS / n.max(1);
+        sim.handle(at, Command::Run(ActionKind::Publish(publish_for(topology, i, *delay))));
+        peak_waiting = peak_waiting.max(sim.live_copies());
+        drain(&mut sim);
+    }
+    while let Some(t) = sim.next_timer_ms() {
+        while sim.advance(t) == Progress::More {
+            drain(&mut sim);
+        }
+        drain(&mut sim);
+    }
+    let wall_ms = start.elapsed().as_secs_f64() * 1000.0;
+    let peak_bytes = alloc::peak_bytes().saturating_sub(base);
+    drop(sim);
+    Figures { wall_ms, floor_wall_ms, events, delivered, peak_bytes, peak_waiting }
+}
+
+fn draw_delays(n: u64, seed: u64) -> Vec<u64> {
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| rng.range_u64(MIN_DELAY_MS, MAX_DELAY_MS)).collect()
+}
+
+/// The floor: a bare binary heap pushing every due time and popping them all.
+fn floor(delays: &[u64]) -> f64 {
+    let start = Instant::now();
+    let mut heap = BinaryHeap::with_capacity(delays.len());
+    let n = delays.len().max(1) as u64;
+    for (i, d) in delays.iter().enumerate() {
+        heap.push(Reverse((i as u64 * PUBLISH_WINDOW_MS / n + d, i as u64)));
+    }
+    let mut last = 0;
+    while let Some(Reverse((t, _))) = heap.pop() {
+        assert!(t >= last);
+        last = t;
+    }
+    start.elapsed().as_secs_f64() * 1000.0
+}
+
+fn level_for(delay_ms: u64) -> u64 {
+    *LEVELS_MS.iter().find(|l| **l >= delay_ms).unwrap_or(&MAX_DELAY_MS)
+}
+
+fn scenario_for(t: Topology) -> Scenario {
+    let mut s = Scenario::empty("bench");
+    let topo = &mut s.topology;
+    topo.exchanges.push(ExchangeDef::new("dlx", "direct"));
+    topo.queues.push(QueueDef::new("due"));
+    topo.bindings.push(BindingDef::queue("dlx", "due", "due"));
+    let wait = |name: &str| {
+        QueueDef::new(name)
+            .with_arg("x-dead-letter-exchange", FieldValue::str("dlx"))
+            .with_arg("x-dead-letter-routing-key", FieldValue::str("due"))
+    };
+    match t {
+        Topology::DlxPerMessage => topo.queues.push(wait("wait")),
+        Topology::DlxPerQueue => {
+            for l in LEVELS_MS {
+                topo.queues.push(wait(&format!("wait.{l}")).with_arg("x-message-ttl", FieldValue::Int(l as i64)));
+            }
+        }
+        Topology::Plugin => {
+            let mut x = ExchangeDef::new("delayed", "x-delayed-message");
+            x.arguments.insert("x-delayed-type", FieldValue::str("direct"));
+            topo.exchanges.push(x);
+            topo.bindings.push(BindingDef::queue("delayed", "due", "due"));
+        }
+    }
+    s.consumers.push(ConsumerSpec {
+        name: "worker".into(),
+        queue: "due".into(),
+        ack: AckMode::Auto,
+        prefetch: 0,
+        handle_ms: 0,
+        outcome: OutcomePlan::Fixed(Outcome::Ack),
+        from_ms: 0,
+        to_ms: None,
+    });
+    s
+}
+
+fn publish_for(t: Topology, i: usize, delay_ms: u64) -> PublishSpec {
+    let mut properties = Properties { delivery_mode: Some(2), ..Properties::default() };
+    let (exchange, routing_key) = match t {
+        Topology::DlxPerMessage => {
+            properties.expiration = Some(delay_ms.to_string());
+            ("", "wait".to_string())
+        }
+        Topology::DlxPerQueue => ("", format!("wait.{}", level_for(delay_ms))),
+        Topology::Plugin => {
+            properties.headers.insert("x-delay", FieldValue::Int(delay_ms as i64));
+            ("delayed", "due".to_string())
+        }
+    };
+    PublishSpec { exchange: exchange.into(), routing_key, body: format!("order-{i}"), properties, mandatory: false }
+}
+
+pub fn report(n: u64, t: Topology, f: &Figures) -> serde_json::Value {
+    let per_waiting = if f.peak_waiting == 0 { 0.0 } else { f.peak_bytes as f64 / f.peak_waiting as f64 };
+    json!({
+        "topology": format!("{t:?}"),
+        "messages": n,
+        "delivered": f.delivered,
+        "wall_ms": round3(f.wall_ms),
+        "floor_wall_ms": round3(f.floor_wall_ms),
+        "ratio_to_floor": round3(f.wall_ms / f.floor_wall_ms.max(1e-9)),
+        "events": f.events,
+        "events_per_s": (f.events as f64 / (f.wall_ms / 1000.0).max(1e-9)).round(),
+        "peak_bytes": f.peak_bytes,
+        "peak_waiting": f.peak_waiting,
+        "bytes_per_waiting_message": round3(per_waiting),
+    })
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}

@@ -1,0 +1,171 @@
+//! Dead-letter history: the `x-death` header and the cycle rule.
+//!
+//! RabbitMQ 3.10 keeps one `x-death` entry per (queue, reason), newest first. A repeat
+//! death for a pair raises its `count` and moves it to the front; its `time`, `exchange`,
+//! `routing-keys` and `original-expiration` keep their first values. The
+//! `x-first-death-*` headers are set once and never change; 3.10 has no `x-last-death-*`.
+//!
+//! Timeline (retry loop, work queue W rejects into retry queue R, R's TTL expires back
+//! to W):
+//!
+//! ```text
+//! t=0     W rejects   x-death = [{W,rejected,1}]                 first = (rejected, W)
+//! t=5000  R expires   x-death = [{R,expired,1}, {W,rejected,1}]
+//! t=5001  W rejects   x-death = [{W,rejected,2}, {R,expired,1}]  (moved to the front)
+//! ```
+//!
+//! Cycle rule (rabbit_dead_letter:detect_cycles, on the history *after* recording the
+//! new death): a death by `rejected` never cycles. Otherwise a target queue T is a cycle
+//! when the history has an entry for T and no entry from the newest one down to T's
+//! has reason `rejected`. So a queue that dead-letters to itself on expiry drops the
+//! message at its first expiry, while the retry loop above keeps working.
+
+use crate::sym::Sym;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Reason {
+    Rejected,
+    Expired,
+    Maxlen,
+    DeliveryLimit,
+}
+
+impl Reason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Rejected => "rejected",
+            Reason::Expired => "expired",
+            Reason::Maxlen => "maxlen",
+            Reason::DeliveryLimit => "delivery_limit",
+        }
+    }
+}
+
+/// One `x-death` entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Death {
+    pub queue: Sym,
+    pub reason: Reason,
+    pub count: u64,
+    /// Virtual time of the first death for this (queue, reason), in ms.
+    pub time_ms: u64,
+    pub exchange: Sym,
+    pub routing_keys: Box<[Sym]>,
+    pub original_expiration: Option<Sym>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deaths {
+    /// Newest first.
+    pub entries: Vec<Death>,
+    pub first_reason: Reason,
+    pub first_queue: Sym,
+    pub first_exchange: Sym,
+}
+
+impl Deaths {
+    /// Records `death` into an optional history and returns the new history.
+    pub fn record(prev: Option<&Deaths>, death: Death) -> Deaths {
+        match prev {
+            None => Deaths {
+                first_reason: death.reason,
+                first_queue: death.queue,
+                first_exchange: death.exchange,
+                entries: vec![death],
+            },
+            Some(prev) => {
+                let mut next = prev.clone();
+                let same = |d: &Death| d.queue == death.queue && d.reason == death.reason;
+                match next.entries.iter().position(same) {
+                    Some(at) => {
+                        let mut entry = next.entries.remove(at);
+                        entry.count += 1;
+                        next.entries.insert(0, entry);
+                    }
+                    None => next.entries.insert(0, death),
+                }
+                next
+            }
+        }
+    }
+
+    /// The number of deaths recorded for `queue` with `reason` (the retry-count idiom).
+    pub fn count(&self, queue: Sym, reason: Reason) -> u64 {
+        self.entries.iter().find(|d| d.queue == queue && d.reason == reason).map_or(0, |d| d.count)
+    }
+
+    /// Whether dead-lettering to `target` closes an automatic cycle (see module docs).
+    /// `self` already holds the death being dead-lettered.
+    pub fn is_cycle(&self, newest_reason: Reason, target: Sym) -> bool {
+        if newest_reason == Reason::Rejected {
+            return false;
+        }
+        match self.entries.iter().position(|d| d.queue == target) {
+            None => false,
+            Some(at) => self.entries[..=at].iter().all(|d| d.reason != Reason::Rejected),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sym::Symbols;
+
+    fn death(t: &mut Symbols, q: &str, reason: Reason, time_ms: u64) -> Death {
+        Death {
+            queue: t.intern(q),
+            reason,
+            count: 1,
+            time_ms,
+            exchange: t.intern("x"),
+            routing_keys: Box::new([t.intern("rk")]),
+            original_expiration: None,
+        }
+    }
+
+    #[test]
+    fn repeat_death_counts_and_moves_to_front_keeping_first_time() {
+        let mut t = Symbols::default();
+        let d = Deaths::record(None, death(&mut t, "W", Reason::Rejected, 0));
+        let d = Deaths::record(Some(&d), death(&mut t, "R", Reason::Expired, 5000));
+        let d = Deaths::record(Some(&d), death(&mut t, "W", Reason::Rejected, 5001));
+        assert_eq!(d.entries.len(), 2);
+        assert_eq!(t.str(d.entries[0].queue), "W");
+        assert_eq!(d.entries[0].count, 2);
+        assert_eq!(d.entries[0].time_ms, 0);
+        assert_eq!(d.first_reason, Reason::Rejected);
+        assert_eq!(d.count(t.intern("W"), Reason::Rejected), 2);
+    }
+
+    #[test]
+    fn self_loop_on_expiry_is_a_cycle_at_first_hop() {
+        let mut t = Symbols::default();
+        let d = Deaths::record(None, death(&mut t, "Q", Reason::Expired, 10));
+        assert!(d.is_cycle(Reason::Expired, t.intern("Q")));
+        assert!(!d.is_cycle(Reason::Expired, t.intern("other")));
+    }
+
+    #[test]
+    fn a_loop_with_a_rejection_is_not_a_cycle() {
+        let mut t = Symbols::default();
+        let d = Deaths::record(None, death(&mut t, "W", Reason::Rejected, 0));
+        let d = Deaths::record(Some(&d), death(&mut t, "R", Reason::Expired, 5000));
+        assert!(!d.is_cycle(Reason::Expired, t.intern("W")));
+    }
+
+    #[test]
+    fn rejection_never_cycles() {
+        let mut t = Symbols::default();
+        let d = Deaths::record(None, death(&mut t, "W", Reason::Rejected, 0));
+        assert!(!d.is_cycle(Reason::Rejected, t.intern("W")));
+    }
+
+    #[test]
+    fn expiry_loop_through_two_queues_cycles_when_it_returns() {
+        let mut t = Symbols::default();
+        let d = Deaths::record(None, death(&mut t, "A", Reason::Expired, 0));
+        let d = Deaths::record(Some(&d), death(&mut t, "B", Reason::Expired, 10));
+        assert!(d.is_cycle(Reason::Expired, t.intern("A")));
+    }
+}

@@ -1,0 +1,168 @@
+//! Events: every state change of the simulated broker, at an exact virtual millisecond.
+//!
+//! The simulation appends events in the order things happen; ties at the same
+//! millisecond keep that order (time, then sequence). The playground animates exactly
+//! these, `delaylab run --trace` writes them, and tests assert on them.
+//!
+//! Copy accounting: `Enqueued` and `Delayed` create a copy; `Acked`, `DeadLettered`,
+//! `DelayDue` and `Dropped` (with a copy) end it; everything else leaves it alive. A
+//! message that never became a copy ends at publish in `Returned`, `Error` or `Dropped`
+//! with no copy.
+
+use std::rc::Rc;
+
+use crate::amqp::ErrorScope;
+use crate::death::Reason;
+use crate::ids::{ConsumerId, CopyId, MsgId};
+use crate::message::Message;
+use crate::sym::Sym;
+
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub t_ms: u64,
+    pub kind: EventKind,
+}
+
+/// Why a message (or a copy of it) left the broker without being consumed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DropReason {
+    Expired,
+    Rejected,
+    Maxlen,
+    DeliveryLimit,
+    DlxMissing,
+    DeadLetterCycle,
+    RejectPublish,
+    Unroutable,
+    NodeLost,
+    QueueDeleted,
+    Purged,
+}
+
+#[derive(Clone, Debug)]
+pub enum EventKind {
+    Published { msg: Rc<Message>, mandatory: bool },
+    /// A broker error closed the publisher's (or the declaring) channel or connection.
+    Error { msg: Option<MsgId>, code: u16, text: Rc<str>, scope: ErrorScope },
+    /// The delayed-message exchange took the message into its store.
+    Delayed { msg: MsgId, copy: CopyId, exchange: Sym, due_ms: u64 },
+    /// A stored delayed message fell due and is routed now (`Enqueued`/`Dropped` follow).
+    DelayDue { msg: MsgId, copy: CopyId, exchange: Sym, late_ms: u64 },
+    Enqueued { msg: MsgId, copy: CopyId, queue: Sym, via: Sym, expires_at_ms: Option<u64> },
+    Returned { msg: MsgId, exchange: Sym, routing_key: Sym, code: u16, text: &'static str },
+    Confirmed { msg: MsgId, ack: bool },
+    /// The copy's TTL has passed and it left the head of the queue; `late_ms` is how long
+    /// after its expiry time that happened (head-of-line blocking makes it large).
+    Expired { msg: MsgId, copy: CopyId, queue: Sym, late_ms: u64 },
+    /// `copy` is None when the message never entered the queue (reject-publish-dlx).
+    DeadLettered { msg: MsgId, copy: Option<CopyId>, queue: Sym, reason: Reason, dlx: Sym, routing_keys: Rc<[Sym]> },
+    Dropped { msg: MsgId, copy: Option<CopyId>, queue: Option<Sym>, reason: DropReason },
+    Delivered {
+        msg: Rc<Message>,
+        copy: CopyId,
+        queue: Sym,
+        /// `None` for `basic.get`.
+        consumer: Option<ConsumerId>,
+        redelivered: bool,
+        delivery_tag: u64,
+        /// Quorum queues: times it was returned before (rendered as `x-delivery-count`).
+        returns: u32,
+    },
+    Acked { msg: MsgId, copy: CopyId, queue: Sym, consumer: Option<ConsumerId> },
+    Rejected { msg: MsgId, copy: CopyId, queue: Sym, consumer: ConsumerId, requeue: bool },
+    Requeued { msg: MsgId, copy: CopyId, queue: Sym },
+    ConsumerAttached { consumer: ConsumerId, queue: Sym },
+    ConsumerDetached { consumer: ConsumerId, queue: Sym },
+    ExchangeDeclared { exchange: Sym },
+    ExchangeDeleted { exchange: Sym },
+    QueueDeclared { queue: Sym },
+    QueueDeleted { queue: Sym, expired: bool },
+    Bound { source: Sym, destination: Sym, to_exchange: bool, routing_key: Sym },
+    Unbound { source: Sym, destination: Sym, to_exchange: bool, routing_key: Sym },
+    Purged { queue: Sym, count: u64 },
+    NodeDown { lost: bool },
+    NodeUp,
+    /// A limit stopped the run (the text says which); nothing happens after it.
+    LimitReached { text: Rc<str> },
+}
+
+impl DropReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DropReason::Expired => "expired",
+            DropReason::Rejected => "rejected",
+            DropReason::Maxlen => "maxlen",
+            DropReason::DeliveryLimit => "delivery_limit",
+            DropReason::DlxMissing => "dlx_missing",
+            DropReason::DeadLetterCycle => "dead_letter_cycle",
+            DropReason::RejectPublish => "reject_publish",
+            DropReason::Unroutable => "unroutable",
+            DropReason::NodeLost => "node_lost",
+            DropReason::QueueDeleted => "queue_deleted",
+            DropReason::Purged => "purged",
+        }
+    }
+
+    pub fn from_reason(r: Reason) -> DropReason {
+        match r {
+            Reason::Rejected => DropReason::Rejected,
+            Reason::Expired => DropReason::Expired,
+            Reason::Maxlen => DropReason::Maxlen,
+            Reason::DeliveryLimit => DropReason::DeliveryLimit,
+        }
+    }
+}
+
+impl EventKind {
+    /// The event's name as written in traces (`"enqueued"`, `"dead_lettered"`, ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            EventKind::Published { .. } => "published",
+            EventKind::Error { .. } => "error",
+            EventKind::Delayed { .. } => "delayed",
+            EventKind::DelayDue { .. } => "delay_due",
+            EventKind::Enqueued { .. } => "enqueued",
+            EventKind::Returned { .. } => "returned",
+            EventKind::Confirmed { .. } => "confirmed",
+            EventKind::Expired { .. } => "expired",
+            EventKind::DeadLettered { .. } => "dead_lettered",
+            EventKind::Dropped { .. } => "dropped",
+            EventKind::Delivered { .. } => "delivered",
+            EventKind::Acked { .. } => "acked",
+            EventKind::Rejected { .. } => "rejected",
+            EventKind::Requeued { .. } => "requeued",
+            EventKind::ConsumerAttached { .. } => "consumer_attached",
+            EventKind::ConsumerDetached { .. } => "consumer_detached",
+            EventKind::ExchangeDeclared { .. } => "exchange_declared",
+            EventKind::ExchangeDeleted { .. } => "exchange_deleted",
+            EventKind::QueueDeclared { .. } => "queue_declared",
+            EventKind::QueueDeleted { .. } => "queue_deleted",
+            EventKind::Bound { .. } => "bound",
+            EventKind::Unbound { .. } => "unbound",
+            EventKind::Purged { .. } => "purged",
+            EventKind::NodeDown { .. } => "node_down",
+            EventKind::NodeUp => "node_up",
+            EventKind::LimitReached { .. } => "limit_reached",
+        }
+    }
+
+    /// The message this event is about, if any.
+    pub fn msg_id(&self) -> Option<MsgId> {
+        match self {
+            EventKind::Published { msg, .. } | EventKind::Delivered { msg, .. } => Some(msg.id),
+            EventKind::Error { msg, .. } => *msg,
+            EventKind::Delayed { msg, .. }
+            | EventKind::DelayDue { msg, .. }
+            | EventKind::Enqueued { msg, .. }
+            | EventKind::Returned { msg, .. }
+            | EventKind::Confirmed { msg, .. }
+            | EventKind::Expired { msg, .. }
+            | EventKind::DeadLettered { msg, .. }
+            | EventKind::Dropped { msg, .. }
+            | EventKind::Acked { msg, .. }
+            | EventKind::Rejected { msg, .. }
+            | EventKind::Requeued { msg, .. } => Some(*msg),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! A queue's contents: ready messages in order, and the unacknowledged ones.
+//!
+//! Pure data structure: no time, no events. The rules that decide when entries move
+//! (expiry at the head, length limits, requeue position) live in `sim::*`, which calls
+//! these operations.
+//!
+//! Order: a classic queue keeps ready entries sorted by `CopyId` (the order they were
+//! enqueued), so a requeued entry goes back to its original position
+//! (`requeue_in_place`). A quorum queue in 3.10 re-appends a returned message at the
+//! back (`push_back`), or, with a delivery limit, serves returns first (`push_return`).
+
+use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
+
+use crate::ids::{ConsumerId, CopyId, QueueId};
+use crate::message::Message;
+use crate::sym::Sym;
+
+/// Marks "never expires" in `Entry::expires_at_ms`.
+pub const NEVER: u64 = u64::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueKind {
+    Classic,
+    Quorum,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overflow {
+    DropHead,
+    RejectPublish,
+    RejectPublishDlx,
+}
+
+/// The behaviour a queue's arguments select, with names resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueRules {
+    pub kind: QueueKind,
+    pub message_ttl_ms: Option<u64>,
+    pub dlx: Option<Sym>,
+    pub dlrk: Option<Sym>,
+    pub max_length: Option<u64>,
+    pub max_length_bytes: Option<u64>,
+    pub overflow: Overflow,
+    pub expires_ms: Option<u64>,
+    /// Quorum only: returns beyond this many are dead-lettered as `delivery_limit`
+    /// (3.10 does not validate it: 0 or -1 dead-letter at the first return).
+    pub delivery_limit: Option<i64>,
+}
+
+/// One copy of a message in a queue.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub copy: CopyId,
+    pub msg: Rc<Message>,
+    /// Enqueue time + min(queue TTL, message TTL), fixed at enqueue; NEVER if no TTL.
+    pub expires_at_ms: u64,
+    pub redelivered: bool,
+    /// Quorum queues: how many times it was returned (x-delivery-count).
+    pub returns: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Unacked {
+    pub entry: Entry,
+    pub consumer: ConsumerId,
+    pub delivery_tag: u64,
+    /// What the consumer will do when its handle time is over (drawn at delivery).
+    pub outcome: crate::scenario::Outcome,
+}
+
+#[derive(Debug)]
+pub struct Queue {
+    pub id: QueueId,
+    pub name: Sym,
+    pub durable: bool,
+    pub exclusive: bool,
+    pub auto_delete: bool,
+    pub rules: QueueRules,
+    /// The declared arguments, kept for re-declare equivalence and for display.
+    pub arguments: crate::value::Table,
+    returns: VecDeque<Entry>,
+    ready: VecDeque<Entry>,
+    ready_bytes: u64,
+    pub unacked: BTreeMap<CopyId, Unacked>,
+    /// Attached consumers in attach order; `next_consumer` is the round-robin cursor.
+    pub consumers: Vec<ConsumerId>,
+    pub next_consumer: usize,
+    /// The expiry the head timer is armed for (a stale timer is ignored when it fires).
+    pub head_timer_at_ms: Option<u64>,
+    /// Last use for `x-expires` (consumer, basic.get, declare).
+    pub last_used_ms: u64,
+    pub expiry_timer_at_ms: Option<u64>,
+    /// Quorum reject-publish: rejecting until the queue is back at 80 % of its limit.
+    pub rejecting: bool,
+}
+
+impl Queue {
+    pub fn new(id: QueueId, name: Sym, rules: QueueRules, now_ms: u64) -> Queue {
+        Queue {
+            id,
+            name,
+            durable: true,
+            exclusive: false,
+            auto_delete: false,
+            rules,
+            arguments: crate::value::Table::new(),
+            returns: VecDeque::new(),
+            ready: VecDeque::new(),
+            ready_bytes: 0,
+            unacked: BTreeMap::new(),
+            consumers: Vec::new(),
+            next_consumer: 0,
+            head_timer_at_ms: None,
+            last_used_ms: now_ms,
+            expiry_timer_at_ms: None,
+            rejecting: false,
+        }
+    }
+
+    pub fn is_quorum(&self) -> bool {
+        self.rules.kind == QueueKind::Quorum
+    }
+
+    pub fn ready_len(&self) -> u64 {
+        (self.returns.len() + self.ready.len()) as u64
+    }
+
+    pub fn ready_bytes(&self) -> u64 {
+        self.ready_bytes
+    }
+
+    pub fn unacked_len(&self) -> u64 {
+        self.unacked.len() as u64
+    }
+
+    pub fn head(&self) -> Option<&Entry> {
+        self.returns.front().or_else(|| self.ready.front())
+    }
+
+    pub fn pop_head(&mut self) -> Option<Entry> {
+        let e = self.returns.pop_front().or_else(|| self.ready.pop_front())?;
+        self.ready_bytes -= e.msg.body_bytes();
+        Some(e)
+    }
+
+    pub fn push_back(&mut self, e: Entry) {
+        self.ready_bytes += e.msg.body_bytes();
+        self.ready.push_back(e);
+    }
+
+    /// Quorum queue with a delivery limit: returns are served before ready messages,
+    /// in the order they were returned.
+    pub fn push_return(&mut self, e: Entry) {
+        self.ready_bytes += e.msg.body_bytes();
+        self.returns.push_back(e);
+    }
+
+    /// Classic queue: back to the original position (entries are sorted by copy id).
+    pub fn requeue_in_place(&mut self, e: Entry) {
+        self.ready_bytes += e.msg.body_bytes();
+        let at = self.ready.partition_point(|x| x.copy < e.copy);
+        self.ready.insert(at, e);
+    }
+
+    /// Ready entries, head first (for snapshots).
+    pub fn iter_ready(&self) -> impl Iterator<Item = &Entry> {
+        self.returns.iter().chain(self.ready.iter())
+    }
+
+    /// Takes every ready entry out, head first (purge, delete, node loss).
+    pub fn drain_ready(&mut self) -> Vec<Entry> {
+        self.ready_bytes = 0;
+        let mut out: Vec<Entry> = self.returns.drain(..).collect();
+        out.extend(self.ready.drain(..));
+        out
+    }
+
+    /// Keeps only the ready entries for which `keep` is true (node restart).
+    pub fn retain_ready(&mut self, mut keep: impl FnMut(&Entry) -> bool) -> Vec<Entry> {
+        let mut lost = Vec::new();
+        for e in self.drain_ready() {
+            if keep(&e) {
+                self.push_back(e);
+            } else {
+                lost.push(e);
+            }
+        }
+        lost
+    }
+
+    /// Whether the ready part is over a length limit (only ready messages count).
+    pub fn over_limit(&self) -> bool {
+        self.rules.max_length.is_some_and(|m| self.ready_len() > m)
+            || self.rules.max_length_bytes.is_some_and(|m| self.ready_bytes > m)
+    }
+
+    /// Whether one more message of `bytes` would go over a limit (reject-publish check).
+    pub fn would_overflow(&self, bytes: u64) -> bool {
+        self.rules.max_length.is_some_and(|m| self.ready_len() + 1 > m)
+            || self.rules.max_length_bytes.is_some_and(|m| self.ready_bytes + bytes > m)
+    }
+
+    /// Quorum queues stop rejecting once back at or below 80 % of the limits.
+    pub fn below_soft_limit(&self) -> bool {
+        let soft = |m: u64| m.saturating_mul(8) / 10;
+        self.rules.max_length.is_none_or(|m| self.ready_len() <= soft(m))
+            && self.rules.max_length_bytes.is_none_or(|m| self.ready_bytes <= soft(m))
+    }
+}

@@ -1,0 +1,248 @@
+//! Consumers: delivery, acknowledgement, rejection and requeue.
+//!
+//! - Delivery is round-robin over the attached consumers that have capacity (prefetch
+//!   counts unacked deliveries; auto-ack consumers are never limited). Expired heads
+//!   leave before anything is delivered, so an expired message is never delivered.
+//! - A manual-ack consumer holds each delivery for `handle` ms, then applies its
+//!   outcome: ack, reject (requeue=false: dead-lettered as `rejected`), or nack with
+//!   requeue (redelivered with `redelivered=true`, no x-death).
+//! - Unacked messages never expire. Requeued, they keep their expiry: one whose TTL
+//!   passed meanwhile is dead-lettered as `expired` as soon as it is the head.
+//! - Requeue position: classic queues put it back where it was; quorum queues (3.10)
+//!   append it at the back, or, with `x-delivery-limit`, serve it first and dead-letter
+//!   it as `delivery_limit` once returned more than the limit.
+//!
+//! ```text
+//! m1..m4 published, m1 m2 m3 delivered, m2 nacked with requeue:
+//!   classic: next deliveries m2, m4      quorum (3.10): m4, m2
+//! ```
+
+use super::Sim;
+use crate::death::Reason;
+use crate::event::{DropReason, EventKind};
+use crate::ids::{ConsumerId, CopyId, QueueId};
+use crate::queue::{Entry, Unacked};
+use crate::scenario::{ConsumerSpec, Outcome};
+use crate::timers::Timer;
+
+impl Sim {
+    pub(crate) fn add_consumer(&mut self, spec: ConsumerSpec) {
+        let id = ConsumerId(self.consumers.len() as u32);
+        let queue = self.sym(&spec.queue);
+        let (from, to) = (spec.from_ms.max(self.now_ms()), spec.to_ms);
+        self.consumers.push(crate::consumer::Consumer::new(spec, queue));
+        self.arm(from, Timer::ConsumerAttach(id));
+        if let Some(to) = to {
+            self.arm(to.max(from), Timer::ConsumerDetach(id));
+        }
+    }
+
+    pub(crate) fn attach_consumer(&mut self, cid: ConsumerId) {
+        let c = &self.consumers[cid.0 as usize];
+        if c.stopped || c.attached.is_some() {
+            return;
+        }
+        if !self.node_up {
+            // The client retries; it gets in when the node is back.
+            if let Some(down) = self.downtime.as_mut() {
+                down.reconnect.push(cid);
+            }
+            return;
+        }
+        let qname = c.queue_name;
+        let Some(qid) = self.queue_id(qname) else {
+            let text = format!("NOT_FOUND - no queue '{}' in vhost '/'", self.syms.str(qname));
+            self.emit(EventKind::Error { msg: None, code: 404, text: text.into(), scope: crate::amqp::ErrorScope::Channel });
+            return;
+        };
+        self.consumers[cid.0 as usize].attached = Some(qid);
+        let now = self.now_ms();
+        let q = self.queue_mut(qid).expect("queue exists");
+        q.consumers.push(cid);
+        q.last_used_ms = now;
+        self.emit(EventKind::ConsumerAttached { consumer: cid, queue: qname });
+        self.try_deliver(qid);
+    }
+
+    /// Cancels the consumer; its unacked deliveries are requeued (as a channel close
+    /// does). `stop` also keeps it from attaching again after a node restart.
+    pub(crate) fn detach_consumer(&mut self, cid: ConsumerId, stop: bool) {
+        let c = &mut self.consumers[cid.0 as usize];
+        c.stopped |= stop;
+        let Some(qid) = c.attached.take() else { return };
+        c.unacked = 0;
+        let now = self.now_ms();
+        let q = self.queue_mut(qid).expect("attached queue exists");
+        q.consumers.retain(|x| *x != cid);
+        q.next_consumer = 0;
+        q.last_used_ms = now;
+        let qname = q.name;
+        let held: Vec<CopyId> = q.unacked.iter().filter(|(_, u)| u.consumer == cid).map(|(c, _)| *c).collect();
+        self.emit(EventKind::ConsumerDetached { consumer: cid, queue: qname });
+        for copy in held {
+            let u = self.queue_mut(qid).expect("queue").unacked.remove(&copy).expect("held");
+            self.requeue(qid, u.entry);
+        }
+        self.expire_head(qid);
+        self.arm_queue_expiry(qid);
+        self.try_deliver(qid);
+    }
+
+    /// Hands ready messages to consumers with capacity, round-robin.
+    pub(crate) fn try_deliver(&mut self, qid: QueueId) {
+        loop {
+            let Some(q) = self.queue(qid) else { return };
+            if q.head().is_some_and(|h| h.expires_at_ms <= self.now_ms()) {
+                self.expire_head(qid);
+                continue;
+            }
+            if q.head().is_none() || !self.node_up {
+                return;
+            }
+            let Some(cid) = self.pick_consumer(qid) else { return };
+            let entry = self.queue_mut(qid).expect("queue").pop_head().expect("head");
+            self.deliver(qid, cid, entry);
+            self.expire_head(qid);
+        }
+    }
+
+    /// A message arriving at a queue with no ready messages goes straight to a
+    /// consumer with capacity, whatever its TTL. Returns false if nobody can take it.
+    pub(crate) fn deliver_direct(&mut self, qid: QueueId, entry: Entry) -> bool {
+        if !self.node_up || self.queue(qid).is_none_or(|q| q.head().is_some()) {
+            return false;
+        }
+        match self.pick_consumer(qid) {
+            Some(cid) => {
+                self.deliver(qid, cid, entry);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn pick_consumer(&mut self, qid: QueueId) -> Option<ConsumerId> {
+        let q = self.queue(qid)?;
+        let n = q.consumers.len();
+        let start = q.next_consumer;
+        let found = (0..n).map(|i| (start + i) % n).find(|&i| self.consumers[q.consumers[i].0 as usize].has_capacity())?;
+        let cid = q.consumers[found];
+        self.queue_mut(qid).expect("queue").next_consumer = (found + 1) % n;
+        Some(cid)
+    }
+
+    fn deliver(&mut self, qid: QueueId, cid: ConsumerId, entry: Entry) {
+        let now = self.now_ms();
+        let c = &mut self.consumers[cid.0 as usize];
+        let tag = c.next_tag;
+        c.next_tag += 1;
+        let auto = c.auto_ack();
+        let handle_ms = c.spec.handle_ms;
+        let q = self.queue_mut(qid).expect("queue");
+        q.last_used_ms = now;
+        let qname = q.name;
+        self.emit(EventKind::Delivered {
+            msg: entry.msg.clone(),
+            copy: entry.copy,
+            queue: qname,
+            consumer: Some(cid),
+            redelivered: entry.redelivered,
+            delivery_tag: tag,
+            returns: entry.returns,
+        });
+        if auto {
+            self.emit(EventKind::Acked { msg: entry.msg.id, copy: entry.copy, queue: qname, consumer: Some(cid) });
+            self.end_copy();
+            return;
+        }
+        let outcome = self.consumers[cid.0 as usize].next_outcome(&mut self.rng);
+        self.consumers[cid.0 as usize].unacked += 1;
+        let copy = entry.copy;
+        self.queue_mut(qid).expect("queue").unacked.insert(copy, Unacked { entry, consumer: cid, delivery_tag: tag, outcome });
+        self.arm(now.saturating_add(handle_ms), Timer::Handled { consumer: cid, copy, queue: qid });
+    }
+
+    /// The consumer is done with `copy`: ack, reject or requeue it.
+    pub(crate) fn on_handled(&mut self, cid: ConsumerId, copy: CopyId, qid: QueueId) {
+        let Some(q) = self.queue_mut(qid) else { return };
+        let Some(u) = q.unacked.remove(&copy) else { return }; // requeued or deleted since
+        let qname = q.name;
+        self.consumers[cid.0 as usize].unacked -= 1;
+        let msg_id = u.entry.msg.id;
+        match u.outcome {
+            Outcome::Ack => {
+                self.emit(EventKind::Acked { msg: msg_id, copy, queue: qname, consumer: Some(cid) });
+                self.end_copy();
+            }
+            Outcome::Reject => {
+                self.emit(EventKind::Rejected { msg: msg_id, copy, queue: qname, consumer: cid, requeue: false });
+                self.dead_letter(qid, &u.entry.msg, Reason::Rejected, Some(copy));
+            }
+            Outcome::Requeue => {
+                self.emit(EventKind::Rejected { msg: msg_id, copy, queue: qname, consumer: cid, requeue: true });
+                self.requeue(qid, u.entry);
+                self.expire_head(qid);
+            }
+        }
+        self.try_deliver(qid);
+    }
+
+    /// Puts a delivered entry back (see module docs for the position).
+    fn requeue(&mut self, qid: QueueId, mut entry: Entry) {
+        let q = self.queue_mut(qid).expect("queue");
+        let qname = q.name;
+        entry.redelivered = true;
+        if !q.is_quorum() {
+            self.emit(EventKind::Requeued { msg: entry.msg.id, copy: entry.copy, queue: qname });
+            self.queue_mut(qid).expect("queue").requeue_in_place(entry);
+            return;
+        }
+        entry.returns += 1;
+        match q.rules.delivery_limit {
+            Some(limit) if i64::from(entry.returns) > limit => {
+                let msg = entry.msg.clone();
+                self.dead_letter(qid, &msg, Reason::DeliveryLimit, Some(entry.copy));
+            }
+            Some(_) => {
+                self.emit(EventKind::Requeued { msg: entry.msg.id, copy: entry.copy, queue: qname });
+                self.queue_mut(qid).expect("queue").push_return(entry);
+            }
+            None => {
+                self.emit(EventKind::Requeued { msg: entry.msg.id, copy: entry.copy, queue: qname });
+                self.queue_mut(qid).expect("queue").push_back(entry);
+            }
+        }
+    }
+
+    /// basic.get with auto-ack: takes the head (after expired heads leave).
+    pub(crate) fn basic_get(&mut self, queue: &str) {
+        let name = self.sym(queue);
+        let Some(qid) = self.queue_id(name) else {
+            let text = format!("NOT_FOUND - no queue '{queue}' in vhost '/'");
+            self.emit(EventKind::Error { msg: None, code: 404, text: text.into(), scope: crate::amqp::ErrorScope::Channel });
+            return;
+        };
+        self.expire_head(qid);
+        let now = self.now_ms();
+        let q = self.queue_mut(qid).expect("queue");
+        q.last_used_ms = now;
+        let Some(entry) = q.pop_head() else { return };
+        self.emit(EventKind::Delivered { msg: entry.msg.clone(), copy: entry.copy, queue: name, consumer: None, redelivered: entry.redelivered, delivery_tag: 0, returns: entry.returns });
+        self.emit(EventKind::Acked { msg: entry.msg.id, copy: entry.copy, queue: name, consumer: None });
+        self.end_copy();
+        self.expire_head(qid);
+        self.arm_queue_expiry(qid);
+    }
+
+    /// Drops every unacked delivery of a queue that is going away.
+    pub(crate) fn drop_unacked(&mut self, qid: QueueId, reason: DropReason) {
+        let q = self.queue_mut(qid).expect("queue");
+        let qname = q.name;
+        let held = std::mem::take(&mut q.unacked);
+        for (copy, u) in held {
+            self.consumers[u.consumer.0 as usize].unacked -= 1;
+            self.emit(EventKind::Dropped { msg: u.entry.msg.id, copy: Some(copy), queue: Some(qname), reason });
+            self.end_copy();
+        }
+    }
+}

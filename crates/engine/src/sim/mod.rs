@@ -1,0 +1,333 @@
+//! The simulated broker: one RabbitMQ 3.10 node with the delayed-message exchange
+//! plugin, driven by commands and timers in virtual time, reporting events.
+//!
+//! Sans-IO, in the style of quinn-proto: nothing here reads a clock. The caller passes
+//! `now_ms` to every entry point; `advance` fires the timers due by then; `poll_event`
+//! hands out what happened. Same scenario, same calls: same events, byte for byte.
+//!
+//! ```text
+//! let mut sim = Sim::new(&scenario);          // topology declared at t=0
+//! loop {
+//!     let progress = sim.advance(t);          // fire timers due by t (in slices)
+//!     while let Some(ev) = sim.poll_event() { /* animate, record, assert */ }
+//!     if progress == Progress::Idle { break } // nothing left up to t
+//! }
+//! sim.handle(t, Command::Publish(spec));      // user input at virtual time t
+//! ```
+//!
+//! Rules are grouped by concern: `publish` (channel checks, confirms, returns),
+//! `route` (exchange graph), `enqueue` (TTL, length limits), `expire` (head-only
+//! expiry), `dead_letter`, `consume` (delivery, ack, requeue), `delayed` (the plugin's
+//! store), `topology` (declare, delete, purge), `node` (restart, loss).
+
+mod consume;
+mod dead_letter;
+mod delayed;
+mod enqueue;
+mod expire;
+mod node;
+mod publish;
+mod route;
+mod topology;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
+
+use crate::consumer::Consumer;
+use crate::delayed::DelayedStore;
+use crate::event::{Event, EventKind};
+use crate::exchange::Exchange;
+use crate::ids::{ConsumerId, CopyId, MsgId, QueueId};
+use crate::limits::Limits;
+use crate::queue::Queue;
+use crate::rng::Rng;
+use crate::scenario::{Action, ActionKind, ConsumerSpec, Scenario};
+use crate::sym::{Sym, Symbols};
+use crate::timers::{Timer, Timers};
+
+/// How many events `advance` lets pile up before it returns, so that a caller (a
+/// browser frame) gets control back and can drain them.
+pub const EVENT_SLICE: usize = 4096;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Every timer due by the requested time has fired.
+    Idle,
+    /// Stopped early to let the caller drain events; call `advance` again.
+    More,
+}
+
+/// Input from a user (the playground) at a virtual time.
+#[derive(Clone, Debug)]
+pub enum Command {
+    Run(ActionKind),
+    AddConsumer(ConsumerSpec),
+    StopConsumer(String),
+}
+
+pub struct Sim {
+    now_ms: u64,
+    pub(crate) syms: Symbols,
+    pub(crate) exchanges: BTreeMap<Sym, Exchange>,
+    pub(crate) queues: Vec<Option<Queue>>,
+    pub(crate) queue_ids: BTreeMap<Sym, QueueId>,
+    pub(crate) consumers: Vec<Consumer>,
+    pub(crate) delayed: DelayedStore,
+    delayed_timer_at_ms: Option<u64>,
+    timers: Timers,
+    events: VecDeque<Event>,
+    plan: Vec<Action>,
+    rng: Rng,
+    limits: Limits,
+    next_msg: u32,
+    next_copy: u64,
+    pub(crate) live_copies: u64,
+    event_count: u64,
+    halted: bool,
+    pub(crate) node_up: bool,
+    /// Durable copies of the topology taken when the node went down (restart).
+    pub(crate) downtime: Option<node::Downtime>,
+}
+
+impl Sim {
+    pub fn new(scenario: &Scenario) -> Sim {
+        Sim::with_limits(scenario, Limits::default())
+    }
+
+    pub fn with_limits(scenario: &Scenario, limits: Limits) -> Sim {
+        let mut sim = Sim {
+            now_ms: 0,
+            syms: Symbols::default(),
+            exchanges: BTreeMap::new(),
+            queues: Vec::new(),
+            queue_ids: BTreeMap::new(),
+            consumers: Vec::new(),
+            delayed: DelayedStore::default(),
+            delayed_timer_at_ms: None,
+            timers: Timers::default(),
+            events: VecDeque::new(),
+            plan: scenario.actions.clone(),
+            rng: Rng::new(scenario.seed),
+            limits,
+            next_msg: 0,
+            next_copy: 0,
+            live_copies: 0,
+            event_count: 0,
+            halted: false,
+            node_up: true,
+            downtime: None,
+        };
+        sim.declare_builtins();
+        sim.declare_topology(&scenario.topology);
+        for spec in &scenario.consumers {
+            sim.add_consumer(spec.clone());
+        }
+        for (i, action) in scenario.actions.iter().enumerate() {
+            sim.timers.arm(action.at_ms, Timer::Action { action: i as u32, run: 0 });
+        }
+        sim
+    }
+
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    pub fn symbols(&self) -> &Symbols {
+        &self.syms
+    }
+
+    /// The time of the next thing that will happen by itself, if any.
+    pub fn next_timer_ms(&self) -> Option<u64> {
+        if self.halted {
+            return None;
+        }
+        self.timers.next_at_ms()
+    }
+
+    /// True once a limit stopped the run.
+    pub fn halted(&self) -> bool {
+        self.halted
+    }
+
+    pub fn events_so_far(&self) -> u64 {
+        self.event_count
+    }
+
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// Fires every timer due at or before `now_ms`, in (time, sequence) order, and moves
+    /// the clock to `now_ms`. Returns `More` early when `EVENT_SLICE` events wait.
+    pub fn advance(&mut self, now_ms: u64) -> Progress {
+        self.advance_inner(now_ms, true)
+    }
+
+    fn advance_inner(&mut self, now_ms: u64, sliced: bool) -> Progress {
+        // Time never goes backward: an earlier `now` (a caller's rounding) means "now".
+        let now_ms = now_ms.max(self.now_ms);
+        while !self.halted {
+            if sliced && self.events.len() >= EVENT_SLICE {
+                return Progress::More;
+            }
+            let Some((t, timer)) = self.timers.pop_due(now_ms) else { break };
+            self.now_ms = t;
+            if t > self.limits.max_time_ms {
+                self.halt(format!("time limit: the run reached {} ms (limit {} ms)", t, self.limits.max_time_ms));
+                break;
+            }
+            self.fire(timer);
+        }
+        if !self.halted {
+            self.now_ms = now_ms;
+        }
+        Progress::Idle
+    }
+
+    /// Applies a user command at `now_ms` (after everything due by then).
+    pub fn handle(&mut self, now_ms: u64, cmd: Command) {
+        self.advance_inner(now_ms, false);
+        if self.halted {
+            return;
+        }
+        match cmd {
+            Command::Run(kind) => self.run_action(&kind, 0),
+            Command::AddConsumer(spec) => self.add_consumer(spec),
+            Command::StopConsumer(name) => {
+                if let Some(i) = self.consumers.iter().position(|c| c.spec.name == name && !c.stopped) {
+                    self.detach_consumer(ConsumerId(i as u32), true);
+                }
+            }
+        }
+    }
+
+    fn fire(&mut self, timer: Timer) {
+        match timer {
+            Timer::Action { action, run } => self.fire_action(action, run),
+            Timer::QueueHead(q) => self.on_head_timer(q),
+            Timer::QueueExpiry(q) => self.on_queue_expiry_timer(q),
+            Timer::Handled { consumer, copy, queue } => self.on_handled(consumer, copy, queue),
+            Timer::ConsumerAttach(c) => self.attach_consumer(c),
+            Timer::ConsumerDetach(c) => self.detach_consumer(c, true),
+            Timer::DelayedDue => self.on_delayed_timer(),
+            Timer::NodeUp => self.node_up_again(),
+        }
+    }
+
+    fn fire_action(&mut self, action: u32, run: u32) {
+        let a = &self.plan[action as usize];
+        let kind = a.kind.clone();
+        if let Some(rep) = a.repeat {
+            if run + 1 < rep.count {
+                let next = self.now_ms.saturating_add(rep.every_ms);
+                self.timers.arm(next, Timer::Action { action, run: run + 1 });
+            }
+        }
+        self.run_action(&kind, run);
+    }
+
+    fn run_action(&mut self, kind: &ActionKind, run: u32) {
+        match kind {
+            ActionKind::Publish(spec) => self.publish(spec, run),
+            ActionKind::Declare(d) => self.declare(d),
+            ActionKind::Delete(d) => self.delete(d),
+            ActionKind::Purge { queue } => self.purge(queue),
+            ActionKind::Get { queue } => self.basic_get(queue),
+            ActionKind::RestartNode { downtime_ms } => self.restart_node(*downtime_ms),
+            ActionKind::LoseNode => self.lose_node(),
+        }
+    }
+
+    // ---- shared helpers used by the rule modules ----
+
+    pub(crate) fn emit(&mut self, kind: EventKind) {
+        if self.halted {
+            return;
+        }
+        self.event_count += 1;
+        self.events.push_back(Event { t_ms: self.now_ms, kind });
+        if self.event_count >= self.limits.max_events {
+            self.halt(format!("event limit: {} events (a consumer that requeues every delivery at once loops forever)", self.limits.max_events));
+        }
+    }
+
+    fn halt(&mut self, text: String) {
+        self.events.push_back(Event { t_ms: self.now_ms, kind: EventKind::LimitReached { text: Rc::from(text) } });
+        self.halted = true;
+    }
+
+    pub(crate) fn arm(&mut self, at_ms: u64, timer: Timer) {
+        self.timers.arm(at_ms, timer);
+    }
+
+    pub(crate) fn new_msg_id(&mut self) -> Option<MsgId> {
+        if u64::from(self.next_msg) >= self.limits.max_messages {
+            self.halt(format!("message limit: {} messages published", self.limits.max_messages));
+            return None;
+        }
+        self.next_msg += 1;
+        Some(MsgId(self.next_msg))
+    }
+
+    pub(crate) fn new_copy(&mut self) -> CopyId {
+        self.next_copy += 1;
+        self.live_copies += 1;
+        if self.live_copies > self.limits.max_live_copies {
+            self.halt(format!("memory limit: more than {} messages held at once", self.limits.max_live_copies));
+        }
+        CopyId(self.next_copy)
+    }
+
+    pub(crate) fn end_copy(&mut self) {
+        self.live_copies -= 1;
+    }
+
+    pub(crate) fn queue(&self, id: QueueId) -> Option<&Queue> {
+        self.queues.get(id.0 as usize).and_then(|q| q.as_ref())
+    }
+
+    pub(crate) fn queue_mut(&mut self, id: QueueId) -> Option<&mut Queue> {
+        self.queues.get_mut(id.0 as usize).and_then(|q| q.as_mut())
+    }
+
+    pub(crate) fn queue_id(&self, name: Sym) -> Option<QueueId> {
+        self.queue_ids.get(&name).copied()
+    }
+
+    pub(crate) fn sym(&mut self, s: &str) -> Sym {
+        self.syms.intern(s)
+    }
+
+    // ---- read access for snapshots and output ----
+
+    pub fn queues(&self) -> impl Iterator<Item = &Queue> {
+        self.queues.iter().flatten()
+    }
+
+    pub fn exchanges(&self) -> impl Iterator<Item = &Exchange> {
+        self.exchanges.values()
+    }
+
+    pub fn consumers(&self) -> &[Consumer] {
+        &self.consumers
+    }
+
+    pub fn delayed_store(&self) -> &DelayedStore {
+        &self.delayed
+    }
+
+    pub fn live_copies(&self) -> u64 {
+        self.live_copies
+    }
+
+    pub fn pending_timers(&self) -> usize {
+        self.timers.len()
+    }
+}
+
+
+impl Sim {
+    pub fn node_is_up(&self) -> bool {
+        self.node_up
+    }
+}

@@ -1,0 +1,133 @@
+//! basic.publish, in the order rabbit_channel checks it:
+//!
+//! 1. the exchange must exist (404) and not be internal (403);
+//! 2. `expiration` must parse (406 closes the channel; nothing is routed);
+//! 3. routing (a bad string `x-delay` on a delayed exchange closes the connection, 541);
+//! 4. queues take the message (or refuse it: reject-publish);
+//! 5. nothing took it: mandatory -> basic.return 312 NO_ROUTE, else it is dropped;
+//!    a delayed exchange that stored it counts as "routed nowhere" too, so a mandatory
+//!    delayed publish is returned at once *and* delivered later;
+//! 6. publisher confirm: nack if a queue refused it, else ack (the return comes first).
+//!
+//! The publisher's channel is reopened after an error, so later actions still publish.
+
+use std::rc::Rc;
+
+use super::Sim;
+use crate::amqp::expiration::parse_expiration;
+use crate::amqp::{AmqpError, ErrorScope};
+use crate::event::{DropReason, EventKind};
+use crate::message::{Message, RareProps, NO_TTL};
+use crate::scenario::{Properties, PublishSpec};
+use crate::sym::Sym;
+use crate::value::{FieldValue, Table};
+
+use super::enqueue::Accepted;
+
+impl Sim {
+    pub(crate) fn publish(&mut self, spec: &PublishSpec, run: u32) {
+        let Some(id) = self.new_msg_id() else { return };
+        let msg = Rc::new(self.build_message(id, spec, run));
+        self.emit(EventKind::Published { msg: msg.clone(), mandatory: spec.mandatory });
+        if let Err(e) = self.check_publish(spec) {
+            return self.refuse_publish(&msg, e);
+        }
+        let x = msg.exchange;
+        let routed = match self.route(x, &msg, true) {
+            Ok(r) => r,
+            Err(e) => return self.refuse_publish(&msg, e),
+        };
+        for (rec, delay_ms) in routed.delayed.iter().cloned() {
+            self.store_delayed(msg.clone(), rec, delay_ms);
+        }
+        let mut nack = false;
+        for qid in &routed.queues {
+            nack |= self.enqueue(*qid, msg.clone(), x) == Accepted::Refused;
+        }
+        if routed.queues.is_empty() {
+            if spec.mandatory {
+                self.emit(EventKind::Returned { msg: id, exchange: x, routing_key: msg.routing_key, code: 312, text: "NO_ROUTE" });
+            } else if routed.delayed.is_empty() {
+                self.emit(EventKind::Dropped { msg: id, copy: None, queue: None, reason: DropReason::Unroutable });
+            }
+        }
+        self.emit(EventKind::Confirmed { msg: id, ack: !nack });
+    }
+
+    fn check_publish(&self, spec: &PublishSpec) -> Result<(), AmqpError> {
+        if !self.node_up {
+            return Err(AmqpError {
+                code: 320,
+                text: "CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'".into(),
+                scope: ErrorScope::Connection,
+            });
+        }
+        let x = self.syms.get(&spec.exchange).and_then(|s| self.exchanges.get(&s));
+        let Some(x) = x else {
+            return Err(AmqpError::not_found(format!("no exchange '{}' in vhost '/'", spec.exchange)));
+        };
+        if x.internal {
+            return Err(AmqpError::access_refused(format!("cannot publish to internal exchange '{}' in vhost '/'", spec.exchange)));
+        }
+        if let Some(exp) = &spec.properties.expiration {
+            parse_expiration(exp)?;
+        }
+        Ok(())
+    }
+
+    fn refuse_publish(&mut self, msg: &Message, e: AmqpError) {
+        self.emit(EventKind::Error { msg: Some(msg.id), code: e.code, text: e.text.into(), scope: e.scope });
+    }
+
+    fn build_message(&mut self, id: crate::ids::MsgId, spec: &PublishSpec, run: u32) -> Message {
+        let p = &spec.properties;
+        let body = if spec.body.contains("{n}") { spec.body.replace("{n}", &(run + 1).to_string()) } else { spec.body.clone() };
+        let (headers, extra) = self.split_route_headers(&p.headers);
+        let ttl_ms = p.expiration.as_deref().and_then(|e| parse_expiration(e).ok()).unwrap_or(NO_TTL);
+        Message {
+            id,
+            exchange: self.sym(&spec.exchange),
+            routing_key: self.sym(&spec.routing_key),
+            extra_keys: extra.into_boxed_slice(),
+            published_at_ms: self.now_ms(),
+            body: body.into_boxed_str(),
+            expiration: p.expiration.as_deref().map(|e| self.sym(e)),
+            ttl_ms,
+            delivery_mode: p.delivery_mode.unwrap_or(0),
+            headers,
+            rare: rare_props(p),
+            deaths: None,
+            delayed_by_ms: None,
+        }
+    }
+
+    /// CC and BCC header keys route too; BCC is removed from the stored message.
+    fn split_route_headers(&mut self, headers: &Table) -> (Table, Vec<Sym>) {
+        let mut extra = Vec::new();
+        for key in ["CC", "BCC"] {
+            if let Some(FieldValue::Array(items)) = headers.get(key) {
+                extra.extend(items.iter().filter_map(|v| v.as_str()).map(|s| self.syms.intern(s)));
+            }
+        }
+        let mut kept = headers.clone();
+        kept.remove("BCC");
+        kept.shrink();
+        (kept, extra)
+    }
+}
+
+fn rare_props(p: &Properties) -> Option<Box<RareProps>> {
+    let r = RareProps {
+        priority: p.priority,
+        message_id: p.message_id.clone(),
+        correlation_id: p.correlation_id.clone(),
+        content_type: p.content_type.clone(),
+        content_encoding: p.content_encoding.clone(),
+        reply_to: p.reply_to.clone(),
+        timestamp: p.timestamp,
+        kind: p.kind.clone(),
+        user_id: p.user_id.clone(),
+        app_id: p.app_id.clone(),
+    };
+    (!r.is_empty()).then(|| Box::new(r))
+}

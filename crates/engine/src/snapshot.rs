@@ -1,0 +1,243 @@
+//! A read-only picture of the broker at the current virtual time, for the playground.
+//!
+//! The UI draws from snapshots and events only; it never holds engine state. Lists are
+//! capped (`MAX_ENTRIES` per queue, `MAX_DELAYED` of the store) so that a queue of
+//! 200,000 messages costs the same to draw as one of 50; counts are always exact.
+//!
+//! For each queued message: its remaining TTL, or, once its expiry time has passed
+//! while it waits behind the head, how overdue it is (head-of-line blocking, visible).
+
+use crate::exchange::Destination;
+use crate::queue::{Overflow, Queue, QueueKind, NEVER};
+use crate::scenario::OutcomePlan;
+use crate::sim::Sim;
+
+pub const MAX_ENTRIES: usize = 60;
+pub const MAX_DELAYED: usize = 60;
+/// Overdue messages are counted among this many from the head (a bound on the scan).
+pub const OVERDUE_SCAN: usize = 20_000;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub now_ms: u64,
+    pub node_up: bool,
+    pub exchanges: Vec<ExchangeView>,
+    pub queues: Vec<QueueView>,
+    pub delayed: Vec<DelayedView>,
+    pub delayed_total: u64,
+    pub consumers: Vec<ConsumerView>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExchangeView {
+    pub name: String,
+    /// `direct`, ..., or `x-delayed-message` (then `wrapped` says the routing type).
+    pub kind: String,
+    pub wrapped: Option<String>,
+    pub alternate: Option<String>,
+    pub internal: bool,
+    pub bindings: Vec<BindingView>,
+    pub messages_delayed: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BindingView {
+    pub destination: String,
+    pub to_exchange: bool,
+    pub routing_key: String,
+    pub arguments: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueView {
+    pub name: String,
+    pub quorum: bool,
+    pub durable: bool,
+    pub message_ttl_ms: Option<u64>,
+    pub dlx: Option<String>,
+    pub dlrk: Option<String>,
+    pub max_length: Option<u64>,
+    pub max_length_bytes: Option<u64>,
+    pub overflow: &'static str,
+    pub expires_ms: Option<u64>,
+    pub ready: u64,
+    pub unacked: u64,
+    pub ready_bytes: u64,
+    /// Messages whose expiry has passed but which wait behind the head (capped scan).
+    pub overdue: u64,
+    /// The first ready messages, head first.
+    pub head: Vec<EntryView>,
+    pub consumers: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntryView {
+    pub msg: u32,
+    pub copy: u64,
+    pub body: String,
+    pub expires_at_ms: Option<u64>,
+    /// Time left before expiry (> 0), if it has a TTL and it has not passed.
+    pub remaining_ms: Option<u64>,
+    /// How long ago its expiry passed (it is stuck behind the head).
+    pub overdue_ms: Option<u64>,
+    pub redelivered: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DelayedView {
+    pub msg: u32,
+    pub copy: u64,
+    pub body: String,
+    pub exchange: String,
+    pub due_ms: u64,
+    pub remaining_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConsumerView {
+    pub name: String,
+    pub queue: String,
+    pub attached: bool,
+    pub stopped: bool,
+    pub auto_ack: bool,
+    pub prefetch: u32,
+    pub unacked: u32,
+    pub handle_ms: u64,
+    pub outcome: String,
+}
+
+impl Snapshot {
+    pub fn of(sim: &Sim) -> Snapshot {
+        let now = sim.now_ms();
+        let delayed: Vec<DelayedView> = sim
+            .delayed_store()
+            .iter()
+            .take(MAX_DELAYED)
+            .map(|(due, copy, s)| DelayedView {
+                msg: s.msg.id.0,
+                copy: copy.0,
+                body: s.msg.body.to_string(),
+                exchange: s.exchange.name_str.to_string(),
+                due_ms: due,
+                remaining_ms: due.saturating_sub(now),
+            })
+            .collect();
+        Snapshot {
+            now_ms: now,
+            node_up: sim.node_is_up(),
+            exchanges: exchanges(sim),
+            queues: sim.queues().map(|q| queue_view(sim, q, now)).collect(),
+            delayed,
+            delayed_total: sim.delayed_store().len() as u64,
+            consumers: consumers(sim),
+        }
+    }
+
+    pub fn queue(&self, name: &str) -> Option<&QueueView> {
+        self.queues.iter().find(|q| q.name == name)
+    }
+}
+
+fn exchanges(sim: &Sim) -> Vec<ExchangeView> {
+    let syms = sim.symbols();
+    let mut counts = std::collections::BTreeMap::<crate::sym::Sym, u64>::new();
+    for (_, _, s) in sim.delayed_store().iter() {
+        *counts.entry(s.exchange.name).or_default() += 1;
+    }
+    sim.exchanges()
+        .filter(|x| !x.builtin || !x.bindings.is_empty())
+        .map(|x| ExchangeView {
+            name: syms.str(x.name).to_string(),
+            kind: if x.delayed { "x-delayed-message".into() } else { x.kind.as_str().into() },
+            wrapped: x.delayed.then(|| x.kind.as_str().to_string()),
+            alternate: x.alternate.map(|a| syms.str(a).to_string()),
+            internal: x.internal,
+            bindings: x
+                .bindings
+                .iter()
+                .map(|b| {
+                    let (dest, to_exchange) = match b.destination {
+                        Destination::Queue(q) => (q, false),
+                        Destination::Exchange(e) => (e, true),
+                    };
+                    BindingView {
+                        destination: syms.str(dest).to_string(),
+                        to_exchange,
+                        routing_key: syms.str(b.routing_key).to_string(),
+                        arguments: if b.arguments.is_empty() { String::new() } else { b.arguments.to_json().to_string() },
+                    }
+                })
+                .collect(),
+            messages_delayed: counts.get(&x.name).copied().unwrap_or(0),
+        })
+        .collect()
+}
+
+fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
+    let syms = sim.symbols();
+    let r = &q.rules;
+    let head_copy = q.head().map(|h| h.copy);
+    let overdue = q
+        .iter_ready()
+        .take(OVERDUE_SCAN)
+        .filter(|e| Some(e.copy) != head_copy && e.expires_at_ms != NEVER && e.expires_at_ms <= now)
+        .count() as u64;
+    QueueView {
+        name: syms.str(q.name).to_string(),
+        quorum: r.kind == QueueKind::Quorum,
+        durable: q.durable,
+        message_ttl_ms: r.message_ttl_ms,
+        dlx: r.dlx.map(|s| syms.str(s).to_string()),
+        dlrk: r.dlrk.map(|s| syms.str(s).to_string()),
+        max_length: r.max_length,
+        max_length_bytes: r.max_length_bytes,
+        overflow: match r.overflow {
+            Overflow::DropHead => "drop-head",
+            Overflow::RejectPublish => "reject-publish",
+            Overflow::RejectPublishDlx => "reject-publish-dlx",
+        },
+        expires_ms: r.expires_ms,
+        ready: q.ready_len(),
+        unacked: q.unacked_len(),
+        ready_bytes: q.ready_bytes(),
+        overdue,
+        head: q
+            .iter_ready()
+            .take(MAX_ENTRIES)
+            .map(|e| {
+                let exp = (e.expires_at_ms != NEVER).then_some(e.expires_at_ms);
+                EntryView {
+                    msg: e.msg.id.0,
+                    copy: e.copy.0,
+                    body: e.msg.body.to_string(),
+                    expires_at_ms: exp,
+                    remaining_ms: exp.filter(|t| *t > now).map(|t| t - now),
+                    overdue_ms: exp.filter(|t| *t <= now).map(|t| now - t),
+                    redelivered: e.redelivered,
+                }
+            })
+            .collect(),
+        consumers: q.consumers.iter().map(|c| sim.consumers()[c.0 as usize].spec.name.clone()).collect(),
+    }
+}
+
+fn consumers(sim: &Sim) -> Vec<ConsumerView> {
+    sim.consumers()
+        .iter()
+        .map(|c| ConsumerView {
+            name: c.spec.name.clone(),
+            queue: c.spec.queue.clone(),
+            attached: c.attached.is_some(),
+            stopped: c.stopped,
+            auto_ack: c.auto_ack(),
+            prefetch: c.spec.prefetch,
+            unacked: c.unacked,
+            handle_ms: c.spec.handle_ms,
+            outcome: match &c.spec.outcome {
+                OutcomePlan::Fixed(o) => format!("{o:?}").to_lowercase(),
+                OutcomePlan::Sequence(list) => list.iter().map(|o| format!("{o:?}").to_lowercase()).collect::<Vec<_>>().join(", "),
+                OutcomePlan::Weighted(w) => w.iter().map(|(o, p)| format!("{}:{p}", format!("{o:?}").to_lowercase())).collect::<Vec<_>>().join(", "),
+            },
+        })
+        .collect()
+}

@@ -1,0 +1,90 @@
+//! The simulation's one timer queue, ordered by (time, sequence).
+//!
+//! Timers are never cancelled: the owner records what it armed (e.g. a queue's
+//! `head_timer_at_ms`) and ignores a timer that no longer matches when it fires. That
+//! keeps cancellation O(1) and the heap the only source of ordering. Two timers at the
+//! same millisecond fire in the order they were armed (FIFO), which is what makes every
+//! run of the same scenario identical.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::ids::{ConsumerId, CopyId, QueueId};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Timer {
+    /// Run `plan[action]` for the `run`-th time (0-based).
+    Action { action: u32, run: u32 },
+    /// The head of this queue may have expired.
+    QueueHead(QueueId),
+    /// `x-expires`: the queue may have been unused long enough.
+    QueueExpiry(QueueId),
+    /// A consumer finished handling a delivery and applies its outcome.
+    Handled { consumer: ConsumerId, copy: CopyId, queue: QueueId },
+    ConsumerAttach(ConsumerId),
+    ConsumerDetach(ConsumerId),
+    /// The delayed store's earliest message may be due.
+    DelayedDue,
+    /// The node comes back after a restart.
+    NodeUp,
+}
+
+#[derive(Debug, Default)]
+pub struct Timers {
+    heap: BinaryHeap<Reverse<(u64, u64, Timer)>>,
+    next_seq: u64,
+}
+
+impl Timers {
+    pub fn arm(&mut self, at_ms: u64, timer: Timer) {
+        self.heap.push(Reverse((at_ms, self.next_seq, timer)));
+        self.next_seq += 1;
+    }
+
+    /// The time of the earliest timer.
+    pub fn next_at_ms(&self) -> Option<u64> {
+        self.heap.peek().map(|Reverse((t, _, _))| *t)
+    }
+
+    /// Removes and returns the earliest timer if it is due at or before `now_ms`.
+    pub fn pop_due(&mut self, now_ms: u64) -> Option<(u64, Timer)> {
+        match self.heap.peek() {
+            Some(Reverse((t, _, _))) if *t <= now_ms => self.heap.pop().map(|Reverse((t, _, timer))| (t, timer)),
+            _ => None,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_time_fires_in_arm_order() {
+        let mut t = Timers::default();
+        t.arm(5, Timer::NodeUp);
+        t.arm(5, Timer::DelayedDue);
+        t.arm(3, Timer::QueueHead(QueueId(1)));
+        assert_eq!(t.pop_due(10), Some((3, Timer::QueueHead(QueueId(1)))));
+        assert_eq!(t.pop_due(10), Some((5, Timer::NodeUp)));
+        assert_eq!(t.pop_due(10), Some((5, Timer::DelayedDue)));
+        assert_eq!(t.pop_due(10), None);
+    }
+
+    #[test]
+    fn not_due_is_not_popped() {
+        let mut t = Timers::default();
+        t.arm(500, Timer::NodeUp);
+        assert_eq!(t.pop_due(499), None);
+        assert_eq!(t.next_at_ms(), Some(500));
+        assert_eq!(t.pop_due(500), Some((500, Timer::NodeUp)));
+    }
+}

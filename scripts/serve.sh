@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Build the web app and serve it with live reload:  bash scripts/serve.sh [trunk serve args]
+# Then open the printed URL. PORT=NNNN overrides the port (default 8080, Trunk.toml).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+bash scripts/setup.sh
+export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+# Trunk must use the wasm-bindgen that matches Cargo.lock (it cannot download another).
+TRUNK_TOOLS_WASM_BINDGEN="$(awk '/^name = "wasm-bindgen"$/ {f=1; next} f && /^version = / {gsub(/"/, "", $3); print $3; exit}' Cargo.lock)"
+export TRUNK_TOOLS_WASM_BINDGEN
+
+PORT="${PORT:-8080}"
+echo
+echo "delaylab: building, then serving at  http://127.0.0.1:${PORT}/   (Ctrl-C stops)"
+echo
+exec trunk serve --skip-version-check --address 127.0.0.1 --port "$PORT" "$@"

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Everything CI checks, in order:  bash scripts/test.sh
+#   setup -> cargo test --workspace -> cargo build --release -> trunk build --release (dist/)
+#   -> browser tests (headless Chromium against dist/ served on 127.0.0.1).
+# Runs every step it can even after a failure, then exits non-zero if any step failed.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+section() { printf '\n========== %s ==========\n' "$*"; }
+failed=()
+step() {  # step NAME CMD...: run CMD, time it, remember a failure and carry on
+  local name="$1"; shift
+  section "$name"
+  local t0=$SECONDS
+  if "$@"; then
+    echo "-- $name: ok ($((SECONDS - t0)) s)"
+  else
+    local rc=$?
+    echo "-- $name: FAILED (exit $rc, $((SECONDS - t0)) s)"
+    failed+=("$name")
+    return 1
+  fi
+}
+finish() {
+  if [ "${#failed[@]}" -gt 0 ]; then
+    printf '\ntest.sh: FAILED steps: %s\n' "$(IFS=,; echo "${failed[*]}")" >&2
+    exit 1
+  fi
+}
+
+section "setup"
+bash scripts/setup.sh
+export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+TRUNK_TOOLS_WASM_BINDGEN="$(awk '/^name = "wasm-bindgen"$/ {f=1; next} f && /^version = / {gsub(/"/, "", $3); print $3; exit}' Cargo.lock)"
+export TRUNK_TOOLS_WASM_BINDGEN TRUNK_SKIP_VERSION_CHECK=true CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+
+step "cargo test --workspace" cargo test --workspace || true
+step "cargo build --release" cargo build --release || true
+if ! step "trunk build --release" trunk build --release --skip-version-check; then
+  finish
+fi
+
+section "browser tests"
+mkdir -p tests/artifacts
+portfile="$(mktemp)"
+# http.server on a port the OS picks (no race), bound to loopback only.
+python3 - "$ROOT/dist" "$portfile" > tests/artifacts/http-server.log 2>&1 <<'PY' &
+import functools, http.server, sys
+directory, portfile = sys.argv[1], sys.argv[2]
+handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=directory)
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+with open(portfile, "w") as f:
+    f.write(str(server.server_address[1]))
+server.serve_forever()
+PY
+server_pid=$!
+trap 'kill "$server_pid" 2>/dev/null || true; rm -f "$portfile"' EXIT
+for _ in $(seq 1 100); do [ -s "$portfile" ] && break; sleep 0.1; done
+port="$(cat "$portfile")"
+[ -n "$port" ] || { echo "could not start the static server (see tests/artifacts/http-server.log)"; exit 1; }
+echo "serving dist/ at http://127.0.0.1:${port}/ (pid $server_pid)"
+t0=$SECONDS
+if BASE_URL="http://127.0.0.1:${port}/" node tests/browser/run.mjs; then
+  browser_rc=0
+else
+  browser_rc=$?
+  failed+=("browser tests")
+fi
+kill "$server_pid" 2>/dev/null || true
+wait "$server_pid" 2>/dev/null || true
+# On success nothing is printed after the runner's closing "N passed, M failed" line.
+[ "$browser_rc" = 0 ] || echo "-- browser tests: FAILED (exit $browser_rc, $((SECONDS - t0)) s)" >&2
+finish

@@ -1,0 +1,172 @@
+// Browser test runner: headless Debian Chromium through playwright-core.
+//
+//   BASE_URL=http://127.0.0.1:8080/ node tests/browser/run.mjs [FILTER]
+//
+// Runs, in sequence, the tests exported by every tests/browser/*.test.mjs (sorted by file
+// name). A test file exports `tests`, an array of { name, run(t), timeout?, allowConsole? }:
+//   t.page        a fresh page (own browser context, desktop viewport 1440x900)
+//   t.goto(path)  opens BASE_URL + path and waits until the app has mounted
+//   t.baseUrl, t.assert (node:assert/strict), t.screenshot(label) (desktop + phone PNGs)
+// A test fails if run() throws, times out, or the page logs any console error, page error
+// or failed request (allowConsole: [RegExp] excuses matching messages). After every test,
+// pass or fail, the page is saved as tests/artifacts/<file>--<test>--desktop.png (1440x900)
+// and --phone.png (390x844). FILTER keeps tests whose "file › name" contains it.
+// The last line printed is exactly `N passed, M failed`; the exit code is 1 if M > 0.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..');
+const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
+const BASE_URL = new URL(process.env.BASE_URL || 'http://127.0.0.1:8080/').href;
+const FILTER = process.argv[2] || '';
+const DEFAULT_TIMEOUT_MS = 60_000;
+const VIEWPORTS = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let passed = 0;
+let failed = 0;
+const finish = () => {
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+};
+
+const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+const ms = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+
+// Collect the tests.
+const files = fs.readdirSync(HERE).filter((f) => f.endsWith('.test.mjs')).sort();
+const queue = [];
+for (const file of files) {
+  let mod;
+  try {
+    mod = await import(pathToFileURL(path.join(HERE, file)).href);
+  } catch (e) {
+    console.log(`FAIL ${file}: cannot load: ${e.stack || e}`);
+    failed++;
+    continue;
+  }
+  if (!Array.isArray(mod.tests)) {
+    console.log(`FAIL ${file}: does not export an array \`tests\``);
+    failed++;
+    continue;
+  }
+  for (const test of mod.tests) {
+    const title = `${file} › ${test.name}`;
+    if (!FILTER || title.includes(FILTER)) queue.push({ file, title, ...test });
+  }
+}
+if (queue.length === 0) {
+  console.log(failed ? 'no runnable browser tests' : `no browser tests found${FILTER ? ` matching "${FILTER}"` : ''}`);
+  if (!failed) failed = 1; // running nothing is a failure
+  finish();
+}
+
+fs.mkdirSync(ARTIFACTS, { recursive: true });
+for (const f of fs.readdirSync(ARTIFACTS)) {
+  if (/--(desktop|phone)\.png$/.test(f)) fs.rmSync(path.join(ARTIFACTS, f));
+}
+
+let browser;
+try {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+} catch (e) {
+  console.log(`cannot launch Chromium: ${e.message || e}`);
+  failed += queue.length;
+  finish();
+}
+console.log(`browser tests against ${BASE_URL} (${queue.length} tests in ${files.length} files)`);
+
+for (const test of queue) {
+  const t0 = Date.now();
+  const problems = [];
+  const allowed = (msg) => (test.allowConsole || []).some((re) => re.test(msg));
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() !== 'error' || allowed(m.text())) return;
+    const where = m.location()?.url;
+    problems.push(`console error: ${m.text()}${where ? ` [${where}]` : ''}`);
+  });
+  page.on('pageerror', (e) => {
+    const msg = e.message || String(e);
+    if (!allowed(msg)) problems.push(`page error: ${msg}`);
+  });
+  page.on('requestfailed', (r) => {
+    const err = r.failure()?.errorText || '';
+    if (err.includes('ERR_ABORTED')) return; // navigation away, not a failure
+    const msg = `request failed: ${r.url()} ${err}`;
+    if (!allowed(msg)) problems.push(msg);
+  });
+
+  const shotBase = path.join(ARTIFACTS, `${slug(test.file.replace(/\.test\.mjs$/, ''))}--${slug(test.name)}`);
+  const t = {
+    page,
+    baseUrl: BASE_URL,
+    assert,
+    async goto(p = '', { ready = 'body > :not(script)' } = {}) {
+      const response = await page.goto(new URL(p, BASE_URL).href, { waitUntil: 'load' });
+      assert.ok(response && response.ok(), `GET ${p || '/'} answered ${response && response.status()}`);
+      if (ready) await page.waitForSelector(ready, { state: 'attached', timeout: 30_000 });
+      return response;
+    },
+    async screenshot(label) {
+      const base = label ? `${shotBase}--${slug(label)}` : shotBase;
+      const files = [];
+      for (const [name, vp] of Object.entries(VIEWPORTS)) {
+        await page.setViewportSize(vp);
+        await page.waitForTimeout(100);
+        const file = `${base}--${name}.png`;
+        await page.screenshot({ path: file, fullPage: true });
+        files.push(file);
+      }
+      await page.setViewportSize(VIEWPORTS.desktop);
+      return files;
+    },
+  };
+
+  let error = null;
+  let timer;
+  try {
+    const timeout = test.timeout || DEFAULT_TIMEOUT_MS;
+    await Promise.race([
+      Promise.resolve().then(() => test.run(t)),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${timeout} ms`)), timeout);
+      }),
+    ]);
+    await page.waitForTimeout(200); // let late console errors arrive
+  } catch (e) {
+    error = e;
+  } finally {
+    clearTimeout(timer);
+  }
+  try {
+    await t.screenshot();
+  } catch (e) {
+    problems.push(`screenshot failed: ${e.message || e}`);
+  }
+  await context.close().catch(() => {});
+
+  if (!error && problems.length === 0) {
+    passed++;
+    console.log(`ok   ${test.title} (${ms(t0)})`);
+  } else {
+    failed++;
+    console.log(`FAIL ${test.title} (${ms(t0)})`);
+    if (error) console.log(`     ${String(error.stack || error).split('\n').join('\n     ')}`);
+    for (const p of problems) console.log(`     ${p}`);
+  }
+}
+
+await browser.close().catch(() => {});
+finish();
