@@ -15,4 +15,5 @@ PORT="${PORT:-8080}"
 echo
 echo "delaylab: building, then serving at  http://127.0.0.1:${PORT}/   (Ctrl-C stops)"
 echo
-exec trunk serve --skip-version-check --address 127.0.0.1 --port "$PORT" "$@"
+# Its own dist folder, so that a running serve and scripts/test.sh (dist/) never clobber each other.
+exec trunk serve --skip-version-check --address 127.0.0.1 --port "$PORT" --dist target/serve-dist "$@"

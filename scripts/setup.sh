@@ -5,9 +5,11 @@
 # Only the package registries are reachable (crates.io, npm, PyPI, apt): see
 # shared/docs/toolchain.md for why each version is what it is.
 #
-#   bash scripts/setup.sh [--with-rabbitmq]
+#   bash scripts/setup.sh [--without-rabbitmq]
 #
-# --with-rabbitmq (or DELAYLAB_WITH_RABBITMQ=1) also installs rabbitmq-server (not started).
+# Also installs rabbitmq-server from apt (not started; the conformance suite,
+# scripts/conformance.sh, starts its own node). --without-rabbitmq (or
+# DELAYLAB_WITH_RABBITMQ=0) skips it; --with-rabbitmq is accepted (the default).
 # Afterwards, put the tools on PATH the way scripts/serve.sh and scripts/test.sh do:
 #   export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 set -euo pipefail
@@ -17,11 +19,12 @@ cd "$ROOT"
 
 TRUNK_VERSION="0.21.14"
 WASM_OPT_VERSION="version_132"          # npm binaryen@132.0.0, pinned in package.json
-WITH_RABBITMQ="${DELAYLAB_WITH_RABBITMQ:-0}"
+WITH_RABBITMQ="${DELAYLAB_WITH_RABBITMQ:-1}"
 for arg in "$@"; do
   case "$arg" in
     --with-rabbitmq) WITH_RABBITMQ=1 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --without-rabbitmq) WITH_RABBITMQ=0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done

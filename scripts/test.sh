@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order:  bash scripts/test.sh
 #   setup -> cargo test --workspace -> cargo build --release -> trunk build --release (dist/)
+#   -> conformance suite (live RabbitMQ: scripts/conformance.sh)
 #   -> browser tests (headless Chromium against dist/ served on 127.0.0.1).
 # Runs every step it can even after a failure, then exits non-zero if any step failed.
 set -euo pipefail
@@ -37,9 +38,30 @@ export TRUNK_TOOLS_WASM_BINDGEN TRUNK_SKIP_VERSION_CHECK=true CARGO_TERM_COLOR="
 
 step "cargo test --workspace" cargo test --workspace || true
 step "cargo build --release" cargo build --release || true
-if ! step "trunk build --release" trunk build --release --skip-version-check; then
+# dist/ must hold one real wasm module (two trunk builds at once in the same tree, e.g. a
+# second test.sh, share target/wasm-opt/ and can leave an empty .wasm behind).
+check_dist() {
+  python3 - <<'PY'
+import glob, gzip, os, sys
+wasm = glob.glob("dist/*.wasm")
+if len(wasm) != 1 or open(wasm[0], "rb").read(4) != b"\0asm":
+    sys.exit(f"dist/ has no valid wasm module: {[(w, os.path.getsize(w)) for w in wasm]}")
+for f in sorted(glob.glob("dist/*.wasm") + glob.glob("dist/*.js")):
+    data = open(f, "rb").read()
+    print(f"  {f}: {len(data)} bytes, {len(gzip.compress(data, 9))} gzipped")
+PY
+}
+if step "trunk build --release" trunk build --release --skip-version-check; then
+  check_dist || { failed+=("dist check"); finish; }
+else
   finish
 fi
+
+# --- conformance: the simulation against a live RabbitMQ 3.10.8 (issue 5) ---------------
+# Starts its own broker on 127.0.0.1, runs tests/conformance/*.json through `delaylab run`
+# and `delaylab replay`, diffs them, checks a definitions export, stops the broker.
+step "conformance suite (live RabbitMQ)" bash scripts/conformance.sh || true
+# ------------------------------------------------------------------------------------------
 
 section "browser tests"
 mkdir -p tests/artifacts

@@ -1,27 +1,15 @@
 //! delaylab-app: the browser playground (Leptos 0.8 CSR), built with Trunk.
 //!
-//! Placeholder for now: mounts a page that shows the name and the version.
-//! On native targets `main` only explains how to build the app, so that
+//! The app owns the clock and paces the engine (`delaylab_engine::Sim`) with
+//! `requestAnimationFrame`; everything on screen is a view of engine snapshots and
+//! events. On native targets `main` only explains how to build the app, so that
 //! `cargo build --workspace` works without the wasm32 target.
 
 /// Version shown in the page footer.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 #[cfg(target_arch = "wasm32")]
-mod app {
-    use leptos::prelude::*;
-
-    #[component]
-    pub fn App() -> impl IntoView {
-        view! {
-            <main class="app" data-testid="app">
-                <h1 class="app-title">"delaylab"</h1>
-                <p class="app-tagline">"A RabbitMQ delayed-messaging playground."</p>
-                <p class="app-version" data-testid="version">"v" {super::VERSION}</p>
-            </main>
-        }
-    }
-}
+mod app;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

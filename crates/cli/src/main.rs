@@ -3,10 +3,16 @@
 //! ```text
 //! delaylab run SCENARIO.json [--format json|text] [--trace FILE.jsonl]
 //! delaylab bench --messages N --topology dlx-per-message|dlx-per-queue|plugin [--format json]
+//! delaylab replay SCENARIO.json --amqp URL [--time-scale F]
+//! delaylab diff A.json B.json [--tolerance-ms N]
+//! delaylab export definitions SCENARIO.json [--output FILE]
 //! ```
 
 mod alloc;
 mod bench;
+mod diff;
+mod export;
+mod replay;
 mod run;
 
 use std::process::ExitCode;
@@ -52,6 +58,41 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+    /// Run a scenario on a live RabbitMQ and print the same JSON as `run`.
+    Replay {
+        /// Scenario JSON file (`-` reads standard input).
+        scenario: String,
+        /// The broker, e.g. amqp://guest:guest@127.0.0.1:5672/%2F
+        #[arg(long)]
+        amqp: String,
+        /// Multiply every duration (times, TTLs, handle times) by F; the output is in scenario ms.
+        #[arg(long, default_value_t = 1.0)]
+        time_scale: f64,
+    },
+    /// Compare two results (e.g. `run` against `replay`); exit 0 agree, 1 differ, 2 bad input.
+    Diff {
+        a: String,
+        b: String,
+        /// How far apart two times may be and still agree.
+        #[arg(long, default_value_t = 50)]
+        tolerance_ms: u64,
+    },
+    /// Export a scenario for a real broker.
+    Export {
+        #[command(subcommand)]
+        what: ExportCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum ExportCmd {
+    /// The topology as a definitions.json for `rabbitmqctl import_definitions`.
+    Definitions {
+        scenario: String,
+        /// Write here instead of standard output.
+        #[arg(long, short)]
+        output: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -67,5 +108,8 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Cmd::Replay { scenario, amqp, time_scale } => replay::main(&scenario, &amqp, time_scale),
+        Cmd::Diff { a, b, tolerance_ms } => diff::main(&a, &b, tolerance_ms),
+        Cmd::Export { what: ExportCmd::Definitions { scenario, output } } => export::main(&scenario, output.as_deref()),
     }
 }

@@ -13,6 +13,8 @@ pub struct Limits {
     pub max_messages: u64,
     /// Copies alive at once (queued, unacked or delayed).
     pub max_live_copies: u64,
+    /// Timers fired in one run: a safety net for a loop that emits no events.
+    pub max_steps: u64,
 }
 
 impl Default for Limits {
@@ -22,6 +24,7 @@ impl Default for Limits {
             max_time_ms: 400 * 24 * 3_600_000,
             max_messages: 5_000_000,
             max_live_copies: 10_000_000,
+            max_steps: 200_000_000,
         }
     }
 }

@@ -74,28 +74,32 @@ impl Fnv {
     }
 }
 
-/// The result as stored: without `stats.wall_ms`, and with long lists cut to `KEEP`
+/// The result as stored: without `stats.wall_ms`, and with long lists cut to `RESULT_KEEP`
 /// entries plus `<list>_total` and `<list>_fnv1a64` (over every entry's compact JSON).
 fn result_golden(result: &Value) -> String {
-    let mut r = result.clone();
-    r["stats"].as_object_mut().expect("stats").remove("wall_ms");
-    let obj = r.as_object_mut().unwrap();
-    for list in ["deliveries", "dropped", "returned", "errors"] {
-        let Some(Value::Array(items)) = obj.get(list) else { continue };
-        if items.len() <= RESULT_KEEP {
-            continue;
+    let mut out = serde_json::Map::new();
+    let mut extra = Vec::new();
+    for (key, value) in result.as_object().expect("the result is an object") {
+        match value {
+            Value::Array(items) if items.len() > RESULT_KEEP => {
+                let mut h = Fnv::new();
+                for item in items {
+                    h.line(&item.to_string());
+                }
+                out.insert(key.clone(), Value::Array(items[..RESULT_KEEP].to_vec()));
+                extra.push((format!("{key}_total"), json!(items.len())));
+                extra.push((format!("{key}_fnv1a64"), json!(h.hex())));
+            }
+            _ => {
+                out.insert(key.clone(), value.clone());
+            }
         }
-        let mut h = Fnv::new();
-        for item in items {
-            h.line(&item.to_string());
-        }
-        let total = items.len();
-        let kept: Vec<Value> = items[..RESULT_KEEP].to_vec();
-        obj.insert(list.into(), Value::Array(kept));
-        obj.insert(format!("{list}_total"), json!(total));
-        obj.insert(format!("{list}_fnv1a64"), json!(h.hex()));
     }
-    serde_json::to_string_pretty(&r).unwrap() + "\n"
+    out.extend(extra);
+    if let Some(Value::Object(stats)) = out.get_mut("stats") {
+        stats.remove("wall_ms");
+    }
+    serde_json::to_string_pretty(&Value::Object(out)).unwrap() + "\n"
 }
 
 /// Compares `actual` with the golden file (or writes it with UPDATE_GOLDEN=1).

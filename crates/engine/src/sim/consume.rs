@@ -55,7 +55,10 @@ impl Sim {
             self.emit(EventKind::Error { msg: None, code: 404, text: text.into(), scope: crate::amqp::ErrorScope::Channel });
             return;
         };
-        self.consumers[cid.0 as usize].attached = Some(qid);
+        // A (re)attach is a new channel: delivery tags start again at 1.
+        let c = &mut self.consumers[cid.0 as usize];
+        c.attached = Some(qid);
+        c.next_tag = 1;
         let now = self.now_ms();
         let q = self.queue_mut(qid).expect("queue exists");
         q.consumers.push(cid);

@@ -83,6 +83,8 @@ pub struct Sim {
     next_copy: u64,
     pub(crate) live_copies: u64,
     event_count: u64,
+    /// Timers fired so far (bounded by `Limits::max_steps`).
+    steps: u64,
     halted: bool,
     pub(crate) node_up: bool,
     /// Durable copies of the topology taken when the node went down (restart).
@@ -113,6 +115,7 @@ impl Sim {
             next_copy: 0,
             live_copies: 0,
             event_count: 0,
+            steps: 0,
             halted: false,
             node_up: true,
             downtime: None,
@@ -171,6 +174,11 @@ impl Sim {
                 return Progress::More;
             }
             let Some((t, timer)) = self.timers.pop_due(now_ms) else { break };
+            self.steps += 1;
+            if self.steps > self.limits.max_steps {
+                self.halt(format!("step limit: {} timers fired (a loop that produces no events)", self.limits.max_steps));
+                break;
+            }
             self.now_ms = t;
             if t > self.limits.max_time_ms {
                 self.halt(format!("time limit: the run reached {} ms (limit {} ms)", t, self.limits.max_time_ms));
@@ -256,8 +264,9 @@ impl Sim {
         self.halted = true;
     }
 
+    /// Arms a timer; one for the past fires now (time never goes backward).
     pub(crate) fn arm(&mut self, at_ms: u64, timer: Timer) {
-        self.timers.arm(at_ms, timer);
+        self.timers.arm(at_ms.max(self.now_ms), timer);
     }
 
     pub(crate) fn new_msg_id(&mut self) -> Option<MsgId> {

@@ -293,7 +293,11 @@ impl Sim {
         q.expiry_timer_at_ms = None;
         let expires = q.rules.expires_ms.expect("armed only with x-expires");
         let unused_since = q.last_used_ms.saturating_add(expires);
-        if q.consumers.is_empty() && now >= unused_since && self.node_up {
+        let idle = q.consumers.is_empty();
+        if !self.node_up {
+            return; // checked again when the node is back (node_up_again)
+        }
+        if idle && now >= unused_since {
             self.delete_queue(qid, true);
         } else {
             self.arm_queue_expiry(qid);

@@ -1,0 +1,497 @@
+//! The playground app: shared state (signals + a non-reactive runner), the frame loop
+//! that paces the simulation, and the page layout.
+
+pub mod i18n;
+pub mod panels;
+pub mod runner;
+pub mod topo;
+pub mod topo_view;
+
+use std::collections::BTreeSet;
+
+use delaylab_engine::scenario::{self, Scenario};
+use delaylab_engine::snapshot::Snapshot;
+use leptos::prelude::*;
+
+use i18n::{t, Lang};
+use runner::{Alert, Batch, Move, Runner};
+
+include!(concat!(env!("OUT_DIR"), "/presets.rs"));
+
+/// The scenario loaded first: an empty DLX delay pipeline to publish into.
+pub const SANDBOX: &str = include_str!("sandbox.json");
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PresetMeta {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub watch: String,
+    pub until_ms: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Flight {
+    pub id: u64,
+    pub mv: Move,
+    pub start: f64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub count: u64,
+    pub mean: f64,
+    pub p99: u64,
+    pub max: u64,
+    /// (delivery index, lateness) downsampled for the chart.
+    pub points: Vec<(u64, u64)>,
+    pub total: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClockBase {
+    pub wall: f64,
+    pub virt: u64,
+}
+
+#[derive(Clone, Copy)]
+pub struct Ctx {
+    pub runner: StoredValue<Runner, LocalStorage>,
+    pub lang: RwSignal<Lang>,
+    pub snap: RwSignal<Snapshot>,
+    /// Bumped when the log view should refresh (throttled while running fast).
+    pub log_rev: RwSignal<u64>,
+    pub log_dirty: StoredValue<bool>,
+    pub log_refreshed: StoredValue<f64>,
+    /// Wall time of the last snapshot, and whether the one shown is behind the engine.
+    pub snap_at: StoredValue<f64>,
+    pub snap_stale: StoredValue<bool>,
+    pub alerts: RwSignal<Vec<Alert>>,
+    pub flights: RwSignal<Vec<Flight>>,
+    pub wall: RwSignal<f64>,
+    pub playing: RwSignal<bool>,
+    pub speed: RwSignal<f64>,
+    pub selected: RwSignal<Option<u32>>,
+    pub stats: RwSignal<Stats>,
+    pub preset: RwSignal<String>,
+    pub meta: RwSignal<PresetMeta>,
+    pub targets: RwSignal<BTreeSet<String>>,
+    pub rev: RwSignal<u64>,
+    pub limit: RwSignal<Option<String>>,
+    pub jump_to: RwSignal<Option<u64>>,
+    pub base: StoredValue<ClockBase>,
+    pub reduced_motion: StoredValue<bool>,
+    pub next_flight: StoredValue<u64>,
+    pub last_stats: StoredValue<f64>,
+    pub presets: StoredValue<Vec<PresetMeta>>,
+    pub load_error: RwSignal<Option<String>>,
+}
+
+pub fn perf_now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+fn browser_lang() -> Lang {
+    let l = web_sys::window().and_then(|w| w.navigator().language()).unwrap_or_default();
+    if l.to_lowercase().starts_with("zh") {
+        Lang::Zh
+    } else {
+        Lang::En
+    }
+}
+
+pub fn preset_text(id: &str) -> Option<&'static str> {
+    if id == "sandbox" {
+        return Some(SANDBOX);
+    }
+    PRESETS.iter().find(|(k, _)| *k == id).map(|(_, v)| *v)
+}
+
+fn meta_of(id: &str, s: &Scenario) -> PresetMeta {
+    PresetMeta {
+        id: id.to_string(),
+        name: s.name.clone(),
+        description: s.description.clone(),
+        watch: s.watch.clone(),
+        until_ms: s.until_ms,
+    }
+}
+
+pub fn parse_clock(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    if text.contains(':') {
+        let parts: Vec<&str> = text.split(':').collect();
+        if parts.len() > 3 {
+            return Err(text.to_string());
+        }
+        let mut ms: f64 = 0.0;
+        for (i, p) in parts.iter().rev().enumerate() {
+            let v: f64 = p.trim().parse().map_err(|_| text.to_string())?;
+            if v < 0.0 || !v.is_finite() {
+                return Err(text.to_string());
+            }
+            ms += v * [1000.0, 60_000.0, 3_600_000.0][i];
+        }
+        Ok(ms.round() as u64)
+    } else {
+        scenario::duration::parse_duration(text)
+    }
+}
+
+impl Ctx {
+    pub fn tr(&self, key: &'static str) -> &'static str {
+        t(self.lang.get(), key)
+    }
+
+    pub fn now(&self) -> u64 {
+        self.snap.with(|s| s.now_ms)
+    }
+
+    /// Loads a preset (or the sandbox) and resets everything.
+    pub fn load(&self, id: &str) {
+        let Some(text) = preset_text(id) else { return };
+        match scenario::load_str(text) {
+            Ok(s) => self.load_scenario(id, s),
+            Err(e) => self.load_error.set(Some(format!("{}: {}", e.path, e.message))),
+        }
+    }
+
+    /// Loads a scenario (a preset, or one edited as JSON) and resets everything.
+    pub fn load_scenario(&self, id: &str, s: Scenario) {
+        // The preset's name in the address, so a link opens it (#head-of-line-blocking).
+        if let Some(loc) = web_sys::window().map(|w| w.location()) {
+            let want = if id == "sandbox" || id == "custom" { String::new() } else { format!("#{id}") };
+            if loc.hash().unwrap_or_default() != want {
+                let _ = loc.set_hash(&want);
+            }
+        }
+        self.meta.set(meta_of(id, &s));
+        self.preset.set(id.to_string());
+        self.load_error.set(None);
+        self.runner.set_value(Runner::new(s));
+        self.reset_views();
+    }
+
+    /// A consumer command now (add / stop), effects shown at once.
+    pub fn command(&self, cmd: delaylab_engine::Command) {
+        if let Some(b) = self.runner.try_update_value(|r| {
+            let mut b = Batch::default();
+            r.command(cmd, &mut b);
+            b
+        }) {
+            self.apply(b, perf_now());
+        }
+    }
+
+    /// Re-creates the simulation from the loaded scenario (time 0).
+    pub fn restart(&self) {
+        let s = self.runner.with_value(|r| r.scenario.clone());
+        self.runner.set_value(Runner::new(s));
+        self.reset_views();
+    }
+
+    fn reset_views(&self) {
+        self.playing.set(false);
+        self.jump_to.set(None);
+        self.selected.set(None);
+        self.alerts.set(vec![]);
+        self.flights.set(vec![]);
+        self.limit.set(None);
+        self.stats.set(Stats::default());
+        self.last_stats.set_value(-1e9);
+        if let Some((targets, snap)) = self.runner.try_update_value(|r| {
+            let _ = r.drain();
+            (r.track.publish_targets.clone(), Snapshot::of(&r.sim))
+        }) {
+            self.targets.set(targets);
+            self.snap.set(snap);
+        }
+        self.log_rev.update(|r| *r += 1);
+        self.rev.update(|r| *r += 1);
+    }
+
+    pub fn set_playing(&self, on: bool) {
+        if on {
+            self.base.set_value(ClockBase { wall: perf_now(), virt: self.now() });
+        }
+        self.playing.set(on);
+    }
+
+    pub fn set_speed(&self, speed: f64) {
+        let speed = speed.clamp(1.0, 100_000.0);
+        self.base.set_value(ClockBase { wall: perf_now(), virt: self.now() });
+        self.speed.set(speed);
+    }
+
+    /// Applies what a batch of events changed to the signals.
+    pub fn apply(&self, batch: Batch, wall: f64) {
+        // Heavy traffic: redraw the broker's state at most ~12 times a second (the
+        // simulation itself keeps going every frame); light traffic: every frame.
+        let busy = self.playing.get_untracked() || self.jump_to.get_untracked().is_some();
+        let heavy = batch.events > 40 || self.runner.with_value(|r| r.track.log.len() > 0 && r.sim.live_copies() > 5_000);
+        if busy && heavy && wall - self.snap_at.get_value() < 80.0 {
+            self.snap_stale.set_value(true);
+        } else {
+            self.refresh_snapshot(wall);
+        }
+        self.apply_events(batch, wall, busy);
+    }
+
+    fn refresh_snapshot(&self, wall: f64) {
+        let (snap, targets) = self.runner.with_value(|r| (Snapshot::of(&r.sim), r.track.publish_targets.clone()));
+        self.snap_at.set_value(wall);
+        self.snap_stale.set_value(false);
+        if self.targets.with_untracked(|t| *t != targets) {
+            self.targets.set(targets);
+        }
+        self.snap.set(snap);
+    }
+
+    fn apply_events(&self, batch: Batch, wall: f64, busy: bool) {
+        if batch.events > 0 {
+            self.log_dirty.set_value(true);
+        }
+        if !batch.alerts.is_empty() {
+            self.alerts.update(|a| {
+                a.extend(batch.alerts);
+                let n = a.len();
+                if n > 6 {
+                    a.drain(..n - 6);
+                }
+            });
+        }
+        if !batch.moves.is_empty() && !self.reduced_motion.get_value() {
+            self.flights.update(|f| {
+                for mv in batch.moves {
+                    if f.len() >= 48 {
+                        break;
+                    }
+                    let id = self.next_flight.get_value() + 1;
+                    self.next_flight.set_value(id);
+                    f.push(Flight { id, mv, start: wall });
+                }
+            });
+        }
+        if let Some(l) = batch.limit {
+            self.limit.set(Some(l));
+            self.playing.set(false);
+        }
+        let n = self.runner.with_value(|r| r.track.delivered.len() as u64);
+        if n != self.stats.with_untracked(|s| s.total) {
+            let last = self.last_stats.get_value();
+            if !busy || (n < 2_000 && wall - last > 100.0) || wall - last > 500.0 {
+                self.last_stats.set_value(wall);
+                self.stats.set(self.runner.with_value(|r| compute_stats(&r.track.delivered)));
+            }
+        }
+        if batch.events > 0 {
+            self.rev.update(|r| *r += 1);
+        }
+    }
+
+    /// Runs the user's action now and shows its effects at once.
+    pub fn run_now(&self, action: delaylab_engine::scenario::ActionKind) {
+        let batch = self.runner.try_update_value(|r| {
+            let mut b = Batch::default();
+            r.run_now(action, &mut b);
+            b
+        });
+        if let Some(b) = batch {
+            self.apply(b, perf_now());
+        }
+    }
+
+    /// One animation frame: advance the virtual clock, apply the events.
+    fn frame(&self) {
+        let wall = perf_now();
+        self.wall.set(wall);
+        let busy = self.playing.get_untracked() || self.jump_to.get_untracked().is_some();
+        if !busy && self.snap_stale.get_value() {
+            self.refresh_snapshot(wall);
+        }
+        if !busy && self.runner.with_value(|r| r.track.delivered.len() as u64) != self.stats.with_untracked(|s| s.total) {
+            self.stats.set(self.runner.with_value(|r| compute_stats(&r.track.delivered)));
+        }
+        if self.log_dirty.get_value() && (!busy || wall - self.log_refreshed.get_value() > 700.0) {
+            self.log_dirty.set_value(false);
+            self.log_refreshed.set_value(wall);
+            self.log_rev.update(|r| *r += 1);
+        }
+        if !self.flights.with_untracked(|f| f.is_empty()) {
+            self.flights.update(|f| f.retain(|x| wall - x.start < 900.0));
+        }
+        let jump = self.jump_to.get_untracked();
+        let playing = self.playing.get_untracked();
+        if jump.is_none() && !playing {
+            return;
+        }
+        let until = self.meta.with_untracked(|m| m.until_ms);
+        let target = match jump {
+            Some(j) => j,
+            None => {
+                let b = self.base.get_value();
+                let t = b.virt as f64 + (wall - b.wall).max(0.0) * self.speed.get_untracked();
+                let t = t.min(1e15) as u64;
+                match until {
+                    Some(u) if b.virt < u => t.min(u),
+                    _ => t,
+                }
+            }
+        };
+        let deadline = wall + 10.0;
+        let mut batch = Batch::default();
+        let reached = self
+            .runner
+            .try_update_value(|r| r.advance_to(target, &mut batch, || perf_now() > deadline))
+            .unwrap_or(true);
+        let now = self.runner.with_value(|r| r.now());
+        if reached {
+            if jump.is_some() {
+                self.jump_to.set(None);
+            }
+            if playing && jump.is_none() {
+                if let Some(u) = until {
+                    if now >= u && self.base.get_value().virt < u {
+                        self.playing.set(false);
+                    }
+                }
+            }
+        } else if playing {
+            // Behind: the simulation needs more than a frame; follow it, never run away.
+            self.base.set_value(ClockBase { wall, virt: now });
+        }
+        self.apply(batch, wall);
+    }
+}
+
+pub fn compute_stats(delivered: &[(u32, u64, u64)]) -> Stats {
+    let lates: Vec<u64> = delivered.iter().map(|d| d.2).collect();
+    let v = delaylab_engine::report::lateness_summary(&lates);
+    let max_points = 300usize;
+    let n = delivered.len();
+    let points = if n <= max_points {
+        delivered.iter().enumerate().map(|(i, d)| (i as u64, d.2)).collect()
+    } else {
+        // One point per bucket: its largest lateness (what a learner must not miss).
+        let mut pts = Vec::with_capacity(max_points);
+        for b in 0..max_points {
+            let lo = b * n / max_points;
+            let hi = ((b + 1) * n / max_points).max(lo + 1).min(n);
+            let (i, d) = delivered[lo..hi].iter().enumerate().max_by_key(|(_, d)| d.2).map(|(i, d)| (lo + i, d)).unwrap();
+            pts.push((i as u64, d.2));
+        }
+        pts
+    };
+    Stats {
+        count: v["count"].as_u64().unwrap_or(0),
+        mean: v["mean"].as_f64().unwrap_or(0.0),
+        p99: v["p99"].as_u64().unwrap_or(0),
+        max: v["max"].as_u64().unwrap_or(0),
+        points,
+        total: n as u64,
+    }
+}
+
+fn frame_loop(ctx: Ctx) {
+    ctx.frame();
+    request_animation_frame(move || frame_loop(ctx));
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    let mut presets: Vec<PresetMeta> = vec![];
+    for (id, text) in std::iter::once(&("sandbox", SANDBOX)).chain(PRESETS.iter()) {
+        if let Ok(s) = scenario::load_str(text) {
+            presets.push(meta_of(id, &s));
+        }
+    }
+    let first = scenario::load_str(SANDBOX).expect("the sandbox scenario loads");
+    let runner = Runner::new(first.clone());
+    let snap = Snapshot::of(&runner.sim);
+    let targets = runner.track.publish_targets.clone();
+    let ctx = Ctx {
+        runner: StoredValue::new_local(runner),
+        lang: RwSignal::new(browser_lang()),
+        snap: RwSignal::new(snap),
+        log_rev: RwSignal::new(0),
+        log_dirty: StoredValue::new(false),
+        log_refreshed: StoredValue::new(0.0),
+        snap_at: StoredValue::new(0.0),
+        snap_stale: StoredValue::new(false),
+        alerts: RwSignal::new(vec![]),
+        flights: RwSignal::new(vec![]),
+        wall: RwSignal::new(0.0),
+        playing: RwSignal::new(false),
+        speed: RwSignal::new(1.0),
+        selected: RwSignal::new(None),
+        stats: RwSignal::new(Stats::default()),
+        preset: RwSignal::new("sandbox".into()),
+        meta: RwSignal::new(meta_of("sandbox", &first)),
+        targets: RwSignal::new(targets),
+        rev: RwSignal::new(0),
+        limit: RwSignal::new(None),
+        jump_to: RwSignal::new(None),
+        base: StoredValue::new(ClockBase::default()),
+        reduced_motion: StoredValue::new(prefers_reduced_motion()),
+        next_flight: StoredValue::new(0),
+        last_stats: StoredValue::new(-1e9),
+        presets: StoredValue::new(presets),
+        load_error: RwSignal::new(None),
+    };
+    provide_context(ctx);
+    Effect::new(move |_| {
+        let l = ctx.lang.get();
+        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+            let _ = el.set_attribute("lang", if l == Lang::Zh { "zh-CN" } else { "en" });
+        }
+    });
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    let hash = hash.trim_start_matches('#');
+    if !hash.is_empty() && preset_text(hash).is_some() {
+        ctx.load(hash);
+    }
+    request_animation_frame(move || frame_loop(ctx));
+
+    view! {
+        <div class="app" data-testid="app">
+            <a class="skip" href="#main">{move || ctx.tr("skip")}</a>
+            <panels::Header />
+            <panels::Controls />
+            <main id="main" class="grid">
+                <aside class="area-left">
+                    <panels::Gallery />
+                    <panels::ScenarioJson />
+                </aside>
+                <div class="area-watch">
+                    <panels::Watch />
+                </div>
+                <div class="area-topo">
+                    <topo_view::Topology />
+                </div>
+                <div class="area-queues">
+                    <panels::Queues />
+                    <panels::Lateness />
+                </div>
+                <aside class="area-right">
+                    <panels::Publish />
+                    <panels::Consumers />
+                    <panels::Inspector />
+                </aside>
+                <div class="area-wide">
+                    <panels::Log />
+                </div>
+            </main>
+            <footer class="foot">
+                <span>"delaylab "</span>
+                <span data-testid="version">"v" {crate::VERSION}</span>
+                <span>" · "{move || ctx.tr("footer")}</span>
+            </footer>
+        </div>
+    }
+}

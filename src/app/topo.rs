@@ -1,0 +1,286 @@
+//! The topology as a graph (nodes, edges) built from a snapshot, and its automatic
+//! left-to-right layout: publisher -> exchanges -> queues -> (dead-letter exchanges ->
+//! queues)* -> consumers, ranked by walking bindings and the queues' DLX arguments.
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+
+use delaylab_engine::snapshot::Snapshot;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    Publisher,
+    Exchange,
+    Queue,
+    Consumer,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TNode {
+    pub id: String,
+    pub name: String,
+    pub kind: NodeKind,
+    /// Exchange type, or queue kind.
+    pub sub: String,
+    pub delayed: bool,
+    pub badges: Vec<String>,
+    pub w: f64,
+    pub h: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeKind {
+    Publish,
+    Bind,
+    DeadLetter,
+    Consume,
+    Alternate,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TEdge {
+    pub from: String,
+    pub to: String,
+    pub label: String,
+    pub kind: EdgeKind,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Model {
+    pub nodes: Vec<TNode>,
+    pub edges: Vec<TEdge>,
+}
+
+pub const COL_W: f64 = 272.0;
+pub const ROW_H: f64 = 104.0;
+
+fn fmt_ms(ms: u64) -> String {
+    delaylab_engine::scenario::duration::format_duration(ms)
+}
+
+pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
+    let mut m = Model::default();
+    m.nodes.push(TNode {
+        id: "p:publisher".into(),
+        name: "publisher".into(),
+        kind: NodeKind::Publisher,
+        sub: String::new(),
+        delayed: false,
+        badges: vec![],
+        w: 120.0,
+        h: 48.0,
+    });
+    let exchanges: BTreeSet<&str> = snap.exchanges.iter().map(|x| x.name.as_str()).collect();
+    let queues: BTreeSet<&str> = snap.queues.iter().map(|q| q.name.as_str()).collect();
+    if targets.contains("") && !exchanges.contains("") {
+        m.nodes.push(TNode {
+            id: "x:".into(),
+            name: "(AMQP default)".into(),
+            kind: NodeKind::Exchange,
+            sub: "direct".into(),
+            delayed: false,
+            badges: vec![],
+            w: 180.0,
+            h: 58.0,
+        });
+    }
+    for t in targets {
+        if exchanges.contains(t.as_str()) || t.is_empty() {
+            m.edges.push(TEdge { from: "p:publisher".into(), to: format!("x:{t}"), label: String::new(), kind: EdgeKind::Publish });
+        }
+    }
+    for x in &snap.exchanges {
+        let delayed = x.kind == "x-delayed-message";
+        let sub = match &x.wrapped {
+            Some(w) if delayed => format!("x-delayed-message ({w})"),
+            _ => x.kind.clone(),
+        };
+        let mut badges = vec![];
+        if x.internal {
+            badges.push("internal".into());
+        }
+        if x.alternate.is_some() {
+            badges.push("AE".into());
+        }
+        let extra = if badges.is_empty() { 0.0 } else { 18.0 };
+        m.nodes.push(TNode {
+            id: format!("x:{}", x.name),
+            name: if x.name.is_empty() { "(AMQP default)".into() } else { x.name.clone() },
+            kind: NodeKind::Exchange,
+            sub,
+            delayed,
+            badges,
+            w: 192.0,
+            h: if delayed { 74.0 } else { 58.0 } + extra,
+        });
+        for b in &x.bindings {
+            let to = if b.to_exchange { format!("x:{}", b.destination) } else { format!("q:{}", b.destination) };
+            let label = if b.routing_key.is_empty() && !b.arguments.is_empty() { b.arguments.clone() } else { b.routing_key.clone() };
+            m.edges.push(TEdge { from: format!("x:{}", x.name), to, label, kind: EdgeKind::Bind });
+        }
+        if let Some(a) = &x.alternate {
+            if exchanges.contains(a.as_str()) {
+                m.edges.push(TEdge { from: format!("x:{}", x.name), to: format!("x:{a}"), label: "AE".into(), kind: EdgeKind::Alternate });
+            }
+        }
+    }
+    for q in &snap.queues {
+        let mut badges = vec![];
+        if q.quorum {
+            badges.push("quorum".into());
+        }
+        if let Some(t) = q.message_ttl_ms {
+            badges.push(format!("TTL {}", fmt_ms(t)));
+        }
+        if let Some(d) = &q.dlx {
+            badges.push(if d.is_empty() { "DLX (default)".into() } else { "DLX".into() });
+        }
+        if let Some(k) = &q.dlrk {
+            badges.push(format!("DLRK {k}"));
+        }
+        if let Some(n) = q.max_length {
+            badges.push(format!("max {n}"));
+        }
+        if let Some(n) = q.max_length_bytes {
+            badges.push(format!("max {n} B"));
+        }
+        if (q.max_length.is_some() || q.max_length_bytes.is_some()) && q.overflow != "drop-head" {
+            badges.push(q.overflow.to_string());
+        }
+        if let Some(e) = q.expires_ms {
+            badges.push(format!("expires {}", fmt_ms(e)));
+        }
+        m.nodes.push(TNode {
+            id: format!("q:{}", q.name),
+            name: q.name.clone(),
+            kind: NodeKind::Queue,
+            sub: if q.quorum { "quorum".into() } else { "classic".into() },
+            delayed: false,
+            badges,
+            w: 184.0,
+            h: 84.0,
+        });
+        if let Some(d) = &q.dlx {
+            let label = "DLX".to_string();
+            if d.is_empty() {
+                if let Some(k) = q.dlrk.as_deref().filter(|k| queues.contains(k)) {
+                    m.edges.push(TEdge { from: format!("q:{}", q.name), to: format!("q:{k}"), label, kind: EdgeKind::DeadLetter });
+                }
+            } else if exchanges.contains(d.as_str()) {
+                m.edges.push(TEdge { from: format!("q:{}", q.name), to: format!("x:{d}"), label, kind: EdgeKind::DeadLetter });
+            }
+        }
+    }
+    for c in &snap.consumers {
+        let id = format!("c:{}", c.name);
+        if m.nodes.iter().any(|n| n.id == id) {
+            continue;
+        }
+        m.nodes.push(TNode {
+            id: id.clone(),
+            name: c.name.clone(),
+            kind: NodeKind::Consumer,
+            sub: format!("{}{}", if c.auto_ack { "auto-ack" } else { "manual ack" }, if c.outcome.is_empty() { String::new() } else { format!(" · {}", c.outcome) }),
+            delayed: false,
+            badges: vec![],
+            w: 170.0,
+            h: 66.0,
+        });
+        if queues.contains(c.queue.as_str()) {
+            m.edges.push(TEdge { from: format!("q:{}", c.queue), to: id, label: String::new(), kind: EdgeKind::Consume });
+        }
+    }
+    // Consumers that only take from queues with basic.get are drawn when they appear.
+    m
+}
+
+/// Top-left positions: rank (column) by breadth-first walk from the publisher and every
+/// node without incoming edges; rows ordered by the mean row of the predecessors.
+pub fn layout(m: &Model) -> HashMap<String, (f64, f64)> {
+    let idx: HashMap<&str, usize> = m.nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
+    let n = m.nodes.len();
+    let mut out_e: Vec<Vec<usize>> = vec![vec![]; n];
+    let mut in_e: Vec<Vec<usize>> = vec![vec![]; n];
+    for e in &m.edges {
+        if let (Some(&a), Some(&b)) = (idx.get(e.from.as_str()), idx.get(e.to.as_str())) {
+            if a != b {
+                out_e[a].push(b);
+                in_e[b].push(a);
+            }
+        }
+    }
+    let default_rank = |k: NodeKind| match k {
+        NodeKind::Publisher => 0,
+        NodeKind::Exchange => 1,
+        NodeKind::Queue => 2,
+        NodeKind::Consumer => 3,
+    };
+    // Drop the edges that close a cycle (found by a depth-first walk from the sources),
+    // then rank by the longest path, so a DLX chain reads left to right.
+    fn dfs(i: usize, out_e: &[Vec<usize>], state: &mut [u8], keep: &mut Vec<(usize, usize)>) {
+        state[i] = 1;
+        for &j in &out_e[i] {
+            match state[j] {
+                0 => {
+                    keep.push((i, j));
+                    dfs(j, out_e, state, keep);
+                }
+                2 => keep.push((i, j)),
+                _ => {} // back edge
+            }
+        }
+        state[i] = 2;
+    }
+    let mut state = vec![0u8; n];
+    let mut keep = Vec::new();
+    let mut roots: Vec<usize> = (0..n).filter(|&i| m.nodes[i].kind == NodeKind::Publisher).collect();
+    roots.extend((0..n).filter(|&i| in_e[i].is_empty() && m.nodes[i].kind != NodeKind::Publisher));
+    roots.extend(0..n);
+    for r in roots {
+        if state[r] == 0 {
+            dfs(r, &out_e, &mut state, &mut keep);
+        }
+    }
+    let mut indeg = vec![0usize; n];
+    let mut dag: Vec<Vec<usize>> = vec![vec![]; n];
+    let mut preds: Vec<Vec<usize>> = vec![vec![]; n];
+    for &(a, b) in &keep {
+        dag[a].push(b);
+        preds[b].push(a);
+        indeg[b] += 1;
+    }
+    let mut rank_v: Vec<usize> = (0..n).map(|i| if indeg[i] == 0 { default_rank(m.nodes[i].kind) } else { 0 }).collect();
+    let mut queue: VecDeque<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
+    while let Some(i) = queue.pop_front() {
+        for &j in &dag[i] {
+            rank_v[j] = rank_v[j].max(rank_v[i] + 1);
+            indeg[j] -= 1;
+            if indeg[j] == 0 {
+                queue.push_back(j);
+            }
+        }
+    }
+    let rank: Vec<Option<usize>> = rank_v.into_iter().map(Some).collect();
+    let in_e = preds;
+    let max_rank = rank.iter().flatten().copied().max().unwrap_or(0);
+    let mut row_of: Vec<f64> = vec![0.0; n];
+    let mut pos = HashMap::new();
+    for r in 0..=max_rank {
+        let mut col: Vec<(f64, usize)> = (0..n)
+            .filter(|&i| rank[i] == Some(r))
+            .map(|i| {
+                let preds: Vec<f64> = in_e[i].iter().filter(|&&p| rank[p].is_some_and(|pr| pr < r)).map(|&p| row_of[p]).collect();
+                let key = if preds.is_empty() { 1e6 + i as f64 } else { preds.iter().sum::<f64>() / preds.len() as f64 };
+                (key, i)
+            })
+            .collect();
+        col.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
+        for (row, (_, i)) in col.iter().enumerate() {
+            row_of[*i] = row as f64;
+            let node = &m.nodes[*i];
+            let x = 20.0 + r as f64 * COL_W;
+            let y = 20.0 + row as f64 * ROW_H + (ROW_H - 20.0 - node.h) / 2.0;
+            pos.insert(node.id.clone(), (x, y));
+        }
+    }
+    pos
+}

@@ -1,0 +1,406 @@
+//! The topology diagram (SVG): nodes laid out left to right, draggable with the pointer
+//! (or moved with the arrow keys), zoom and fit, and message chips flying along edges.
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::runner::MoveKind;
+use super::topo::{self, EdgeKind, NodeKind, TNode};
+use super::Ctx;
+
+type Pos = HashMap<String, (f64, f64)>;
+
+#[derive(Clone, Copy, Debug)]
+struct Drag {
+    cx: f64,
+    cy: f64,
+    x: f64,
+    y: f64,
+    scale: f64,
+}
+
+/// Start and end of an edge between two boxes, with the cubic's control points.
+fn curve(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> [(f64, f64); 4] {
+    let (ax, ay, aw, ah) = a;
+    let (bx, by, _bw, bh) = b;
+    let s = (ax + aw, ay + ah / 2.0);
+    let e = (bx, by + bh / 2.0);
+    if e.0 >= s.0 + 10.0 {
+        let dx = ((e.0 - s.0) / 2.0).max(30.0);
+        [s, (s.0 + dx, s.1), (e.0 - dx, e.1), e]
+    } else {
+        // A back edge (a dead-letter cycle): loop below both boxes.
+        let low = ay.max(by) + ah.max(bh) + 50.0;
+        [s, (s.0 + 90.0, low), (e.0 - 90.0, low), e]
+    }
+}
+
+fn at(c: &[(f64, f64); 4], t: f64) -> (f64, f64) {
+    let u = 1.0 - t;
+    let f = |i: usize| -> f64 {
+        let p = |k: usize| if i == 0 { c[k].0 } else { c[k].1 };
+        u * u * u * p(0) + 3.0 * u * u * t * p(1) + 3.0 * u * t * t * p(2) + t * t * t * p(3)
+    };
+    (f(0), f(1))
+}
+
+fn trunc(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        s.chars().take(max - 1).collect::<String>() + "…"
+    }
+}
+
+#[component]
+pub fn Topology() -> impl IntoView {
+    let c = expect_context::<Ctx>();
+    let model = Memo::new(move |_| c.snap.with(|s| c.targets.with(|t| topo::model(s, t))));
+    let pos = RwSignal::new(Pos::new());
+    let vb = RwSignal::new((0.0f64, 0.0f64, 900.0f64, 400.0f64));
+    let drag = StoredValue::new(None::<Drag>);
+    let svg_ref = NodeRef::<leptos::svg::Svg>::new();
+
+    let fit = move || {
+        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        model.with_untracked(|m| {
+            pos.with_untracked(|p| {
+                for n in &m.nodes {
+                    if let Some(&(x, y)) = p.get(&n.id) {
+                        x0 = x0.min(x);
+                        y0 = y0.min(y);
+                        x1 = x1.max(x + n.w);
+                        y1 = y1.max(y + n.h + 14.0);
+                    }
+                }
+            })
+        });
+        if x0 < x1 {
+            vb.set((x0 - 16.0, y0 - 16.0, (x1 - x0) + 32.0, (y1 - y0) + 32.0));
+        }
+    };
+    let zoom = move |f: f64| {
+        vb.update(|v| {
+            let (cx, cy) = (v.0 + v.2 / 2.0, v.1 + v.3 / 2.0);
+            v.2 *= f;
+            v.3 *= f;
+            v.0 = cx - v.2 / 2.0;
+            v.1 = cy - v.3 / 2.0;
+        })
+    };
+
+    // New scenario: lay out from scratch; new nodes later: place them, keep dragged ones.
+    Effect::new(move |prev: Option<(String, Vec<String>)>| {
+        let preset = c.preset.get();
+        let _ = c.rev.get_untracked();
+        let ids: Vec<String> = model.with(|m| m.nodes.iter().map(|n| n.id.clone()).collect());
+        let fresh = model.with_untracked(topo::layout);
+        let same_scenario = prev.as_ref().is_some_and(|p| p.0 == preset);
+        let changed = prev.as_ref().is_none_or(|p| p.1 != ids);
+        if !same_scenario {
+            pos.set(fresh);
+            fit();
+        } else if changed {
+            pos.update(|p| {
+                for (k, v) in fresh {
+                    p.entry(k).or_insert(v);
+                }
+                p.retain(|k, _| ids.contains(k));
+            });
+            fit();
+        }
+        (preset, ids)
+    });
+    // Restart of the same scenario keeps the layout the user arranged.
+
+    let rect_of = move |p: &Pos, n: &TNode| p.get(&n.id).map(|&(x, y)| (x, y, n.w, n.h));
+
+    let edges = move |labels: bool| {
+        model.with(|m| {
+            pos.with(|p| {
+                m.edges
+                    .iter()
+                    .filter_map(|e| {
+                        let a = m.nodes.iter().find(|n| n.id == e.from)?;
+                        let b = m.nodes.iter().find(|n| n.id == e.to)?;
+                        let cv = curve(rect_of(p, a)?, rect_of(p, b)?);
+                        let d = format!(
+                            "M{:.1},{:.1} C{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
+                            cv[0].0, cv[0].1, cv[1].0, cv[1].1, cv[2].0, cv[2].1, cv[3].0, cv[3].1
+                        );
+                        let mid = at(&cv, 0.5);
+                        let cls = match e.kind {
+                            EdgeKind::Publish => "edge publish",
+                            EdgeKind::Bind => "edge bind",
+                            EdgeKind::DeadLetter => "edge dlx",
+                            EdgeKind::Consume => "edge consume",
+                            EdgeKind::Alternate => "edge alt",
+                        };
+                        let label = trunc(&e.label, 16);
+                        Some(if labels {
+                            view! {
+                                <g class=cls>
+                                    <text x=format!("{:.1}", mid.0) y=format!("{:.1}", mid.1 - 5.0) text-anchor="middle" class="edge-label">
+                                        {label}
+                                    </text>
+                                </g>
+                            }
+                            .into_any()
+                        } else {
+                            view! {
+                                <g class=cls>
+                                    <path d=d marker-end="url(#arrow)" />
+                                </g>
+                            }
+                            .into_any()
+                        })
+                    })
+                    .collect_view()
+            })
+        })
+    };
+
+    let node_view = move |n: TNode| {
+        let id = n.id.clone();
+        let id_move = n.id.clone();
+        let id_key = n.id.clone();
+        let name = n.name.clone();
+        let kind = n.kind;
+        let (w, h) = (n.w, n.h);
+        let cls = match (n.kind, n.delayed) {
+            (NodeKind::Publisher, _) => "node publisher",
+            (NodeKind::Exchange, true) => "node exchange delayed-x",
+            (NodeKind::Exchange, false) => "node exchange",
+            (NodeKind::Queue, _) => "node queue",
+            (NodeKind::Consumer, _) => "node consumer",
+        };
+        let kind_word = match n.kind {
+            NodeKind::Publisher => "publisher",
+            NodeKind::Exchange => "exchange",
+            NodeKind::Queue => "queue",
+            NodeKind::Consumer => "consumer",
+        };
+        let aria = format!("{kind_word} {} {} {}", n.name, n.sub, n.badges.join(", "));
+        let transform = move || {
+            pos.with(|p| p.get(&id).map(|(x, y)| format!("translate({x:.1},{y:.1})")).unwrap_or_default())
+        };
+        let mut bx = 8.0;
+        let mut by = 28.0;
+        let badges = n
+            .badges
+            .iter()
+            .map(|b| {
+                let bw = b.chars().count() as f64 * 6.1 + 10.0;
+                if bx > 8.0 && bx + bw > w - 4.0 {
+                    bx = 8.0;
+                    by += 18.0;
+                }
+                let (x, y) = (bx, by);
+                bx += bw + 4.0;
+                let warn = b.starts_with("DLX") || b.starts_with("TTL");
+                view! {
+                    <g class={if warn { "badge key" } else { "badge" }}>
+                        <rect x=x y=y width=bw height="16" rx="8" />
+                        <text x=x + bw / 2.0 y=y + 12.0 text-anchor="middle">{b.clone()}</text>
+                    </g>
+                }
+            })
+            .collect_view();
+        let nm = name.clone();
+        let info = move || -> String {
+            c.snap.with(|s| match kind {
+                NodeKind::Queue => s
+                    .queue(&nm)
+                    .map(|q| {
+                        let mut t = format!("{} {} · {} {}", c.tr("ready"), q.ready, c.tr("unacked"), q.unacked);
+                        if q.overdue > 0 {
+                            t.push_str(&format!(" · ⚠ {} {}", c.tr("overdue"), q.overdue));
+                        }
+                        t
+                    })
+                    .unwrap_or_default(),
+                NodeKind::Exchange => s
+                    .exchanges
+                    .iter()
+                    .find(|x| x.name == nm && x.kind == "x-delayed-message")
+                    .map(|x| format!("◷ messages_delayed {}", x.messages_delayed))
+                    .unwrap_or_default(),
+                NodeKind::Consumer => s
+                    .consumers
+                    .iter()
+                    .find(|x| x.name == nm)
+                    .map(|x| {
+                        let state = if x.stopped { " · stopped" } else if x.attached { "" } else { " · detached" };
+                        format!("unacked {}/{}{}", x.unacked, if x.prefetch == 0 { "∞".to_string() } else { x.prefetch.to_string() }, state)
+                    })
+                    .unwrap_or_default(),
+                NodeKind::Publisher => String::new(),
+            })
+        };
+        let has_overdue = {
+            let nm = name.clone();
+            move || kind == NodeKind::Queue && c.snap.with(|s| s.queue(&nm).is_some_and(|q| q.overdue > 0))
+        };
+        let maxc = ((w - 26.0) / 7.6) as usize;
+        let sub = n.sub.clone();
+        let publisher = kind == NodeKind::Publisher;
+        view! {
+            <g
+                class=cls
+                class:has-overdue=has_overdue
+                transform=transform
+                tabindex="0"
+                role="img"
+                aria-label=aria
+                data-testid=format!("node-{}", n.id)
+                on:pointerdown=move |ev: web_sys::PointerEvent| {
+                    if ev.button() != 0 {
+                        return;
+                    }
+                    ev.prevent_default();
+                    if let Some(t) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                        let _ = t.set_pointer_capture(ev.pointer_id());
+                    }
+                    let (x, y) = pos.with_untracked(|p| p.get(&id_move).copied().unwrap_or((0.0, 0.0)));
+                    let scale = svg_ref
+                        .get_untracked()
+                        .map(|s| {
+                            let r = s.get_bounding_client_rect();
+                            let v = vb.get_untracked();
+                            (v.2 / r.width().max(1.0)).max(v.3 / r.height().max(1.0))
+                        })
+                        .unwrap_or(1.0);
+                    drag.set_value(Some(Drag { cx: ev.client_x() as f64, cy: ev.client_y() as f64, x, y, scale }));
+                }
+                on:pointermove={
+                    let id = n.id.clone();
+                    move |ev: web_sys::PointerEvent| {
+                        if let Some(d) = drag.get_value() {
+                            let nx = d.x + (ev.client_x() as f64 - d.cx) * d.scale;
+                            let ny = d.y + (ev.client_y() as f64 - d.cy) * d.scale;
+                            pos.update(|p| {
+                                p.insert(id.clone(), (nx, ny));
+                            });
+                        }
+                    }
+                }
+                on:pointerup=move |_| drag.set_value(None)
+                on:pointercancel=move |_| drag.set_value(None)
+                on:keydown=move |ev: web_sys::KeyboardEvent| {
+                    let (dx, dy) = match ev.key().as_str() {
+                        "ArrowLeft" => (-20.0, 0.0),
+                        "ArrowRight" => (20.0, 0.0),
+                        "ArrowUp" => (0.0, -20.0),
+                        "ArrowDown" => (0.0, 20.0),
+                        _ => return,
+                    };
+                    ev.prevent_default();
+                    pos.update(|p| {
+                        if let Some(v) = p.get_mut(&id_key) {
+                            v.0 += dx;
+                            v.1 += dy;
+                        }
+                    });
+                }
+            >
+                <rect class="box" width=w height=h rx={if kind == NodeKind::Exchange { "4" } else { "10" }} />
+                {(kind == NodeKind::Exchange && n.delayed).then(|| view! { <rect class="box-inner" x="4" y="4" width=w - 8.0 height=h - 8.0 rx="3" /> })}
+                <text x={if publisher { w / 2.0 } else { 10.0 }} y={if publisher { h / 2.0 + 5.0 } else { 19.0 }} class="name" text-anchor={if publisher { "middle" } else { "start" }}>
+                    {match kind {
+                        NodeKind::Exchange => "⇄ ",
+                        NodeKind::Queue => "☰ ",
+                        NodeKind::Consumer => "⚙ ",
+                        NodeKind::Publisher => "✉ ",
+                    }}
+                    {trunc(&name, maxc)}
+                </text>
+                {(kind == NodeKind::Exchange || kind == NodeKind::Consumer)
+                    .then(|| view! { <text x="10" y={if n.badges.is_empty() { 38 } else { 58 }} class="sub">{trunc(&sub, maxc + 4)}</text> })}
+                {badges}
+                <text x="10" y=h - 10.0 class="info">{info}</text>
+            </g>
+        }
+    };
+
+    // A flying chip: its curve is fixed when it starts; each frame only moves it.
+    let flight_view = move |fl: super::Flight| {
+        let cv = model.with_untracked(|m| {
+            pos.with_untracked(|p| {
+                let a = m.nodes.iter().find(|n| n.id == fl.mv.from)?;
+                let b = m.nodes.iter().find(|n| n.id == fl.mv.to)?;
+                Some(curve(rect_of(p, a)?, rect_of(p, b)?))
+            })
+        });
+        let label = if fl.mv.count > 1 { format!("+{}", fl.mv.count) } else { trunc(&fl.mv.body, 10) };
+        let w = label.chars().count() as f64 * 6.6 + 14.0;
+        let cls = match fl.mv.kind {
+            MoveKind::Publish => "flight publish",
+            MoveKind::Route => "flight route",
+            MoveKind::DeadLetter => "flight dlx",
+            MoveKind::Deliver => "flight deliver",
+        };
+        let msg = fl.mv.msg;
+        let start = fl.start;
+        cv.map(|cv| {
+            let transform = move || {
+                let t = ((c.wall.get() - start) / 800.0).clamp(0.0, 1.0);
+                let t = t * t * (3.0 - 2.0 * t);
+                let (x, y) = at(&cv, t);
+                format!("translate({:.1},{:.1})", x - w / 2.0, y - 9.0)
+            };
+            view! {
+                <g class=cls transform=transform on:click=move |_| c.selected.set(Some(msg))>
+                    <rect width=w height="18" rx="9" />
+                    <text x=w / 2.0 y="13" text-anchor="middle">{label}</text>
+                </g>
+            }
+        })
+    };
+
+    view! {
+        <section class="panel topo" aria-labelledby="topo-h">
+            <div class="topo-head">
+                <h2 id="topo-h">{move || c.tr("topology")}</h2>
+                <div class="topo-tools" role="group" aria-label=move || c.tr("zoom")>
+                    <button class="small" data-testid="zoom-in" aria-label=move || c.tr("zoom_in") on:click=move |_| zoom(0.8)>"+"</button>
+                    <button class="small" data-testid="zoom-out" aria-label=move || c.tr("zoom_out") on:click=move |_| zoom(1.25)>"−"</button>
+                    <button class="small" data-testid="fit" on:click=move |_| fit()>{move || c.tr("fit")}</button>
+                </div>
+            </div>
+            <p class="hint">{move || c.tr("topo_hint")}</p>
+            <div class="legend" aria-hidden="true">
+                <span class="lg bind">"── " {move || c.tr("lg_binding")}</span>
+                <span class="lg dlx">"- - " {move || c.tr("lg_dlx")}</span>
+                <span class="lg consume">"··· " {move || c.tr("lg_consume")}</span>
+                <span class="lg">"▭ " {move || c.tr("lg_delayed")}</span>
+            </div>
+            <div class="topo-scroll">
+            <svg
+                class="topo-svg"
+                style:min-width=move || format!("{:.0}px", vb.with(|v| v.2) * 0.66)
+                data-testid="topology"
+                node_ref=svg_ref
+                role="group"
+                aria-label=move || c.tr("topology")
+                viewBox=move || { let v = vb.get(); format!("{:.1} {:.1} {:.1} {:.1}", v.0, v.1, v.2, v.3) }
+            >
+                <defs>
+                    <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M0,0 L10,5 L0,10 z" class="arrowhead" />
+                    </marker>
+                </defs>
+                <g class="edges">{move || edges(false)}</g>
+                <g class="nodes">
+                    <For each=move || model.get().nodes key=|n| format!("{:?}", n) children=node_view />
+                </g>
+                <g class="edge-labels">{move || edges(true)}</g>
+                <g class="flights">
+                    <For each=move || c.flights.get() key=|f| f.id children=flight_view />
+                </g>
+            </svg>
+            </div>
+        </section>
+    }
+}
