@@ -139,3 +139,12 @@ fn rule6_expiration_parsing() {
 fn four_at_once() -> Vec<serde_json::Value> {
     (1..=4).map(|i| publish("0ms", "", "q", &format!("m{i}"), json!({}))).collect()
 }
+
+#[test]
+fn auto_delete_queue_goes_with_its_last_consumer() {
+    let out = run(json!({"topology": {"queues": [{"name": "q", "auto_delete": true}]},
+        "consumers": [{"name": "c", "queue": "q", "prefetch": 1, "handle": "1h", "to": "1s"}],
+        "actions": [publish("0ms", "", "q", "a", json!({})), publish("0ms", "", "q", "b", json!({}))]}));
+    assert_eq!(dropped(&out), vec![("a".into(), 1000, "queue_deleted".into()), ("b".into(), 1000, "queue_deleted".into())]);
+    assert!(out["final"]["queues"].as_object().unwrap().is_empty());
+}

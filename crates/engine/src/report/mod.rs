@@ -111,6 +111,9 @@ impl Recorder {
         if let Some(l) = &self.limit {
             out.insert("limit_reached".into(), json!(l));
         }
+        if !scenario.topology.not_simulated.is_empty() {
+            out.insert("not_simulated".into(), json!(scenario.topology.not_simulated));
+        }
         Value::Object(out)
     }
 }

@@ -131,6 +131,9 @@ pub fn summary(result: &serde_json::Value) -> String {
             let _ = writeln!(out, "delayed exchange {x}: {v} messages_delayed");
         }
     }
+    for note in result["not_simulated"].as_array().into_iter().flatten() {
+        let _ = writeln!(out, "not simulated: {}", note.as_str().unwrap_or_default());
+    }
     if let Some(l) = result["limit_reached"].as_str() {
         let _ = writeln!(out, "STOPPED by a limit: {l}");
     }

@@ -86,6 +86,10 @@ impl Sim {
             let u = self.queue_mut(qid).expect("queue").unacked.remove(&copy).expect("held");
             self.requeue(qid, u.entry);
         }
+        if self.queue(qid).is_some_and(|q| q.auto_delete && q.consumers.is_empty()) {
+            // An auto-delete queue goes with its last consumer (messages are dropped).
+            return self.delete_queue(qid, false);
+        }
         self.expire_head(qid);
         self.arm_queue_expiry(qid);
         self.try_deliver(qid);
