@@ -38,6 +38,11 @@ export TRUNK_TOOLS_WASM_BINDGEN TRUNK_SKIP_VERSION_CHECK=true CARGO_TERM_COLOR="
 
 step "cargo test --workspace" cargo test --workspace || true
 step "cargo build --release" cargo build --release || true
+# The engine's golden traces again, compiled to wasm and run in headless Chromium: the
+# browser must give byte-identical results (chromedriver is on PATH from setup.sh).
+WASM_BINDGEN_TEST_TIMEOUT=900 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  step "engine golden traces in wasm (headless Chromium)" \
+  cargo test -p delaylab-engine --target wasm32-unknown-unknown --release --test wasm_golden || true
 # dist/ must hold one real wasm module (two trunk builds at once in the same tree, e.g. a
 # second test.sh, share target/wasm-opt/ and can leave an empty .wasm behind).
 check_dist() {

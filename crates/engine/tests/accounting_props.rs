@@ -5,6 +5,7 @@
 //! TTLs, DLX/DLRK, length limits, expiry; direct/fanout/topic/delayed exchanges),
 //! consumers with every outcome, and timed actions including declares, deletes, purges,
 //! basic.get, node restarts and node loss.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -3,6 +3,7 @@
 //!   made by mutating valid scenarios (fields dropped, replaced, added);
 //! - whatever loads, saves and loads back to the same scenario;
 //! - saving a random valid scenario and loading it gives it back (as a value and as text).
+#![cfg(not(target_arch = "wasm32"))]
 
 use delaylab_engine::scenario::load::MAX_DURATION_MS;
 use delaylab_engine::scenario::*;

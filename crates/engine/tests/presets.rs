@@ -20,16 +20,9 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use delaylab_engine::limits::Limits;
-use delaylab_engine::report;
-use delaylab_engine::report::trace::event_json;
+use delaylab_engine::report::{self, golden};
 use delaylab_engine::scenario::load_str;
-use serde_json::{json, Value};
-
-/// Trace lines stored in full up to this many.
-const KEEP: usize = 2000;
-/// Entries of each result list (deliveries, dropped, ...) stored in full up to this many.
-const RESULT_KEEP: usize = 100;
+use serde_json::Value;
 
 fn scenarios_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios")
@@ -54,52 +47,6 @@ fn presets() -> Vec<(String, PathBuf)> {
         .collect();
     out.sort();
     out
-}
-
-/// 64-bit FNV-1a, fed line by line (each line followed by `\n`).
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-    fn line(&mut self, s: &str) {
-        for b in s.bytes().chain(std::iter::once(b'\n')) {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn hex(&self) -> String {
-        format!("{:016x}", self.0)
-    }
-}
-
-/// The result as stored: without `stats.wall_ms`, and with long lists cut to `RESULT_KEEP`
-/// entries plus `<list>_total` and `<list>_fnv1a64` (over every entry's compact JSON).
-fn result_golden(result: &Value) -> String {
-    let mut out = serde_json::Map::new();
-    let mut extra = Vec::new();
-    for (key, value) in result.as_object().expect("the result is an object") {
-        match value {
-            Value::Array(items) if items.len() > RESULT_KEEP => {
-                let mut h = Fnv::new();
-                for item in items {
-                    h.line(&item.to_string());
-                }
-                out.insert(key.clone(), Value::Array(items[..RESULT_KEEP].to_vec()));
-                extra.push((format!("{key}_total"), json!(items.len())));
-                extra.push((format!("{key}_fnv1a64"), json!(h.hex())));
-            }
-            _ => {
-                out.insert(key.clone(), value.clone());
-            }
-        }
-    }
-    out.extend(extra);
-    if let Some(Value::Object(stats)) = out.get_mut("stats") {
-        stats.remove("wall_ms");
-    }
-    serde_json::to_string_pretty(&Value::Object(out)).unwrap() + "\n"
 }
 
 /// Compares `actual` with the golden file (or writes it with UPDATE_GOLDEN=1).
@@ -147,29 +94,13 @@ fn check_preset(stem: &str, path: &Path) -> Result<(), String> {
         return Err(format!("{stem}: the run hit a limit: {limit}"));
     }
 
-    // The trace: every line hashed, the first KEEP kept.
-    let mut kept = String::new();
-    let mut count: u64 = 0;
-    let mut hash = Fnv::new();
-    report::run_with(&scenario, Limits::default(), |e, sim| {
-        let line = event_json(e, sim).to_string();
-        hash.line(&line);
-        if count < KEEP as u64 {
-            kept.push_str(&line);
-            kept.push('\n');
-        }
-        count += 1;
-    });
+    let (kept, count) = golden::trace_golden(&scenario);
     if Some(count) != result["stats"]["events"].as_u64() {
         return Err(format!("{stem}: the trace has {count} events, the result counts {}", result["stats"]["events"]));
     }
-    if count > KEEP as u64 {
-        kept.push_str(&json!({"truncated": true, "kept": KEEP, "total_events": count, "fnv1a64": hash.hex()}).to_string());
-        kept.push('\n');
-    }
 
     let mut problems = Vec::new();
-    if let Err(e) = check_golden(&format!("{stem}.result.json"), &result_golden(&result)) {
+    if let Err(e) = check_golden(&format!("{stem}.result.json"), &golden::result_golden(&result)) {
         problems.push(e);
     }
     if let Err(e) = check_golden(&format!("{stem}.trace.jsonl"), &kept) {
@@ -539,5 +470,14 @@ fn lesson(stem: &str, r: &Value) -> Check {
         }
         // A preset added later without a lesson here is still loaded, run and compared.
         _ => Ok(()),
+    }
+}
+
+/// The wasm copy of this test embeds the presets by name: it must list every one.
+#[test]
+fn wasm_golden_lists_every_preset() {
+    let wasm_test = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/wasm_golden.rs")).unwrap();
+    for (stem, _) in presets() {
+        assert!(wasm_test.contains(&format!("preset!(\"{stem}\")")), "tests/wasm_golden.rs does not list the preset {stem}");
     }
 }

@@ -2,6 +2,7 @@
 //! contract (`shared/docs/scenario-format.md`): the JSON result, the trace lines, and a
 //! timeline for people.
 
+pub mod golden;
 pub mod render;
 pub mod text;
 pub mod trace;
