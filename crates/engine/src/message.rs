@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use crate::death::Deaths;
 use crate::ids::MsgId;
+use crate::scenario::Properties;
 use crate::sym::Sym;
 use crate::value::Table;
 
@@ -32,26 +33,13 @@ pub struct Message {
     /// 0 when absent, else 1 (transient) or 2 (persistent).
     pub delivery_mode: u8,
     pub headers: Table,
-    pub rare: Option<Box<RareProps>>,
+    /// The other basic properties (message_id, content_type, ...) when any is set; its
+    /// `expiration`, `delivery_mode` and `headers` are unused (they live above).
+    pub rare: Option<Box<Properties>>,
     /// Dead-letter history (rendered as `x-death` and `x-first-death-*`).
     pub deaths: Option<Box<Deaths>>,
     /// Set when the delayed-message exchange held the message back for this long.
     pub delayed_by_ms: Option<u32>,
-}
-
-/// The basic properties that most messages do not carry, boxed to keep `Message` small.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RareProps {
-    pub priority: Option<u8>,
-    pub message_id: Option<String>,
-    pub correlation_id: Option<String>,
-    pub content_type: Option<String>,
-    pub content_encoding: Option<String>,
-    pub reply_to: Option<String>,
-    pub timestamp: Option<u64>,
-    pub kind: Option<String>,
-    pub user_id: Option<String>,
-    pub app_id: Option<String>,
 }
 
 impl Message {
@@ -75,11 +63,5 @@ impl Message {
 
     pub fn shared(self) -> Rc<Message> {
         Rc::new(self)
-    }
-}
-
-impl RareProps {
-    pub fn is_empty(&self) -> bool {
-        *self == RareProps::default()
     }
 }

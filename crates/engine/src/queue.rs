@@ -19,18 +19,7 @@ use crate::sym::Sym;
 /// Marks "never expires" in `Entry::expires_at_ms`.
 pub const NEVER: u64 = u64::MAX;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum QueueKind {
-    Classic,
-    Quorum,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Overflow {
-    DropHead,
-    RejectPublish,
-    RejectPublishDlx,
-}
+pub use crate::amqp::queue_args::{Overflow, QueueKind};
 
 /// The behaviour a queue's arguments select, with names resolved.
 #[derive(Clone, Debug, PartialEq)]

@@ -17,7 +17,7 @@ use super::Sim;
 use crate::amqp::expiration::parse_expiration;
 use crate::amqp::{AmqpError, ErrorScope};
 use crate::event::{DropReason, EventKind};
-use crate::message::{Message, RareProps, NO_TTL};
+use crate::message::{Message, NO_TTL};
 use crate::scenario::{Properties, PublishSpec};
 use crate::sym::Sym;
 use crate::value::{FieldValue, Table};
@@ -116,18 +116,8 @@ impl Sim {
     }
 }
 
-fn rare_props(p: &Properties) -> Option<Box<RareProps>> {
-    let r = RareProps {
-        priority: p.priority,
-        message_id: p.message_id.clone(),
-        correlation_id: p.correlation_id.clone(),
-        content_type: p.content_type.clone(),
-        content_encoding: p.content_encoding.clone(),
-        reply_to: p.reply_to.clone(),
-        timestamp: p.timestamp,
-        kind: p.kind.clone(),
-        user_id: p.user_id.clone(),
-        app_id: p.app_id.clone(),
-    };
-    (!r.is_empty()).then(|| Box::new(r))
+/// The properties besides expiration, delivery mode and headers, if any is set.
+fn rare_props(p: &Properties) -> Option<Box<Properties>> {
+    let rare = Properties { expiration: None, delivery_mode: None, headers: Table::new(), ..p.clone() };
+    (rare != Properties::default()).then(|| Box::new(rare))
 }

@@ -12,7 +12,7 @@ use crate::amqp::{exchange_args, queue_args, AmqpError};
 use crate::event::{DropReason, EventKind};
 use crate::exchange::{Binding, Destination, Exchange, ExchangeKind};
 use crate::ids::QueueId;
-use crate::queue::{Overflow, Queue, QueueKind, QueueRules};
+use crate::queue::{Queue, QueueRules};
 use crate::routing::headers;
 use crate::scenario::{BindingDef, Declare, Delete, DestinationKind, ExchangeDef, QueueDef, Topology};
 use crate::sym::Sym;
@@ -118,17 +118,13 @@ impl Sim {
         }
         let cfg = queue_args::validate_queue_declare(&def.name, def.durable, def.exclusive, def.auto_delete, &def.arguments)?;
         let rules = QueueRules {
-            kind: if cfg.kind == queue_args::QueueKind::Quorum { QueueKind::Quorum } else { QueueKind::Classic },
+            kind: cfg.kind,
             message_ttl_ms: cfg.message_ttl_ms,
             dlx: cfg.dead_letter_exchange.as_deref().map(|s| self.sym(s)),
             dlrk: cfg.dead_letter_routing_key.as_deref().map(|s| self.sym(s)),
             max_length: cfg.max_length,
             max_length_bytes: cfg.max_length_bytes,
-            overflow: match cfg.overflow {
-                queue_args::Overflow::DropHead => Overflow::DropHead,
-                queue_args::Overflow::RejectPublish => Overflow::RejectPublish,
-                queue_args::Overflow::RejectPublishDlx => Overflow::RejectPublishDlx,
-            },
+            overflow: cfg.overflow,
             expires_ms: cfg.expires_ms,
             delivery_limit: cfg.delivery_limit,
         };
