@@ -6,9 +6,10 @@
 #
 #   bash scripts/conformance.sh [SCENARIO.json...]
 #
-# Starts its own broker node (delaylab@localhost, fresh data in a temp dir) on
-# 127.0.0.1:${DELAYLAB_RABBITMQ_PORT:-5672}, without systemd, as shared/docs/toolchain.md
-# describes; fails loudly when it cannot start within 60 s; always stops it (trap).
+# Starts its own broker node (delaylab-PORT@localhost, fresh data in a temp dir) on
+# 127.0.0.1:PORT (5672, or the next free port, or $DELAYLAB_RABBITMQ_PORT), without
+# systemd, as shared/docs/toolchain.md describes; fails loudly when it cannot start
+# within 60 s; always stops it (trap).
 # Needs root (the Debian package runs the node as user rabbitmq) and rabbitmq-server
 # (bash scripts/setup.sh installs it).
 #
@@ -21,14 +22,25 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 START=$SECONDS
-PORT="${DELAYLAB_RABBITMQ_PORT:-5672}"
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# 5672 unless taken (a developer's broker, a concurrent run): then the next free port.
+if [ -n "${DELAYLAB_RABBITMQ_PORT:-}" ]; then
+  PORT="$DELAYLAB_RABBITMQ_PORT"
+else
+  PORT=""
+  for p in $(seq 5672 5699); do
+    if ! port_busy "$p" && ! port_busy $((p + 20000)); then PORT="$p"; break; fi
+  done
+  [ -n "$PORT" ] || { echo "conformance.sh: FAILED: no free port in 5672-5699 on 127.0.0.1" >&2; exit 1; }
+fi
 DIST_PORT=$((PORT + 20000))
-NODE="delaylab@localhost"
+NODE="delaylab-${PORT}@localhost"
 AMQP="amqp://guest:guest@127.0.0.1:${PORT}/%2F"
 export DELAYLAB_TOLERANCE_MS="${DELAYLAB_TOLERANCE_MS:-50}"
 RETRIES="${DELAYLAB_RETRIES:-2}"
 BIN="$ROOT/target/release/delaylab"
 OUT="$ROOT/tests/artifacts/conformance"
+[ "$PORT" = 5672 ] || OUT="$OUT-$PORT"   # a concurrent run keeps its own outputs
 die() { echo "conformance.sh: FAILED: $*" >&2; exit 1; }
 
 command -v rabbitmq-server >/dev/null || die "rabbitmq-server is not installed (bash scripts/setup.sh installs it)"
@@ -36,8 +48,10 @@ command -v rabbitmq-server >/dev/null || die "rabbitmq-server is not installed (
 version="$(dpkg-query -W -f='${Version}' rabbitmq-server 2>/dev/null || echo unknown)"
 echo "-- rabbitmq-server $version; building delaylab (release)"
 cargo build --release -p delaylab-cli --quiet
-if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  die "127.0.0.1:$PORT is already in use (another broker?); set DELAYLAB_RABBITMQ_PORT"
+echo "-- build: $((SECONDS - START)) s"
+SUITE_START=$SECONDS
+if port_busy "$PORT" || port_busy "$DIST_PORT"; then
+  die "127.0.0.1:$PORT or :$DIST_PORT is already in use (another broker?); set DELAYLAB_RABBITMQ_PORT"
 fi
 
 DIR="$(mktemp -d /tmp/delaylab-rabbitmq.XXXXXX)"
@@ -49,7 +63,7 @@ stop_broker() {
     rabbitmqctl -n "$NODE" stop >/dev/null 2>&1 || echo "conformance.sh: warning: rabbitmqctl stop failed" >&2
   fi
   rm -rf "$DIR"
-  echo "-- conformance suite took $((SECONDS - START)) s"
+  echo "-- conformance suite took $((SECONDS - ${SUITE_START:-$START})) s (broker start to stop; $((SECONDS - START)) s with the build)"
   exit "$rc"
 }
 trap stop_broker EXIT
@@ -118,4 +132,4 @@ else
 fi
 
 echo "${passed} passed, ${failed} failed (tolerance ${DELAYLAB_TOLERANCE_MS} ms, ${#flaky[@]} passed on a retry)"
-[ "$failed" = 0 ] || die "mismatches: ${failures[*]} (details in tests/artifacts/conformance/)"
+[ "$failed" = 0 ] || die "mismatches: ${failures[*]} (details in ${OUT#"$ROOT"/}/)"

@@ -104,3 +104,33 @@ pub fn main(path: &str, output: Option<&str>) -> ExitCode {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exports_topology_with_types_and_flags() {
+        let src = r#"{"version": 1, "name": "t", "topology": {
+            "exchanges": [{"name": "x", "type": "topic", "internal": true, "arguments": {"alternate-exchange": "ae"}},
+                          {"name": "amq.direct", "type": "direct"}],
+            "queues": [{"name": "q", "durable": false, "arguments": {"x-message-ttl": 500}},
+                       {"name": "mine", "exclusive": true}],
+            "bindings": [{"source": "x", "destination": "q", "destination_type": "queue", "routing_key": "a.#"}]}}"#;
+        let s = delaylab_engine::scenario::load_str(src).expect("loads");
+        let mut notes = Vec::new();
+        let d = definitions(&s, &mut notes);
+        assert_eq!(d["rabbit_version"], "3.10.8");
+        assert_eq!(d["exchanges"].as_array().unwrap().len(), 1, "amq.direct is built in");
+        assert_eq!(d["exchanges"][0]["internal"], true);
+        assert_eq!(d["exchanges"][0]["arguments"]["alternate-exchange"], "ae");
+        assert_eq!(d["queues"].as_array().unwrap().len(), 1, "exclusive queues are left out");
+        assert_eq!(d["queues"][0]["durable"], false);
+        assert_eq!(d["queues"][0]["arguments"]["x-message-ttl"], 500);
+        assert_eq!(d["bindings"][0]["routing_key"], "a.#");
+        assert_eq!(notes.len(), 2);
+        // What it writes loads back as a topology.
+        let again = delaylab_engine::scenario::load_value(&serde_json::json!({"version": 1, "name": "t", "topology": d}));
+        assert!(again.is_ok());
+    }
+}

@@ -47,7 +47,7 @@ impl Consumer {
 }
 
 /// Picks the entry whose cumulative weight first exceeds `u` * total (u in [0, 1)).
-fn pick_weighted(weights: &[(Outcome, f64)], u: f64) -> Outcome {
+pub fn pick_weighted(weights: &[(Outcome, f64)], u: f64) -> Outcome {
     let total: f64 = weights.iter().map(|(_, w)| w).sum();
     let mut acc = 0.0;
     for (o, w) in weights {

@@ -4,7 +4,9 @@
 //! How the run maps onto AMQP (the assumptions the simulation makes):
 //!
 //! - One connection does everything the scenario's actions do (declare, delete, purge,
-//!   basic.get, publish in confirm mode, waiting for each confirm). When the broker
+//!   basic.get, publish in confirm mode; confirms, returns and nacks are collected
+//!   before the next action, or up to 500 in flight when publishes come back to back,
+//!   and a publish with a malformed `expiration` is always sent alone). When the broker
 //!   closes its channel (a 406 for a bad `expiration`, a 404, ...) the error is recorded
 //!   and a new channel is opened; a connection error (503) reconnects it.
 //! - Consumers live on a second connection, one channel each (`basic.qos` = prefetch,
@@ -387,9 +389,8 @@ async fn replay(scenario: &Scenario, url: &str, names: Names, scale: Scale) -> R
         declare(&shared, &mut actions, &Declare::Binding(b.clone())).await?;
     }
     let mut early = Vec::new();
-    for (i, c) in scenario.consumers.iter().enumerate() {
+    for c in &scenario.consumers {
         early.push(if c.from_ms == 0 { Some(attach(&shared, &consumer_conn, c).await) } else { None });
-        let _ = i;
     }
     shared.t0.set(tokio::time::Instant::now()).expect("t0 once");
     let mut tasks = Vec::new();
@@ -781,7 +782,7 @@ async fn consume(shared: Arc<Shared>, conn: Arc<Connection>, idx: usize, spec: C
                 OutcomePlan::Sequence(list) => list.get(n).or(list.last()).copied().unwrap_or(Outcome::Ack),
                 OutcomePlan::Weighted(w) => {
                     let u = rec.rng.next_f64();
-                    pick_weighted(w, u)
+                    delaylab_engine::consumer::pick_weighted(w, u)
                 }
             }
         };
@@ -805,19 +806,6 @@ async fn consume(shared: Arc<Shared>, conn: Arc<Connection>, idx: usize, spec: C
     }
 }
 
-/// The engine's rule for weighted outcomes (same seed, same draws in delivery order).
-fn pick_weighted(weights: &[(Outcome, f64)], u: f64) -> Outcome {
-    let total: f64 = weights.iter().map(|(_, w)| w).sum();
-    let mut acc = 0.0;
-    for (o, w) in weights {
-        acc += w;
-        if u * total < acc {
-            return *o;
-        }
-    }
-    weights.last().map_or(Outcome::Ack, |(o, _)| *o)
-}
-
 // ---------------------------------------------------------------- cleanup
 
 /// Deletes every prefixed queue and exchange the scenario could have created.
@@ -839,4 +827,26 @@ async fn cleanup(url: &str, scenario: &Scenario, names: &Names) -> Result<(), St
     }
     let _ = conn.close(200, "OK".into()).await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_plugin_and_node_scenarios() {
+        let load = |s: &str| delaylab_engine::scenario::load_str(s).expect("loads");
+        let plugin = load(r#"{"version": 1, "name": "p", "topology": {"exchanges": [{"name": "d", "type": "x-delayed-message", "arguments": {"x-delayed-type": "direct"}}]}}"#);
+        assert!(unsupported(&plugin).unwrap().contains("delayed-message plugin"));
+        let restart = load(r#"{"version": 1, "name": "r", "actions": [{"at": 0, "restart_node": {}}]}"#);
+        assert!(unsupported(&restart).unwrap().contains("restarts the node"));
+        let plain = load(r#"{"version": 1, "name": "ok", "topology": {"queues": [{"name": "q"}]}}"#);
+        assert!(unsupported(&plain).is_none());
+    }
+
+    #[test]
+    fn redacts_the_password() {
+        assert_eq!(redact("amqp://guest:secret@127.0.0.1:5672/%2F"), "amqp://guest:***@127.0.0.1:5672/%2F");
+        assert_eq!(redact("amqp://127.0.0.1"), "amqp://127.0.0.1");
+    }
 }
