@@ -48,6 +48,34 @@ pub struct Stats {
     pub total: u64,
 }
 
+/// Ready counts per queue sampled over virtual time (for the depth chart).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Depths {
+    pub samples: Vec<(u64, Vec<(String, u64)>)>,
+    /// Minimum virtual time between samples; doubles each time the list is thinned.
+    pub step: u64,
+}
+
+impl Depths {
+    pub fn push(&mut self, t: u64, v: Vec<(String, u64)>) -> bool {
+        if let Some((last, lv)) = self.samples.last() {
+            if t < last + self.step.max(1) && *lv == v || t <= *last {
+                return false;
+            }
+        }
+        self.samples.push((t, v));
+        if self.samples.len() > 400 {
+            let mut i = 0;
+            self.samples.retain(|_| {
+                i += 1;
+                i % 2 == 1
+            });
+            self.step = (self.step.max(1)) * 2;
+        }
+        true
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ClockBase {
     pub wall: f64,
@@ -73,6 +101,7 @@ pub struct Ctx {
     pub speed: RwSignal<f64>,
     pub selected: RwSignal<Option<u32>>,
     pub stats: RwSignal<Stats>,
+    pub depths: RwSignal<Depths>,
     pub preset: RwSignal<String>,
     pub meta: RwSignal<PresetMeta>,
     pub targets: RwSignal<BTreeSet<String>>,
@@ -204,6 +233,7 @@ impl Ctx {
         self.flights.set(vec![]);
         self.limit.set(None);
         self.stats.set(Stats::default());
+        self.depths.set(Depths::default());
         self.last_stats.set_value(-1e9);
         if let Some((targets, snap)) = self.runner.try_update_value(|r| {
             let _ = r.drain();
@@ -249,6 +279,12 @@ impl Ctx {
         self.snap_stale.set_value(false);
         if self.targets.with_untracked(|t| *t != targets) {
             self.targets.set(targets);
+        }
+        let sample: Vec<(String, u64)> = snap.queues.iter().map(|q| (q.name.clone(), q.ready)).collect();
+        let t = snap.now_ms;
+        let mut d = self.depths.get_untracked();
+        if d.push(t, sample) {
+            self.depths.set(d);
         }
         self.snap.set(snap);
     }
@@ -431,6 +467,7 @@ pub fn App() -> impl IntoView {
         speed: RwSignal::new(1.0),
         selected: RwSignal::new(None),
         stats: RwSignal::new(Stats::default()),
+        depths: RwSignal::new(Depths::default()),
         preset: RwSignal::new("sandbox".into()),
         meta: RwSignal::new(meta_of("sandbox", &first)),
         targets: RwSignal::new(targets),
@@ -477,6 +514,7 @@ pub fn App() -> impl IntoView {
                 <div class="area-queues">
                     <panels::Queues />
                     <panels::Lateness />
+                    <panels::Compare />
                 </div>
                 <aside class="area-right">
                     <panels::Publish />

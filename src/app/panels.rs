@@ -548,7 +548,7 @@ pub fn Publish() -> impl IntoView {
             properties: props.clone(),
             mandatory: mandatory.get_untracked(),
         };
-        let now = c.now();
+        let now = c.runner.with_value(|r| r.now());
         for i in 2..=n {
             let at = now.saturating_add(every_ms.saturating_mul(u64::from(i - 1)));
             let s = spec(i);
@@ -787,6 +787,7 @@ pub fn Inspector() -> impl IntoView {
                         <p class="insp-title" data-testid="inspector-title">
                             <b>"#" {id}</b> " " {body}
                         </p>
+                        {(id > super::runner::TRACK_MSGS).then(|| view! { <p class="hint">{c.tr("not_tracked")}</p> })}
                         <svg class="mini-timeline" viewBox="0 0 300 28" aria-hidden="true">
                             <line x1="10" y1="14" x2="290" y2="14" class="axis" />
                             {dots}
@@ -892,8 +893,75 @@ pub fn Lateness() -> impl IntoView {
                         })
                 }}
             </svg>
+            <h3 class="sub-h">{move || c.tr("depths")}</h3>
+            <DepthChart />
         </section>
     }
+}
+
+#[component]
+fn DepthChart() -> impl IntoView {
+    let c = ctx();
+    const DASH: [&str; 5] = ["", "8 4", "3 3", "12 4 3 4", "1 4"];
+    let chart = move || {
+        c.depths.with(|d| {
+            let mut names: Vec<String> = vec![];
+            for (_, v) in &d.samples {
+                for (n, _) in v {
+                    if !names.contains(n) {
+                        names.push(n.clone());
+                    }
+                }
+            }
+            let t0 = 0;
+            let t1 = d.samples.last().map_or(1, |s| s.0).max(t0 + 1);
+            let max = d.samples.iter().flat_map(|s| s.1.iter().map(|x| x.1)).max().unwrap_or(0).max(1);
+            let lines = names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| {
+                    let pts: String = d
+                        .samples
+                        .iter()
+                        .filter_map(|(t, v)| v.iter().find(|x| &x.0 == n).map(|x| (t, x.1)))
+                        .map(|(t, r)| {
+                            let x = 70.0 + 556.0 * (t - t0) as f64 / (t1 - t0) as f64;
+                            let y = 120.0 - 106.0 * r as f64 / max as f64;
+                            format!("{x:.1},{y:.1} ")
+                        })
+                        .collect();
+                    view! { <polyline points=pts class=format!("depth d{}", i % 5) stroke-dasharray=DASH[i % 5] /> }
+                })
+                .collect_view();
+            let legend = names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| {
+                    view! {
+                        <span class="lg-item">
+                            <svg width="28" height="10" aria-hidden="true">
+                                <line x1="0" y1="5" x2="28" y2="5" class=format!("depth d{}", i % 5) stroke-dasharray=DASH[i % 5] />
+                            </svg>
+                            {n.clone()}
+                        </span>
+                    }
+                })
+                .collect_view();
+            view! {
+                <svg class="chart" viewBox="0 0 640 150" role="img" aria-label=c.tr("depths")>
+                    <line x1="64" y1="120" x2="632" y2="120" class="axis" />
+                    <line x1="64" y1="10" x2="64" y2="120" class="axis" />
+                    <text x="58" y="16" class="tick" text-anchor="end">{max}</text>
+                    <text x="58" y="122" class="tick" text-anchor="end">"0"</text>
+                    <text x="70" y="142" class="tick">{clock(t0)}</text>
+                    <text x="632" y="142" class="tick" text-anchor="end">{clock(t1)}</text>
+                    {lines}
+                </svg>
+                <p class="depth-legend">{legend}</p>
+            }
+        })
+    };
+    view! { <div data-testid="depths">{chart}</div> }
 }
 
 const KINDS: &[&str] = &[
@@ -926,7 +994,7 @@ pub fn Log() -> impl IntoView {
         c.runner
             .try_with_value(|r| {
                 let total = r.track.log.len();
-                let mut out: Vec<_> = r
+                let out: Vec<_> = r
                     .track
                     .log
                     .iter()
@@ -1233,6 +1301,123 @@ pub fn ScenarioJson() -> impl IntoView {
                 </div>
                 <p class="form-error" role="alert" data-testid="json-error">{move || error.get().map(|e| format!("⚠ {e}"))}</p>
             </details>
+        </section>
+    }
+}
+
+/// The same workload (A 30 min, B 5 min a minute later) through three topologies, run
+/// headless to the end: lateness side by side.
+const COMPARE: [&str; 3] = ["head-of-line-blocking", "fix-one-queue-per-ttl", "fix-delayed-plugin"];
+
+#[derive(Clone, Debug, PartialEq)]
+struct CompareRow {
+    id: &'static str,
+    name: String,
+    count: u64,
+    mean: f64,
+    p99: u64,
+    max: u64,
+    deliveries: Vec<(String, u64, u64)>,
+}
+
+#[component]
+pub fn Compare() -> impl IntoView {
+    let c = ctx();
+    let rows = RwSignal::new(Vec::<CompareRow>::new());
+    let run = move || {
+        let mut out = vec![];
+        for id in COMPARE {
+            let Some(text) = super::preset_text(id) else { continue };
+            let Ok(s) = delaylab_engine::scenario::load_str(text) else { continue };
+            let v = delaylab_engine::report::run(&s);
+            let l = &v["lateness_ms"];
+            let deliveries = v["deliveries"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .map(|d| {
+                            (
+                                d["body"].as_str().unwrap_or("").to_string(),
+                                d["delivered_at_ms"].as_u64().unwrap_or(0),
+                                d["late_ms"].as_u64().unwrap_or(0),
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.push(CompareRow {
+                id,
+                name: s.name.clone(),
+                count: l["count"].as_u64().unwrap_or(0),
+                mean: l["mean"].as_f64().unwrap_or(0.0),
+                p99: l["p99"].as_u64().unwrap_or(0),
+                max: l["max"].as_u64().unwrap_or(0),
+                deliveries,
+            });
+        }
+        rows.set(out);
+    };
+    view! {
+        <section class="panel compare" aria-labelledby="cmp-h" data-testid="compare">
+            <h2 id="cmp-h">{move || c.tr("compare")}</h2>
+            <p class="hint">{move || c.tr("compare_hint")}</p>
+            <button data-testid="compare-run" on:click=move |_| run()>{move || c.tr("compare_run")}</button>
+            {move || {
+                let r = rows.get();
+                (!r.is_empty())
+                    .then(|| {
+                        view! {
+                            <div class="table-wrap">
+                                <table class="cmp-table">
+                                    <thead>
+                                        <tr>
+                                            <th scope="col">{c.tr("topology")}</th>
+                                            <th scope="col">{c.tr("delivered_n")}</th>
+                                            <th scope="col">{c.tr("mean")}</th>
+                                            <th scope="col">"p99"</th>
+                                            <th scope="col">"max"</th>
+                                            <th scope="col">{c.tr("compare_when")}</th>
+                                        </tr>
+                                    </thead>
+                                    <tbody>
+                                        {r
+                                            .into_iter()
+                                            .map(|row| {
+                                                let id = row.id;
+                                                let bad = row.max > 0;
+                                                view! {
+                                                    <tr data-testid=format!("compare-{id}") class:late=bad>
+                                                        <th scope="row">
+                                                            <button class="link" on:click=move |_| c.load(id)>{row.name.clone()}</button>
+                                                        </th>
+                                                        <td>{row.count}</td>
+                                                        <td>{span(row.mean.round() as u64)}</td>
+                                                        <td>{span(row.p99)}</td>
+                                                        <td class="max">{if bad { "⚠ " } else { "✓ " }}{span(row.max)}</td>
+                                                        <td class="when">
+                                                            {row
+                                                                .deliveries
+                                                                .iter()
+                                                                .map(|(b, t, l)| {
+                                                                    if *l > 0 {
+                                                                        format!("{b} {} (+{})", clock(*t), span(*l))
+                                                                    } else {
+                                                                        format!("{b} {}", clock(*t))
+                                                                    }
+                                                                })
+                                                                .collect::<Vec<_>>()
+                                                                .join(" · ")}
+                                                        </td>
+                                                    </tr>
+                                                }
+                                            })
+                                            .collect_view()}
+                                    </tbody>
+                                </table>
+                            </div>
+                        }
+                    })
+            }}
         </section>
     }
 }

@@ -189,6 +189,23 @@ export const tests = [
     },
   },
   {
+    name: 'compare mode: lateness of each topology',
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('', ready);
+      await page.click('[data-testid="compare-run"]');
+      const hol = await page.locator('[data-testid="compare-head-of-line-blocking"]').textContent();
+      const plugin = await page.locator('[data-testid="compare-fix-delayed-plugin"]').textContent();
+      const perTtl = await page.locator('[data-testid="compare-fix-one-queue-per-ttl"]').textContent();
+      assert.match(hol, /24:00\.0/); // B is 24 min late behind A
+      assert.match(hol, /B 0:30:00\.000/);
+      assert.match(plugin, /B 0:06:00\.000/);
+      assert.doesNotMatch(plugin, /⚠/);
+      assert.match(perTtl, /B 0:06:00\.000/);
+      await page.locator('[data-testid="compare"]').scrollIntoViewIfNeeded();
+    },
+  },
+  {
     name: 'reduced motion: no flying chips',
     async run(t) {
       const { page, assert } = t;

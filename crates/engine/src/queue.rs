@@ -54,6 +54,8 @@ pub struct Unacked {
     pub entry: Entry,
     pub consumer: ConsumerId,
     pub delivery_tag: u64,
+    /// Unique per delivery in the whole run (see `Timer::Handled`).
+    pub delivery: u64,
     /// What the consumer will do when its handle time is over (drawn at delivery).
     pub outcome: crate::scenario::Outcome,
 }

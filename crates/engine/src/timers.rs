@@ -19,8 +19,10 @@ pub enum Timer {
     QueueHead(QueueId),
     /// `x-expires`: the queue may have been unused long enough.
     QueueExpiry(QueueId),
-    /// A consumer finished handling a delivery and applies its outcome.
-    Handled { consumer: ConsumerId, copy: CopyId, queue: QueueId },
+    /// A consumer finished handling a delivery and applies its outcome. `delivery`
+    /// identifies that one delivery: a copy requeued and delivered again meanwhile has a
+    /// new one, so this timer is then stale.
+    Handled { consumer: ConsumerId, copy: CopyId, queue: QueueId, delivery: u64 },
     ConsumerAttach(ConsumerId),
     ConsumerDetach(ConsumerId),
     /// The delayed store's earliest message may be due.

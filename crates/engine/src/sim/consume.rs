@@ -165,14 +165,19 @@ impl Sim {
         let outcome = self.consumers[cid.0 as usize].next_outcome(&mut self.rng);
         self.consumers[cid.0 as usize].unacked += 1;
         let copy = entry.copy;
-        self.queue_mut(qid).expect("queue").unacked.insert(copy, Unacked { entry, consumer: cid, delivery_tag: tag, outcome });
-        self.arm(now.saturating_add(handle_ms), Timer::Handled { consumer: cid, copy, queue: qid });
+        self.next_delivery += 1;
+        let delivery = self.next_delivery;
+        self.queue_mut(qid).expect("queue").unacked.insert(copy, Unacked { entry, consumer: cid, delivery_tag: tag, delivery, outcome });
+        self.arm(now.saturating_add(handle_ms), Timer::Handled { consumer: cid, copy, queue: qid, delivery });
     }
 
     /// The consumer is done with `copy`: ack, reject or requeue it.
-    pub(crate) fn on_handled(&mut self, cid: ConsumerId, copy: CopyId, qid: QueueId) {
+    pub(crate) fn on_handled(&mut self, cid: ConsumerId, copy: CopyId, qid: QueueId, delivery: u64) {
         let Some(q) = self.queue_mut(qid) else { return };
-        let Some(u) = q.unacked.remove(&copy) else { return }; // requeued or deleted since
+        if q.unacked.get(&copy).is_none_or(|u| u.delivery != delivery) {
+            return; // requeued (and maybe delivered again) or deleted since
+        }
+        let u = q.unacked.remove(&copy).expect("checked above");
         let qname = q.name;
         self.consumers[cid.0 as usize].unacked -= 1;
         let msg_id = u.entry.msg.id;

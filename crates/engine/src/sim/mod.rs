@@ -81,6 +81,8 @@ pub struct Sim {
     limits: Limits,
     next_msg: u32,
     next_copy: u64,
+    /// Deliveries so far (identifies a delivery across requeues and reconnects).
+    pub(crate) next_delivery: u64,
     pub(crate) live_copies: u64,
     event_count: u64,
     /// Timers fired so far (bounded by `Limits::max_steps`).
@@ -113,6 +115,7 @@ impl Sim {
             limits,
             next_msg: 0,
             next_copy: 0,
+            next_delivery: 0,
             live_copies: 0,
             event_count: 0,
             steps: 0,
@@ -214,7 +217,7 @@ impl Sim {
             Timer::Action { action, run } => self.fire_action(action, run),
             Timer::QueueHead(q) => self.on_head_timer(q),
             Timer::QueueExpiry(q) => self.on_queue_expiry_timer(q),
-            Timer::Handled { consumer, copy, queue } => self.on_handled(consumer, copy, queue),
+            Timer::Handled { consumer, copy, queue, delivery } => self.on_handled(consumer, copy, queue, delivery),
             Timer::ConsumerAttach(c) => self.attach_consumer(c),
             Timer::ConsumerDetach(c) => self.detach_consumer(c, true),
             Timer::DelayedDue => self.on_delayed_timer(),
