@@ -1,6 +1,7 @@
 //! The playground app: shared state (signals + a non-reactive runner), the frame loop
 //! that paces the simulation, and the page layout.
 
+pub mod checked;
 pub mod i18n;
 pub mod panels;
 pub mod runner;

@@ -227,12 +227,17 @@ pub fn Gallery() -> impl IntoView {
 #[component]
 pub fn Watch() -> impl IntoView {
     let c = ctx();
+    let checked_open = RwSignal::new(false);
     view! {
         <section class="panel watch" aria-labelledby="watch-h">
-            <h2 id="watch-h">
-                <span class="muted">{move || c.tr("scenario")}": "</span>
-                <span data-testid="scenario-name">{move || c.meta.with(|m| m.name.clone())}</span>
-            </h2>
+            <div class="watch-head">
+                <h2 id="watch-h">
+                    <span class="muted">{move || c.tr("scenario")}": "</span>
+                    <span data-testid="scenario-name">{move || c.meta.with(|m| m.name.clone())}</span>
+                </h2>
+                <super::checked::ScenarioTools open=checked_open />
+            </div>
+            <super::checked::CheckedPanel open=checked_open />
             <p class="desc">{move || c.meta.with(|m| m.description.clone())}</p>
             <p class="watch-text" data-testid="watch">
                 <strong>

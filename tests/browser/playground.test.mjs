@@ -189,6 +189,55 @@ export const tests = [
     },
   },
   {
+    name: 'checked against RabbitMQ: the panel, and Export definitions downloads definitions.json',
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('#head-of-line-blocking', ready);
+      await page.waitForSelector('[data-testid="node-q:order.delay.queue"]');
+      // The badge opens the panel: 14 rules checked live, the plugin rules explained.
+      const badge = page.locator('[data-testid="checked-badge"]');
+      assert.match(await badge.textContent(), /Checked against RabbitMQ 3\.10\.8/);
+      assert.equal(await badge.getAttribute('aria-expanded'), 'false');
+      assert.equal(await page.locator('[data-testid="checked-panel"]').isVisible(), false);
+      await badge.click();
+      assert.equal(await badge.getAttribute('aria-expanded'), 'true');
+      const panel = page.locator('[data-testid="checked-panel"]');
+      await panel.waitFor({ state: 'visible' });
+      assert.equal(await page.locator('[data-testid="checked-rules"] > li').count(), 14);
+      assert.match(await page.locator('[data-testid="checked-plugin"]').textContent(), /15-21.*Debian/s);
+      // Keyboard: Escape closes it and gives focus back to the badge; Enter opens it again.
+      await page.locator('[data-testid="checked-close"]').focus();
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'hidden' });
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'checked-badge');
+      await page.keyboard.press('Enter');
+      await panel.waitFor({ state: 'visible' });
+      // In Chinese too.
+      await page.click('[data-testid="lang-zh"]');
+      assert.match(await badge.textContent(), /已对照 RabbitMQ 3\.10\.8 验证/);
+      assert.match(await page.locator('[data-testid="checked-plugin"]').textContent(), /Debian/);
+      await page.click('[data-testid="lang-en"]');
+      await top(t);
+      await t.screenshot('checked-panel');
+
+      // Export definitions: a download of the current scenario's topology.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click('[data-testid="export-defs"]'),
+      ]);
+      assert.equal(download.suggestedFilename(), 'definitions.json');
+      const file = await download.path();
+      const defs = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8'));
+      for (const k of ['exchanges', 'queues', 'bindings']) assert.ok(Array.isArray(defs[k]), `no ${k}`);
+      assert.equal(defs.rabbit_version, '3.10.8');
+      assert.ok(defs.queues.some((q) => q.name === 'order.delay.queue'), JSON.stringify(defs.queues));
+      assert.ok(defs.exchanges.length > 0 && defs.bindings.length > 0);
+      assert.match(await page.locator('[data-testid="export-note"]').textContent(),
+        /rabbitmqctl import_definitions definitions\.json/);
+      await top(t);
+    },
+  },
+  {
     name: 'compare mode: lateness of each topology',
     async run(t) {
       const { page, assert } = t;

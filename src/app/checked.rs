@@ -1,0 +1,165 @@
+//! The scenario header's tools: the "Checked against RabbitMQ 3.10.8" badge with the
+//! panel listing what the live-broker conformance suite covers (tests/conformance/), and
+//! the "Export definitions" button (the engine's `definitions.json`, downloaded).
+
+use delaylab_engine::scenario::definitions::{export_definitions, RABBIT_VERSION};
+use delaylab_engine::scenario::ActionKind;
+use leptos::prelude::*;
+use web_sys::wasm_bindgen::{JsCast, JsValue};
+
+use super::Ctx;
+
+/// Rules 1-14 of Part A (rabbitmq-semantics.md), each checked by the conformance suite.
+const RULES: [&str; 14] = [
+    "chk_r1", "chk_r2", "chk_r3", "chk_r4", "chk_r5", "chk_r6", "chk_r7", "chk_r8", "chk_r9", "chk_r10", "chk_r11",
+    "chk_r12", "chk_r13", "chk_r14",
+];
+
+/// Saves `text` as a file: a Blob, an object URL and a temporary `<a download>`.
+fn download(name: &str, text: &str) -> Result<(), JsValue> {
+    let window = web_sys::window().ok_or("no window")?;
+    let document = window.document().ok_or("no document")?;
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/json");
+    let parts = web_sys::js_sys::Array::of1(&JsValue::from_str(text));
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.set_attribute("hidden", "")?;
+    let body = document.body().ok_or("no body")?;
+    body.append_child(&a)?;
+    a.click();
+    a.remove();
+    // Revoked a little later: the browser reads the URL after the click returns.
+    set_timeout(move || { let _ = web_sys::Url::revoke_object_url(&url); }, std::time::Duration::from_secs(10));
+    Ok(())
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Exported {
+    plugin: bool,
+    left_out: bool,
+}
+
+#[component]
+pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
+    let c = expect_context::<Ctx>();
+    let exported = RwSignal::new(None::<Exported>);
+    let error = RwSignal::new(None::<String>);
+    // A new scenario: the last export's note no longer applies.
+    Effect::new(move |_| {
+        let _ = c.preset.get();
+        exported.set(None);
+    });
+    let export = move |_| {
+        let (text, info) = c.runner.with_value(|r| {
+            let s = &r.scenario;
+            let text = serde_json::to_string_pretty(&export_definitions(s)).unwrap_or_default() + "\n";
+            let t = &s.topology;
+            let info = Exported {
+                plugin: t.exchanges.iter().any(|x| x.kind == "x-delayed-message"),
+                left_out: t.exchanges.iter().any(|x| x.name.is_empty() || x.name.starts_with("amq."))
+                    || t.queues.iter().any(|q| q.exclusive)
+                    || s.actions.iter().any(|a| matches!(a.kind, ActionKind::Declare(_))),
+            };
+            (text, info)
+        });
+        match download("definitions.json", &text) {
+            Ok(()) => {
+                error.set(None);
+                exported.set(Some(info));
+            }
+            Err(e) => {
+                exported.set(None);
+                error.set(Some(e.as_string().unwrap_or_else(|| format!("{e:?}"))));
+            }
+        }
+    };
+    view! {
+        <div class="scenario-tools">
+            <button
+                class="checked-badge"
+                data-testid="checked-badge"
+                aria-expanded=move || if open.get() { "true" } else { "false" }
+                aria-controls="checked-panel"
+                on:click=move |_| open.update(|o| *o = !*o)
+            >
+                <span class="check-icon" aria-hidden="true">"✓"</span>
+                {move || c.tr("chk_badge")}
+            </button>
+            <button class="small" data-testid="export-defs" on:click=export>
+                <span aria-hidden="true">"⤓ "</span>
+                {move || c.tr("export_defs")}
+            </button>
+        </div>
+        <div class="export-note" role="status" data-testid="export-note">
+            {move || {
+                exported.get().map(|x| view! {
+                    <p>
+                        {move || c.tr("export_done")} " "
+                        <code class="cmd">"rabbitmqctl import_definitions definitions.json"</code>
+                    </p>
+                    {x.plugin.then(|| view! { <p class="warn-text">"⚠ "{move || c.tr("export_plugin")}</p> })}
+                    {x.left_out.then(|| view! { <p class="muted">{move || c.tr("export_left_out")}</p> })}
+                })
+            }}
+            {move || error.get().map(|e| view! { <p class="form-error">"⚠ "{e}</p> })}
+        </div>
+    }
+}
+
+#[component]
+pub fn CheckedPanel(open: RwSignal<bool>) -> impl IntoView {
+    let c = expect_context::<Ctx>();
+    let close = move || {
+        open.set(false);
+        if let Some(b) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("[data-testid=\"checked-badge\"]").ok().flatten())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = b.focus();
+        }
+    };
+    view! {
+        <section
+            id="checked-panel"
+            class="checked-panel"
+            data-testid="checked-panel"
+            aria-labelledby="checked-h"
+            hidden=move || !open.get()
+            on:keydown=move |ev: web_sys::KeyboardEvent| {
+                if ev.key() == "Escape" {
+                    ev.prevent_default();
+                    close();
+                }
+            }
+        >
+            <div class="checked-head">
+                <h3 id="checked-h">
+                    <span class="check-icon" aria-hidden="true">"✓ "</span>
+                    {move || c.tr("chk_title")}
+                </h3>
+                <button class="small" data-testid="checked-close" on:click=move |_| close()>
+                    {move || c.tr("close")}
+                </button>
+            </div>
+            <p>{move || c.tr("chk_intro")}</p>
+            <ol class="rules" data-testid="checked-rules">
+                {RULES.into_iter().map(|k| view! { <li>{move || c.tr(k)}</li> }).collect_view()}
+            </ol>
+            <p>{move || c.tr("chk_defs")}</p>
+            <p class="plugin-note" data-testid="checked-plugin">
+                <strong>
+                    <span aria-hidden="true">"ⓘ "</span>
+                    {move || c.tr("chk_plugin_h")}
+                </strong>
+                " "
+                {move || c.tr("chk_plugin")}
+            </p>
+            <p class="muted small-print">"RabbitMQ " {RABBIT_VERSION} " · tests/conformance/"</p>
+        </section>
+    }
+}
