@@ -362,9 +362,9 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track) -> LogLine {
     let mut level = Level::Info;
     let (place, detail): (String, String) = match &e.kind {
         EventKind::Published { msg, mandatory } => {
-            let mut d = format!("[{}]", s(msg.routing_key));
+            let mut d = format!("[{}]", s(msg.routing_key()));
             if let Some(x) = msg.expiration {
-                d.push_str(&format!(" expiration {}", syms.str(x)));
+                d.push_str(&format!(" expiration {}", x.text(syms)));
             }
             if let Some(x) = msg.headers.get("x-delay") {
                 d.push_str(&format!(" x-delay {}", x.to_json()));

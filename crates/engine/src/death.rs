@@ -20,6 +20,7 @@
 //! has reason `rejected`. So a queue that dead-letters to itself on expiry drops the
 //! message at its first expiry, while the retry loop above keeps working.
 
+use crate::message::{Expiration, RoutingKeys};
 use crate::sym::Sym;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -50,8 +51,8 @@ pub struct Death {
     /// Virtual time of the first death for this (queue, reason), in ms.
     pub time_ms: u64,
     pub exchange: Sym,
-    pub routing_keys: Box<[Sym]>,
-    pub original_expiration: Option<Sym>,
+    pub routing_keys: RoutingKeys,
+    pub original_expiration: Option<Expiration>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -119,7 +120,7 @@ mod tests {
             count: 1,
             time_ms,
             exchange: t.intern("x"),
-            routing_keys: Box::new([t.intern("rk")]),
+            routing_keys: RoutingKeys::One(t.intern("rk")),
             original_expiration: None,
         }
     }

@@ -14,7 +14,7 @@ use std::rc::Rc;
 use crate::amqp::ErrorScope;
 use crate::death::Reason;
 use crate::ids::{ConsumerId, CopyId, MsgId};
-use crate::message::Message;
+use crate::message::{Message, RoutingKeys};
 use crate::sym::Sym;
 
 #[derive(Clone, Debug)]
@@ -55,7 +55,7 @@ pub enum EventKind {
     /// after its expiry time that happened (head-of-line blocking makes it large).
     Expired { msg: MsgId, copy: CopyId, queue: Sym, late_ms: u64 },
     /// `copy` is None when the message never entered the queue (reject-publish-dlx).
-    DeadLettered { msg: MsgId, copy: Option<CopyId>, queue: Sym, reason: Reason, dlx: Sym, routing_keys: Rc<[Sym]> },
+    DeadLettered { msg: MsgId, copy: Option<CopyId>, queue: Sym, reason: Reason, dlx: Sym, routing_keys: RoutingKeys },
     Dropped { msg: MsgId, copy: Option<CopyId>, queue: Option<Sym>, reason: DropReason },
     Delivered {
         msg: Rc<Message>,

@@ -34,11 +34,13 @@ pub enum FieldValue {
 
 /// An ordered AMQP field table (header table or arguments).
 ///
-/// Lookups are linear: header tables hold a handful of entries, and a `Vec` costs far
-/// less memory per message than a tree map.
+/// Lookups are linear: header tables hold a handful of entries, and a slice costs far
+/// less memory per message than a tree map. A boxed slice rather than a `Vec`: every
+/// message holds a table, mostly empty or never changed, so no spare capacity and 16
+/// bytes instead of 24; a change rebuilds it (tables are small).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
-    entries: Vec<(Rc<str>, FieldValue)>,
+    entries: Box<[(Rc<str>, FieldValue)]>,
 }
 
 impl FieldValue {
@@ -116,6 +118,13 @@ impl Table {
         Table { entries: map.iter().map(|(k, v)| (Rc::from(k.as_str()), FieldValue::from_json(v))).collect() }
     }
 
+    /// Replaces each key with `shared(key)`, an equal string shared with other tables.
+    pub fn share_keys(&mut self, mut shared: impl FnMut(&str) -> Rc<str>) {
+        for (k, _) in self.entries.iter_mut() {
+            *k = shared(k);
+        }
+    }
+
     pub fn to_json(&self) -> serde_json::Value {
         let mut map = serde_json::Map::new();
         for (k, v) in &self.entries {
@@ -136,19 +145,30 @@ impl Table {
     pub fn insert(&mut self, key: &str, value: FieldValue) {
         match self.entries.iter_mut().find(|(k, _)| &**k == key) {
             Some(slot) => slot.1 = value,
-            None => self.entries.push((Rc::from(key), value)),
+            None => self.rebuild(|v| v.push((Rc::from(key), value))),
         }
     }
 
     /// Sets `key` as the first entry (RabbitMQ prepends the headers it adds).
     pub fn insert_front(&mut self, key: &str, value: FieldValue) {
         self.remove(key);
-        self.entries.insert(0, (Rc::from(key), value));
+        self.rebuild(|v| v.insert(0, (Rc::from(key), value)));
     }
 
     pub fn remove(&mut self, key: &str) -> Option<FieldValue> {
         let at = self.entries.iter().position(|(k, _)| &**k == key)?;
-        Some(self.entries.remove(at).1)
+        let mut removed = None;
+        self.rebuild(|v| removed = Some(v.remove(at).1));
+        removed
+    }
+
+    /// Applies a change to the entries as a `Vec` (one more slot reserved, so a push
+    /// does not reallocate twice).
+    fn rebuild(&mut self, change: impl FnOnce(&mut Vec<(Rc<str>, FieldValue)>)) {
+        let mut v = std::mem::take(&mut self.entries).into_vec();
+        v.reserve_exact(1);
+        change(&mut v);
+        self.entries = v.into_boxed_slice();
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &FieldValue)> {
@@ -162,20 +182,19 @@ impl Table {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
-
-    /// Frees spare capacity: tables are kept per message, so slack is multiplied.
-    pub fn shrink(&mut self) {
-        self.entries.shrink_to_fit();
-    }
 }
 
 impl FromIterator<(String, FieldValue)> for Table {
+    /// A repeated key replaces the earlier value in place (as `insert` does).
     fn from_iter<I: IntoIterator<Item = (String, FieldValue)>>(iter: I) -> Table {
-        let mut t = Table::new();
+        let mut entries: Vec<(Rc<str>, FieldValue)> = Vec::new();
         for (k, v) in iter {
-            t.insert(&k, v);
+            match entries.iter_mut().find(|(e, _)| **e == *k) {
+                Some(slot) => slot.1 = v,
+                None => entries.push((Rc::from(k), v)),
+            }
         }
-        t
+        Table { entries: entries.into_boxed_slice() }
     }
 }
 

@@ -21,24 +21,27 @@ use super::queue_args::{erl, MAX_EXPIRY_MS};
 
 /// Parses `expiration` as RabbitMQ 3.10 does: the TTL in ms, or the channel error.
 pub fn parse_expiration(s: &str) -> Result<u64, AmqpError> {
-    let prefix = format!("invalid expiration '{s}': ");
-    let col = erl::column_after(&prefix, 0);
-    let reason = match parse(s.as_bytes()) {
-        Parsed::Ok(ms) => return Ok(ms),
-        Parsed::NoInteger => "no_integer".to_owned(),
-        Parsed::Leftover(rest) => {
-            erl::tagged("leftover_string", &erl::Term::charlist(rest), col, 80)
-        }
-        Parsed::Negative(n) => erl::tagged("value_negative", &erl::Term::Leaf(n), col, 80),
-        Parsed::TooLarge(n) => erl::tagged("value_too_large", &erl::Term::Leaf(n), col, 80),
-    };
-    Err(erl::fit(AmqpError::precondition_failed(format!(
-        "{prefix}{reason}"
-    ))))
+    // The error text is only built on failure: every publish with a TTL gets here.
+    parse(s.as_bytes()).map_err(|invalid| error(s, invalid))
 }
 
-enum Parsed<'a> {
-    Ok(u64),
+fn error(s: &str, invalid: Invalid<'_>) -> AmqpError {
+    let prefix = format!("invalid expiration '{s}': ");
+    let col = erl::column_after(&prefix, 0);
+    let reason = match invalid {
+        Invalid::NoInteger => "no_integer".to_owned(),
+        Invalid::Leftover(rest) => {
+            erl::tagged("leftover_string", &erl::Term::charlist(rest), col, 80)
+        }
+        Invalid::Negative(n) => erl::tagged("value_negative", &erl::Term::Leaf(n), col, 80),
+        Invalid::TooLarge(n) => erl::tagged("value_too_large", &erl::Term::Leaf(n), col, 80),
+    };
+    erl::fit(AmqpError::precondition_failed(format!(
+        "{prefix}{reason}"
+    )))
+}
+
+enum Invalid<'a> {
     NoInteger,
     Leftover(&'a [u8]),
     /// The value as Erlang prints it (`-7` for `"-007"`).
@@ -46,7 +49,7 @@ enum Parsed<'a> {
     TooLarge(String),
 }
 
-fn parse(b: &[u8]) -> Parsed<'_> {
+fn parse(b: &[u8]) -> Result<u64, Invalid<'_>> {
     let (negative, start) = match b.first() {
         Some(b'-') => (true, 1),
         Some(b'+') => (false, 1),
@@ -54,24 +57,24 @@ fn parse(b: &[u8]) -> Parsed<'_> {
     };
     let digits = b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
     if digits == 0 {
-        return Parsed::NoInteger;
+        return Err(Invalid::NoInteger);
     }
     let end = start + digits;
     if end < b.len() {
-        return Parsed::Leftover(&b[end..]);
+        return Err(Invalid::Leftover(&b[end..]));
     }
     // Canonical digits, without leading zeros (ASCII, so the slice is valid UTF-8).
     let all = std::str::from_utf8(&b[start..end]).expect("ASCII digits");
     let value = all.trim_start_matches('0');
     if value.is_empty() {
-        return Parsed::Ok(0); // "0", "-0", "+000"
+        return Ok(0); // "0", "-0", "+000"
     }
     if negative {
-        return Parsed::Negative(format!("-{value}"));
+        return Err(Invalid::Negative(format!("-{value}")));
     }
     match value.parse::<u64>() {
-        Ok(ms) if ms <= MAX_EXPIRY_MS => Parsed::Ok(ms),
-        _ => Parsed::TooLarge(value.to_owned()),
+        Ok(ms) if ms <= MAX_EXPIRY_MS => Ok(ms),
+        _ => Err(Invalid::TooLarge(value.to_owned())),
     }
 }
 

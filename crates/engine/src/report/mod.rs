@@ -57,7 +57,7 @@ impl Recorder {
                     "delivered_at_ms": e.t_ms,
                     "late_ms": late,
                     "redelivered": redelivered,
-                    "routing_key": syms.str(msg.routing_key),
+                    "routing_key": syms.str(msg.routing_key()),
                     "exchange": syms.str(msg.exchange),
                     "properties": render::properties(msg, syms),
                     "headers": render::headers(msg, syms, *returns),

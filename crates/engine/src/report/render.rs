@@ -15,7 +15,7 @@ use crate::sym::Symbols;
 pub fn properties(msg: &Message, syms: &Symbols) -> Value {
     let mut p = Map::new();
     if let Some(e) = msg.expiration {
-        p.insert("expiration".into(), json!(syms.str(e)));
+        p.insert("expiration".into(), json!(e.text(syms)));
     }
     if msg.delivery_mode != 0 {
         p.insert("delivery_mode".into(), json!(msg.delivery_mode));
@@ -68,7 +68,7 @@ pub fn x_death(d: &Deaths, syms: &Symbols) -> Value {
         m.insert("exchange".into(), json!(syms.str(e.exchange)));
         m.insert("routing-keys".into(), Value::Array(e.routing_keys.iter().map(|k| json!(syms.str(*k))).collect()));
         if let Some(x) = e.original_expiration {
-            m.insert("original-expiration".into(), json!(syms.str(x)));
+            m.insert("original-expiration".into(), json!(x.text(syms)));
         }
         Value::Object(m)
     });

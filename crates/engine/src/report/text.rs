@@ -28,9 +28,9 @@ pub fn line(e: &Event, sim: &Sim) -> Option<String> {
     let who = |c: Option<crate::ids::ConsumerId>| c.map_or("basic.get".to_string(), |c| sim.consumers()[c.0 as usize].spec.name.clone());
     let text = match &e.kind {
         EventKind::Published { msg, mandatory } => {
-            let mut t = format!("publish     #{} {:?} -> {} [{}]", msg.id.0, short(&msg.body), show_x(&s(msg.exchange)), s(msg.routing_key));
+            let mut t = format!("publish     #{} {:?} -> {} [{}]", msg.id.0, short(&msg.body), show_x(&s(msg.exchange)), s(msg.routing_key()));
             if let Some(x) = msg.expiration {
-                let _ = write!(t, " expiration {}", s(x));
+                let _ = write!(t, " expiration {}", x.text(sim.symbols()));
             }
             if let Some(d) = msg.headers.get("x-delay") {
                 let _ = write!(t, " x-delay {}", d.to_json());

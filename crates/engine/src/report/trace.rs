@@ -24,7 +24,7 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
     match &e.kind {
         EventKind::Published { msg, mandatory } => {
             put("exchange", s(msg.exchange));
-            put("routing_key", s(msg.routing_key));
+            put("routing_key", s(msg.routing_key()));
             put("body", json!(&*msg.body));
             put("properties", super::render::properties(msg, syms));
             if !msg.headers.is_empty() {

@@ -188,7 +188,7 @@ impl Sim {
             }
             Outcome::Reject => {
                 self.emit(EventKind::Rejected { msg: msg_id, copy, queue: qname, consumer: cid, requeue: false });
-                self.dead_letter(qid, &u.entry.msg, Reason::Rejected, Some(copy));
+                self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy));
             }
             Outcome::Requeue => {
                 self.emit(EventKind::Rejected { msg: msg_id, copy, queue: qname, consumer: cid, requeue: true });
@@ -212,8 +212,7 @@ impl Sim {
         entry.returns += 1;
         match q.rules.delivery_limit {
             Some(limit) if i64::from(entry.returns) > limit => {
-                let msg = entry.msg.clone();
-                self.dead_letter(qid, &msg, Reason::DeliveryLimit, Some(entry.copy));
+                self.dead_letter(qid, entry.msg, Reason::DeliveryLimit, Some(entry.copy));
             }
             Some(_) => {
                 self.emit(EventKind::Requeued { msg: entry.msg.id, copy: entry.copy, queue: qname });

@@ -18,18 +18,18 @@ use super::Sim;
 use crate::death::{Death, Deaths, Reason};
 use crate::event::{DropReason, EventKind};
 use crate::ids::{CopyId, QueueId};
-use crate::message::{Message, NO_TTL};
+use crate::message::{Message, RoutingKeys};
 use crate::sym::Sym;
 use crate::value::FieldValue;
 
 impl Sim {
     /// Dead-letters `msg` out of `qid`. `copy` is the copy that dies (None when the
     /// message never entered the queue: reject-publish-dlx).
-    pub(crate) fn dead_letter(&mut self, qid: QueueId, msg: &Rc<Message>, reason: Reason, copy: Option<CopyId>) {
+    pub(crate) fn dead_letter(&mut self, qid: QueueId, msg: Rc<Message>, reason: Reason, copy: Option<CopyId>) {
         let q = self.queue(qid).expect("dead-lettering queue exists");
-        let (qname, dlx, dlrk) = (q.name, q.rules.dlx, q.rules.dlrk);
+        let (qname, dlx, dlrk, id) = (q.name, q.rules.dlx, q.rules.dlrk, msg.id);
         let drop = |sim: &mut Sim, why: DropReason| {
-            sim.emit(EventKind::Dropped { msg: msg.id, copy, queue: Some(qname), reason: why });
+            sim.emit(EventKind::Dropped { msg: id, copy, queue: Some(qname), reason: why });
             if copy.is_some() {
                 sim.end_copy();
             }
@@ -38,9 +38,8 @@ impl Sim {
         if !self.exchanges.contains_key(&dlx) {
             return drop(self, DropReason::DlxMissing);
         }
-        let dead = Rc::new(self.dead_lettered_copy(msg, qname, reason, dlx, dlrk));
-        let keys: Rc<[Sym]> = dead.routing_keys().collect();
-        self.emit(EventKind::DeadLettered { msg: msg.id, copy, queue: qname, reason, dlx, routing_keys: keys });
+        let dead = self.dead_lettered_copy(msg, qname, reason, dlx, dlrk);
+        self.emit(EventKind::DeadLettered { msg: id, copy, queue: qname, reason, dlx, routing_keys: dead.routing_keys.clone() });
         if copy.is_some() {
             self.end_copy();
         }
@@ -50,71 +49,57 @@ impl Sim {
     fn republish_dead(&mut self, from: QueueId, dead: Rc<Message>, reason: Reason, dlx: Sym) {
         // A positive x-delay is not possible here unless the publisher set one that the
         // delayed exchange never consumed; a bad one cannot close a channel here.
-        let routed = self.route(dlx, &dead, true).unwrap_or_default();
+        let mut routed = self.route(dlx, &dead, true).unwrap_or_default();
         let deaths = dead.deaths.as_deref().expect("dead-lettered message has a history");
-        let mut targets = Vec::with_capacity(routed.queues.len());
         let mut cut = false;
-        for qid in routed.queues {
+        // What is left in `routed.queues` are the targets.
+        routed.queues.retain(|&qid| {
             let name = self.queue(qid).expect("routed queue exists").name;
-            if deaths.is_cycle(reason, name) {
+            let cycle = deaths.is_cycle(reason, name);
+            if cycle {
                 cut = true;
                 self.emit(EventKind::Dropped { msg: dead.id, copy: None, queue: Some(name), reason: DropReason::DeadLetterCycle });
-            } else {
-                targets.push(qid);
             }
+            !cycle
+        });
+        if routed.queues.is_empty() && routed.delayed.is_empty() && !cut {
+            let qname = self.queue(from).map(|q| q.name);
+            self.emit(EventKind::Dropped { msg: dead.id, copy: None, queue: qname, reason: DropReason::Unroutable });
         }
-        if targets.is_empty() && routed.delayed.is_empty() {
-            if !cut {
-                let qname = self.queue(from).map(|q| q.name);
-                self.emit(EventKind::Dropped { msg: dead.id, copy: None, queue: qname, reason: DropReason::Unroutable });
-            }
-            return;
-        }
-        for (rec, delay_ms) in routed.delayed {
+        for (rec, delay_ms) in routed.delayed.drain(..) {
             self.store_delayed(dead.clone(), rec, delay_ms);
         }
-        for qid in targets {
+        for &qid in &routed.queues {
             self.enqueue(qid, dead.clone(), dlx);
         }
+        self.recycle(routed);
     }
 
-    /// The new message RabbitMQ 3.10 publishes to the DLX.
-    fn dead_lettered_copy(&mut self, msg: &Message, qname: Sym, reason: Reason, dlx: Sym, dlrk: Option<Sym>) -> Message {
+    /// The new message RabbitMQ 3.10 publishes to the DLX. The queue's copy is usually
+    /// the last reference to `msg`, which then becomes the new message in place (no
+    /// copy of body and headers); otherwise it is copied first.
+    fn dead_lettered_copy(&mut self, mut msg: Rc<Message>, qname: Sym, reason: Reason, dlx: Sym, dlrk: Option<Sym>) -> Rc<Message> {
         let death = Death {
             queue: qname,
             reason,
             count: 1,
             time_ms: self.now_ms(),
             exchange: msg.exchange,
-            routing_keys: msg.routing_keys().collect(),
+            routing_keys: msg.routing_keys.clone(),
             original_expiration: msg.expiration,
         };
         let deaths = Deaths::record(msg.deaths.as_deref(), death);
-        let mut headers = msg.headers.clone();
-        if let Some(delay) = msg.delayed_by_ms {
-            headers.insert("x-delay", FieldValue::Int(-i64::from(delay)));
+        let dead = Rc::make_mut(&mut msg);
+        if let Some(delay) = dead.delayed_by_ms.take() {
+            dead.headers.insert("x-delay", FieldValue::Int(-i64::from(delay.get())));
         }
-        let (routing_key, extra_keys) = match dlrk {
-            Some(k) => {
-                headers.remove("CC");
-                (k, Box::default())
-            }
-            None => (msg.routing_key, msg.extra_keys.clone()),
-        };
-        Message {
-            id: msg.id,
-            exchange: dlx,
-            routing_key,
-            extra_keys,
-            published_at_ms: msg.published_at_ms,
-            body: msg.body.clone(),
-            expiration: None,
-            ttl_ms: NO_TTL,
-            delivery_mode: msg.delivery_mode,
-            headers,
-            rare: msg.rare.clone(),
-            deaths: Some(Box::new(deaths)),
-            delayed_by_ms: None,
+        if let Some(k) = dlrk {
+            dead.headers.remove("CC");
+            dead.routing_keys = RoutingKeys::One(k);
         }
+        dead.exchange = dlx;
+        dead.expiration = None;
+        dead.deaths = Some(Box::new(deaths));
+        msg
     }
 }

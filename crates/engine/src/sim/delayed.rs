@@ -10,6 +10,7 @@
 //! out in store order. While the node is down nothing goes out; when it starts again
 //! the overdue messages go out at once, earliest first.
 
+use std::num::NonZeroU32;
 use std::rc::Rc;
 
 use super::Sim;
@@ -19,14 +20,13 @@ use crate::message::Message;
 use crate::timers::Timer;
 
 impl Sim {
-    pub(crate) fn store_delayed(&mut self, msg: Rc<Message>, rec: Rc<ExchangeRecord>, delay_ms: u64) {
+    /// `delay_ms` is positive (the plugin routes a message with no delay at once).
+    pub(crate) fn store_delayed(&mut self, msg: Rc<Message>, rec: ExchangeRecord, delay_ms: u64) {
         let due_ms = self.now_ms().saturating_add(delay_ms);
         let copy = self.new_copy();
         self.emit(EventKind::Delayed { msg: msg.id, copy, exchange: rec.name, due_ms });
-        let delay = u32::try_from(delay_ms).unwrap_or(u32::MAX);
-        let mut held = (*msg).clone();
-        held.delayed_by_ms = Some(delay);
-        self.delayed.insert(due_ms, copy, Stored { msg: Rc::new(held), exchange: rec });
+        let delay = NonZeroU32::new(u32::try_from(delay_ms).unwrap_or(u32::MAX)).expect("a positive delay");
+        self.delayed.insert(due_ms, copy, msg, rec, delay);
         self.arm_delayed_timer();
     }
 
@@ -53,7 +53,10 @@ impl Sim {
     }
 
     fn release(&mut self, due_ms: u64, copy: crate::ids::CopyId, stored: Stored) {
-        let Stored { msg, exchange } = stored;
+        let Stored { mut msg, exchange, delay_ms } = stored;
+        // Marked only now, so that storing it did not copy the message: by now the
+        // store's reference is normally the only one, and this changes it in place.
+        Rc::make_mut(&mut msg).delayed_by_ms = Some(delay_ms);
         let late_ms = self.now_ms() - due_ms;
         self.emit(EventKind::DelayDue { msg: msg.id, copy, exchange: exchange.name, late_ms });
         self.end_copy();
@@ -61,10 +64,10 @@ impl Sim {
         if routed.queues.is_empty() {
             // One attempt, no return, no confirm: the message is simply gone.
             self.emit(EventKind::Dropped { msg: msg.id, copy: None, queue: None, reason: DropReason::Unroutable });
-            return;
         }
-        for qid in routed.queues {
+        for &qid in &routed.queues {
             self.enqueue(qid, msg.clone(), exchange.name);
         }
+        self.recycle(routed);
     }
 }

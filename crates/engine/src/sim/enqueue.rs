@@ -80,7 +80,7 @@ impl Sim {
         let q = self.queue(qid).expect("queue exists");
         let (qname, overflow) = (q.name, q.rules.overflow);
         if overflow == Overflow::RejectPublishDlx {
-            self.dead_letter(qid, &msg, Reason::Maxlen, None);
+            self.dead_letter(qid, msg, Reason::Maxlen, None);
         } else {
             self.emit(EventKind::Dropped { msg: msg.id, copy: None, queue: Some(qname), reason: DropReason::RejectPublish });
         }
@@ -90,7 +90,7 @@ impl Sim {
     /// Expiry time for a message entering `qid` now.
     fn expiry_for(&self, qid: QueueId, msg: &Message) -> u64 {
         let q = self.queue(qid).expect("queue exists");
-        let ttl = q.rules.message_ttl_ms.unwrap_or(NEVER).min(msg.ttl_ms);
+        let ttl = q.rules.message_ttl_ms.unwrap_or(NEVER).min(msg.ttl_ms());
         if ttl == NEVER {
             return NEVER;
         }
@@ -117,7 +117,7 @@ impl Sim {
                 return;
             }
             let Some(entry) = q.pop_head() else { return };
-            self.dead_letter(qid, &entry.msg, Reason::Maxlen, Some(entry.copy));
+            self.dead_letter(qid, entry.msg, Reason::Maxlen, Some(entry.copy));
         }
     }
 

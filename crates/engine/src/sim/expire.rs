@@ -36,7 +36,7 @@ impl Sim {
             let qname = q.name;
             let late_ms = now - entry.expires_at_ms;
             self.emit(EventKind::Expired { msg: entry.msg.id, copy: entry.copy, queue: qname, late_ms });
-            self.dead_letter(qid, &entry.msg, Reason::Expired, Some(entry.copy));
+            self.dead_letter(qid, entry.msg, Reason::Expired, Some(entry.copy));
         }
         self.arm_head_timer(qid);
     }

@@ -68,12 +68,15 @@ pub enum Command {
 pub struct Sim {
     now_ms: u64,
     pub(crate) syms: Symbols,
+    /// The symbol of `""`, the default exchange (compared on every routing).
+    default_exchange_sym: Sym,
     pub(crate) exchanges: BTreeMap<Sym, Exchange>,
     pub(crate) queues: Vec<Option<Queue>>,
     pub(crate) queue_ids: BTreeMap<Sym, QueueId>,
     pub(crate) consumers: Vec<Consumer>,
     pub(crate) delayed: DelayedStore,
     delayed_timer_at_ms: Option<u64>,
+    route_buffers: route::RouteBuffers,
     timers: Timers,
     events: VecDeque<Event>,
     plan: Vec<Action>,
@@ -99,15 +102,19 @@ impl Sim {
     }
 
     pub fn with_limits(scenario: &Scenario, limits: Limits) -> Sim {
+        let mut syms = Symbols::default();
+        let default_exchange_sym = syms.intern(""); // the first name, as it always was
         let mut sim = Sim {
             now_ms: 0,
-            syms: Symbols::default(),
+            syms,
+            default_exchange_sym,
             exchanges: BTreeMap::new(),
             queues: Vec::new(),
             queue_ids: BTreeMap::new(),
             consumers: Vec::new(),
             delayed: DelayedStore::default(),
             delayed_timer_at_ms: None,
+            route_buffers: route::RouteBuffers::default(),
             timers: Timers::default(),
             events: VecDeque::new(),
             plan: scenario.actions.clone(),
@@ -202,7 +209,7 @@ impl Sim {
             return;
         }
         match cmd {
-            Command::Run(kind) => self.run_action(&kind, 0),
+            Command::Run(kind) => self.run_action(kind, 0),
             Command::AddConsumer(spec) => self.add_consumer(spec),
             Command::StopConsumer(name) => {
                 if let Some(i) = self.consumers.iter().position(|c| c.spec.name == name && !c.stopped) {
@@ -234,17 +241,18 @@ impl Sim {
                 self.timers.arm(next, Timer::Action { action, run: run + 1 });
             }
         }
-        self.run_action(&kind, run);
+        self.run_action(kind, run);
     }
 
-    fn run_action(&mut self, kind: &ActionKind, run: u32) {
+    /// Takes the action by value: a publish keeps its body and headers.
+    fn run_action(&mut self, kind: ActionKind, run: u32) {
         match kind {
             ActionKind::Publish(spec) => self.publish(spec, run),
-            ActionKind::Declare(d) => self.declare(d),
-            ActionKind::Delete(d) => self.delete(d),
-            ActionKind::Purge { queue } => self.purge(queue),
-            ActionKind::Get { queue } => self.basic_get(queue),
-            ActionKind::RestartNode { downtime_ms } => self.restart_node(*downtime_ms),
+            ActionKind::Declare(d) => self.declare(&d),
+            ActionKind::Delete(d) => self.delete(&d),
+            ActionKind::Purge { queue } => self.purge(&queue),
+            ActionKind::Get { queue } => self.basic_get(&queue),
+            ActionKind::RestartNode { downtime_ms } => self.restart_node(downtime_ms),
             ActionKind::LoseNode => self.lose_node(),
         }
     }

@@ -17,7 +17,7 @@ use super::Sim;
 use crate::amqp::expiration::parse_expiration;
 use crate::amqp::{AmqpError, ErrorScope};
 use crate::event::{DropReason, EventKind};
-use crate::message::{Message, NO_TTL};
+use crate::message::{Expiration, Message, RoutingKeys};
 use crate::scenario::{Properties, PublishSpec};
 use crate::sym::Sym;
 use crate::value::{FieldValue, Table};
@@ -25,19 +25,22 @@ use crate::value::{FieldValue, Table};
 use super::enqueue::Accepted;
 
 impl Sim {
-    pub(crate) fn publish(&mut self, spec: &PublishSpec, run: u32) {
+    /// Takes the spec by value: its body and headers become the message's.
+    pub(crate) fn publish(&mut self, spec: PublishSpec, run: u32) {
         let Some(id) = self.new_msg_id() else { return };
+        let mandatory = spec.mandatory;
         let msg = Rc::new(self.build_message(id, spec, run));
-        self.emit(EventKind::Published { msg: msg.clone(), mandatory: spec.mandatory });
-        if let Err(e) = self.check_publish(spec) {
+        self.emit(EventKind::Published { msg: msg.clone(), mandatory });
+        if let Err(e) = self.check_publish(&msg) {
             return self.refuse_publish(&msg, e);
         }
         let x = msg.exchange;
-        let routed = match self.route(x, &msg, true) {
+        let mut routed = match self.route(x, &msg, true) {
             Ok(r) => r,
             Err(e) => return self.refuse_publish(&msg, e),
         };
-        for (rec, delay_ms) in routed.delayed.iter().cloned() {
+        let delayed = !routed.delayed.is_empty();
+        for (rec, delay_ms) in routed.delayed.drain(..) {
             self.store_delayed(msg.clone(), rec, delay_ms);
         }
         let mut nack = false;
@@ -45,16 +48,17 @@ impl Sim {
             nack |= self.enqueue(*qid, msg.clone(), x) == Accepted::Refused;
         }
         if routed.queues.is_empty() {
-            if spec.mandatory {
-                self.emit(EventKind::Returned { msg: id, exchange: x, routing_key: msg.routing_key, code: 312, text: "NO_ROUTE" });
-            } else if routed.delayed.is_empty() {
+            if mandatory {
+                self.emit(EventKind::Returned { msg: id, exchange: x, routing_key: msg.routing_key(), code: 312, text: "NO_ROUTE" });
+            } else if !delayed {
                 self.emit(EventKind::Dropped { msg: id, copy: None, queue: None, reason: DropReason::Unroutable });
             }
         }
+        self.recycle(routed);
         self.emit(EventKind::Confirmed { msg: id, ack: !nack });
     }
 
-    fn check_publish(&self, spec: &PublishSpec) -> Result<(), AmqpError> {
+    fn check_publish(&self, msg: &Message) -> Result<(), AmqpError> {
         if !self.node_up {
             return Err(AmqpError {
                 code: 320,
@@ -62,15 +66,15 @@ impl Sim {
                 scope: ErrorScope::Connection,
             });
         }
-        let x = self.syms.get(&spec.exchange).and_then(|s| self.exchanges.get(&s));
-        let Some(x) = x else {
-            return Err(AmqpError::not_found(format!("no exchange '{}' in vhost '/'", spec.exchange)));
+        let name = self.syms.str(msg.exchange);
+        let Some(x) = self.exchanges.get(&msg.exchange) else {
+            return Err(AmqpError::not_found(format!("no exchange '{name}' in vhost '/'")));
         };
         if x.internal {
-            return Err(AmqpError::access_refused(format!("cannot publish to internal exchange '{}' in vhost '/'", spec.exchange)));
+            return Err(AmqpError::access_refused(format!("cannot publish to internal exchange '{name}' in vhost '/'")));
         }
-        if let Some(exp) = &spec.properties.expiration {
-            parse_expiration(exp)?;
+        if let Some(e) = msg.expiration.filter(|e| !e.is_valid()) {
+            parse_expiration(&e.text(&self.syms))?; // for the error
         }
         Ok(())
     }
@@ -79,20 +83,24 @@ impl Sim {
         self.emit(EventKind::Error { msg: Some(msg.id), code: e.code, text: e.text.into(), scope: e.scope });
     }
 
-    fn build_message(&mut self, id: crate::ids::MsgId, spec: &PublishSpec, run: u32) -> Message {
-        let p = &spec.properties;
-        let body = if spec.body.contains("{n}") { spec.body.replace("{n}", &(run + 1).to_string()) } else { spec.body.clone() };
-        let (headers, extra) = self.split_route_headers(&p.headers);
-        let ttl_ms = p.expiration.as_deref().and_then(|e| parse_expiration(e).ok()).unwrap_or(NO_TTL);
+    fn build_message(&mut self, id: crate::ids::MsgId, spec: PublishSpec, run: u32) -> Message {
+        let PublishSpec { exchange, routing_key, mut body, properties: mut p, .. } = spec;
+        if body.contains("{n}") {
+            body = body.replace("{n}", &(run + 1).to_string());
+        }
+        let (headers, extra) = self.split_route_headers(std::mem::take(&mut p.headers));
+        // Interned in this order (CC/BCC keys, exchange, routing key, odd expiration):
+        // symbol order shows (e.g. in the exchange list), so it must stay as it was.
+        let exchange = self.sym(&exchange);
+        let routing_key = self.sym(&routing_key);
+        let expiration = p.expiration.as_deref().map(|e| Expiration::new(e, parse_expiration(e).ok(), &mut self.syms));
         Message {
             id,
-            exchange: self.sym(&spec.exchange),
-            routing_key: self.sym(&spec.routing_key),
-            extra_keys: extra.into_boxed_slice(),
+            exchange,
+            routing_keys: RoutingKeys::new(routing_key, &extra),
             published_at_ms: self.now_ms(),
             body: body.into_boxed_str(),
-            expiration: p.expiration.as_deref().map(|e| self.sym(e)),
-            ttl_ms,
+            expiration,
             delivery_mode: p.delivery_mode.unwrap_or(0),
             headers,
             rare: rare_props(p),
@@ -101,23 +109,23 @@ impl Sim {
         }
     }
 
-    /// CC and BCC header keys route too; BCC is removed from the stored message.
-    fn split_route_headers(&mut self, headers: &Table) -> (Table, Vec<Sym>) {
+    /// CC and BCC header keys route too; BCC is removed from the stored message. The
+    /// stored headers share their keys (one copy of "x-delay" for a million messages).
+    fn split_route_headers(&mut self, mut headers: Table) -> (Table, Vec<Sym>) {
         let mut extra = Vec::new();
         for key in ["CC", "BCC"] {
             if let Some(FieldValue::Array(items)) = headers.get(key) {
                 extra.extend(items.iter().filter_map(|v| v.as_str()).map(|s| self.syms.intern(s)));
             }
         }
-        let mut kept = headers.clone();
-        kept.remove("BCC");
-        kept.shrink();
-        (kept, extra)
+        headers.remove("BCC");
+        headers.share_keys(|k| self.syms.header_key(k));
+        (headers, extra)
     }
 }
 
 /// The properties besides expiration, delivery mode and headers, if any is set.
-fn rare_props(p: &Properties) -> Option<Box<Properties>> {
-    let rare = Properties { expiration: None, delivery_mode: None, headers: Table::new(), ..p.clone() };
+fn rare_props(p: Properties) -> Option<Box<Properties>> {
+    let rare = Properties { expiration: None, delivery_mode: None, headers: Table::new(), ..p };
     (rare != Properties::default()).then(|| Box::new(rare))
 }

@@ -10,8 +10,10 @@
 //! A delayed-message exchange met with a positive `x-delay` (and `allow_delay`) keeps
 //! the message instead of routing it, which for the channel means "routed nowhere",
 //! so its alternate exchange gets a copy at once (plugin issue #36).
-
-use std::rc::Rc;
+//!
+//! Every message is routed once or twice (publish, dead-letter, release), so the walk's
+//! buffers and the results are reused: a caller hands a result back with `recycle`
+//! when done (forgetting only costs an allocation next time).
 
 use super::Sim;
 use crate::amqp::x_delay::{parse_x_delay, DelayDecision};
@@ -29,16 +31,46 @@ const MAX_EXCHANGE_HOPS: usize = 1024;
 pub(crate) struct Routed {
     pub queues: Vec<QueueId>,
     /// Delayed exchanges that took the message, with the delay in ms.
-    pub delayed: Vec<(Rc<ExchangeRecord>, u64)>,
+    pub delayed: Vec<(ExchangeRecord, u64)>,
+}
+
+/// Buffers kept from one routing to the next.
+#[derive(Debug, Default)]
+pub(crate) struct RouteBuffers {
+    visited: Vec<Sym>,
+    work: Vec<Sym>,
+    /// Results given back with `recycle`, empty.
+    spare: Vec<Routed>,
 }
 
 impl Sim {
     /// Routes `msg` from exchange `start` (which must exist).
-    pub(crate) fn route(&self, start: Sym, msg: &Message, allow_delay: bool) -> Result<Routed, AmqpError> {
-        let keys: Vec<Sym> = msg.routing_keys().collect();
-        let mut out = Routed::default();
-        let mut visited: Vec<Sym> = Vec::new();
-        let mut work: Vec<Sym> = vec![start];
+    pub(crate) fn route(&mut self, start: Sym, msg: &Message, allow_delay: bool) -> Result<Routed, AmqpError> {
+        let mut bufs = std::mem::take(&mut self.route_buffers);
+        let mut out = bufs.spare.pop().unwrap_or_default();
+        let walked = self.walk(start, msg, allow_delay, &mut bufs.visited, &mut bufs.work, &mut out);
+        self.route_buffers = bufs;
+        match walked {
+            Ok(()) => Ok(out),
+            Err(e) => {
+                self.recycle(out);
+                Err(e)
+            }
+        }
+    }
+
+    /// Hands a routing result back for reuse.
+    pub(crate) fn recycle(&mut self, mut routed: Routed) {
+        routed.queues.clear();
+        routed.delayed.clear();
+        self.route_buffers.spare.push(routed);
+    }
+
+    fn walk(&self, start: Sym, msg: &Message, allow_delay: bool, visited: &mut Vec<Sym>, work: &mut Vec<Sym>, out: &mut Routed) -> Result<(), AmqpError> {
+        let keys: &[Sym] = &msg.routing_keys;
+        visited.clear();
+        work.clear();
+        work.push(start);
         while let Some(name) = work.pop() {
             if visited.contains(&name) || visited.len() >= MAX_EXCHANGE_HOPS {
                 continue;
@@ -47,32 +79,32 @@ impl Sim {
             let Some(x) = self.exchanges.get(&name) else { continue };
             if x.delayed && allow_delay && msg.delayed_by_ms.is_none() {
                 if let DelayDecision::Delay(ms) = parse_x_delay(&msg.headers)? {
-                    out.delayed.push((Rc::new(record_of(x, &self.syms)), ms));
-                    self.push_alternate(x, &visited, &mut work);
+                    out.delayed.push((record_of(x, &self.syms), ms));
+                    self.push_alternate(x, visited, work);
                     continue;
                 }
             }
             let before = (out.queues.len(), work.len());
             if name == self.default_exchange() {
-                self.route_default(&keys, &mut out);
+                self.route_default(keys, out);
             } else {
-                for dest in x.matches(&self.syms, &keys, &msg.headers) {
+                for dest in x.matches(&self.syms, keys, &msg.headers) {
                     match dest {
-                        Destination::Queue(q) => self.add_queue(q, &mut out),
+                        Destination::Queue(q) => self.add_queue(q, out),
                         Destination::Exchange(e) => work.push(e),
                     }
                 }
             }
-            if (out.queues.len(), work.len()) == before && !self.matched_any(x, &keys, msg) {
-                self.push_alternate(x, &visited, &mut work);
+            if (out.queues.len(), work.len()) == before && !self.matched_any(x, keys, msg) {
+                self.push_alternate(x, visited, work);
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Routes a message the delayed store releases: the wrapped type of the exchange as
     /// recorded at publish, with the bindings of now; no second delay.
-    pub(crate) fn route_released(&self, rec: &ExchangeRecord, msg: &Message) -> Routed {
+    pub(crate) fn route_released(&mut self, rec: &ExchangeRecord, msg: &Message) -> Routed {
         match self.exchanges.get(&rec.name) {
             Some(_) => self.route(rec.name, msg, false).unwrap_or_default(),
             None => Routed::default(),

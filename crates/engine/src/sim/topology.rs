@@ -23,7 +23,7 @@ const QUORUM_TICK_MS: u64 = 5000;
 
 impl Sim {
     pub(crate) fn default_exchange(&self) -> Sym {
-        self.syms.get("").expect("the default exchange is interned first")
+        self.default_exchange_sym
     }
 
     pub(crate) fn declare_builtins(&mut self) {
