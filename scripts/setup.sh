@@ -43,7 +43,8 @@ lock_version() {
 }
 
 # --- apt: Chromium (+ chromedriver) for the browser tests, optionally RabbitMQ -------------
-apt_pkgs=(chromium chromium-driver)
+# fonts-wqy-microhei: CJK glyphs, so the Chinese UI renders in headless screenshots.
+apt_pkgs=(chromium chromium-driver fonts-wqy-microhei)
 [ "$WITH_RABBITMQ" = 1 ] && apt_pkgs+=(rabbitmq-server)
 missing=()
 for p in "${apt_pkgs[@]}"; do
