@@ -156,7 +156,7 @@ fn publish_for(t: Topology, i: usize, delay_ms: u64) -> PublishSpec {
 pub fn report(n: u64, t: Topology, f: &Figures) -> serde_json::Value {
     let per_waiting = if f.peak_waiting == 0 { 0.0 } else { f.peak_bytes as f64 / f.peak_waiting as f64 };
     json!({
-        "topology": format!("{t:?}"),
+        "topology": clap::ValueEnum::to_possible_value(&t).map_or_else(|| format!("{t:?}"), |v| v.get_name().to_string()),
         "messages": n,
         "delivered": f.delivered,
         "wall_ms": round3(f.wall_ms),
