@@ -229,14 +229,8 @@ pub fn equivalence(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::amqp::test_support::args;
     use crate::amqp::ErrorScope;
-
-    fn args(pairs: &[(&str, FieldValue)]) -> Table {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect()
-    }
 
     fn delayed(t: Option<FieldValue>) -> Result<ExchangeConfig, AmqpError> {
         let a = match t {

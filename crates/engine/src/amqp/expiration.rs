@@ -239,26 +239,6 @@ mod tests {
 
     /// The probe names cases with Python's repr of the string: '...' with \t \n \xNN.
     fn python_str(repr: &str) -> String {
-        let inner = &repr[1..repr.len() - 1];
-        let mut out = String::new();
-        let mut chars = inner.chars();
-        while let Some(c) = chars.next() {
-            if c != '\\' {
-                out.push(c);
-                continue;
-            }
-            match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('t') => out.push('\t'),
-                Some('r') => out.push('\r'),
-                Some('x') => {
-                    let hex: String = chars.by_ref().take(2).collect();
-                    out.push(char::from(u8::from_str_radix(&hex, 16).unwrap()));
-                }
-                Some(other) => out.push(other),
-                None => {}
-            }
-        }
-        out
+        crate::amqp::test_support::unescape(&repr[1..repr.len() - 1])
     }
 }

@@ -5,6 +5,8 @@ pub mod error;
 pub mod exchange_args;
 pub mod expiration;
 pub mod queue_args;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub mod x_delay;
 
 pub use error::{AmqpError, ErrorScope};

@@ -1135,6 +1135,7 @@ pub(crate) mod erl {
 /// The live broker's answers, as recorded by `tests/broker/probe_errors.py`.
 #[cfg(test)]
 pub(crate) mod recorded {
+    use crate::amqp::test_support::unescape;
     const OUT: &str = include_str!("../../../../tests/broker/probe_errors.out.txt");
 
     /// `(case, None)` for `ok`, `(case, Some((code, scope, text)))` for an error, in file order.
@@ -1163,42 +1164,13 @@ pub(crate) mod recorded {
             .1
     }
 
-    /// Undoes the probe's `show()`: `\\`, `\n`, `\r`, `\t`, `\xNN`.
-    fn unescape(s: &str) -> String {
-        let mut out = String::new();
-        let mut chars = s.chars();
-        while let Some(c) = chars.next() {
-            if c != '\\' {
-                out.push(c);
-                continue;
-            }
-            match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('r') => out.push('\r'),
-                Some('t') => out.push('\t'),
-                Some('x') => {
-                    let hex: String = chars.by_ref().take(2).collect();
-                    out.push(char::from(u8::from_str_radix(&hex, 16).expect("\\xNN")));
-                }
-                Some(other) => out.push(other),
-                None => out.push('\\'),
-            }
-        }
-        out
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::amqp::test_support::args;
     use std::rc::Rc;
-
-    fn args(pairs: &[(&str, FieldValue)]) -> Table {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect()
-    }
 
     fn s(v: &str) -> FieldValue {
         FieldValue::str(v)
