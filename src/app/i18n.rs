@@ -108,8 +108,13 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "not_tracked" => ("The path is kept for the first 20,000 messages only; search the log for this one.", "只保留前 20,000 条消息的路径;请在日志中搜索这条消息。"),
         "depths" => ("Queue depths over time (ready messages)", "队列深度随时间变化(就绪消息数)"),
         "compare" => ("Compare topologies", "对比不同拓扑"),
-        "compare_hint" => ("The same orders (A waits 30 min, B published a minute later waits 5 min) through one DLX wait queue with per-message TTL, one wait queue per TTL, and the delayed-message plugin; each runs to its end in the engine.", "同一批订单(A 等 30 分钟,B 晚一分钟发布、等 5 分钟)分别经过:单个 DLX 等待队列 + 消息级 TTL、每种 TTL 一个等待队列、延迟消息插件;每种方案都在引擎中运行到结束。"),
+        "compare_hint" => ("The same orders (A waits 30 min, B published a minute later waits 5 min) through one DLX wait queue with per-message TTL, one wait queue per TTL, and the delayed-message plugin. Side by side, every lane follows the playground clock: press Play or jump to 6:00 and see where B is in each.", "同一批订单(A 等 30 分钟,B 晚一分钟发布、等 5 分钟)分别经过:单个 DLX 等待队列 + 消息级 TTL、每种 TTL 一个等待队列、延迟消息插件。并排运行时每条泳道都跟随播放器的时钟:按播放或跳转到 6:00,看看 B 在各方案中的位置。"),
         "compare_run" => ("Run the comparison", "运行对比"),
+        "compare_pick" => ("Topologies to compare (2 to 4)", "要对比的拓扑(2 到 4 个)"),
+        "compare_live" => ("Side by side, one clock", "并排运行(同一时钟)"),
+        "compare_need_two" => ("Pick two or more topologies to compare", "请至少选择两个拓扑进行对比"),
+        "compare_stop" => ("Stop comparing", "停止对比"),
+        "compare_final" => ("Each run to its end", "各自运行到结束"),
         "compare_when" => ("delivered at (late by)", "投递时间(迟到)"),
         "zoom" => ("Zoom", "缩放"),
         "zoom_in" => ("Zoom in", "放大"),
@@ -169,7 +174,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "node_down" => ("node down", "节点宕机"),
         "node_up" => ("node up", "节点恢复"),
         "limit_reached" => ("limit reached", "达到模拟上限"),
-        _ => (key, key),
+        _ => return super::orders::t(lang, key),
     };
     if lang == Lang::Zh {
         zh
@@ -207,6 +212,6 @@ pub fn kind_key(kind: &str) -> &'static str {
         "node_down" => "node_down",
         "node_up" => "node_up",
         "limit_reached" => "limit_reached",
-        _ => "k_other",
+        _ => super::orders::kind_key(kind),
     }
 }

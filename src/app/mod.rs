@@ -1,10 +1,23 @@
 //! The playground app: shared state (signals + a non-reactive runner), the frame loop
 //! that paces the simulation, and the page layout.
 
+pub mod autosave;
 pub mod checked;
+pub mod edit;
+pub mod edit_binding;
+pub mod edit_exchange;
+pub mod edit_queue;
+pub mod edit_rules;
+pub mod compare;
+pub mod embed;
+pub mod host_api;
 pub mod i18n;
+pub mod orders;
 pub mod panels;
+pub mod presets_zh;
 pub mod runner;
+pub mod share;
+pub mod strategies;
 pub mod topo;
 pub mod topo_view;
 
@@ -115,6 +128,7 @@ pub struct Ctx {
     pub last_stats: StoredValue<f64>,
     pub presets: StoredValue<Vec<PresetMeta>>,
     pub load_error: RwSignal<Option<String>>,
+    pub cmp: compare::Cmp,
 }
 
 pub fn perf_now() -> f64 {
@@ -141,6 +155,12 @@ pub fn preset_text(id: &str) -> Option<&'static str> {
         return Some(SANDBOX);
     }
     PRESETS.iter().find(|(k, _)| *k == id).map(|(_, v)| *v)
+}
+
+/// A preset's (name, description, what to watch) in `lang` (Chinese from presets_zh.rs,
+/// English from the preset file as the fallback).
+pub fn preset_texts(lang: Lang, m: &PresetMeta) -> (String, String, String) {
+    presets_zh::pick(lang == Lang::Zh, &m.id, (m.name.clone(), m.description.clone(), m.watch.clone()))
 }
 
 fn meta_of(id: &str, s: &Scenario) -> PresetMeta {
@@ -177,6 +197,17 @@ pub fn parse_clock(text: &str) -> Result<u64, String> {
 impl Ctx {
     pub fn tr(&self, key: &'static str) -> &'static str {
         t(self.lang.get(), key)
+    }
+
+    /// The loaded scenario's texts in the UI language; an edited preset ("custom") keeps
+    /// its preset's Chinese texts while its name is unchanged.
+    pub fn meta_texts(&self) -> (String, String, String) {
+        let lang = self.lang.get();
+        self.meta.with(|m| {
+            let id = self.presets.with_value(|ps| ps.iter().find(|p| p.name == m.name).map(|p| p.id.clone()));
+            let m = PresetMeta { id: id.unwrap_or_else(|| m.id.clone()), ..m.clone() };
+            preset_texts(lang, &m)
+        })
     }
 
     pub fn now(&self) -> u64 {
@@ -366,6 +397,8 @@ impl Ctx {
         let jump = self.jump_to.get_untracked();
         let playing = self.playing.get_untracked();
         if jump.is_none() && !playing {
+            // Paused: lanes still catch up with a step, a restart or a user publish.
+            self.cmp.follow(self.runner.with_value(|r| r.now()), wall, false);
             return;
         }
         let until = self.meta.with_untracked(|m| m.until_ms);
@@ -404,6 +437,7 @@ impl Ctx {
             self.base.set_value(ClockBase { wall, virt: now });
         }
         self.apply(batch, wall);
+        self.cmp.follow(now, wall, busy);
     }
 }
 
@@ -481,6 +515,7 @@ pub fn App() -> impl IntoView {
         last_stats: StoredValue::new(-1e9),
         presets: StoredValue::new(presets),
         load_error: RwSignal::new(None),
+        cmp: compare::Cmp::new(),
     };
     provide_context(ctx);
     Effect::new(move |_| {
@@ -489,11 +524,17 @@ pub fn App() -> impl IntoView {
             let _ = el.set_attribute("lang", if l == Lang::Zh { "zh-CN" } else { "en" });
         }
     });
+    // Embed mode (?embed): a compact page that reads its own fragment and options.
+    if embed::requested() {
+        request_animation_frame(move || frame_loop(ctx));
+        return view! { <embed::Embed /> }.into_any();
+    }
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     let hash = hash.trim_start_matches('#');
     if !hash.is_empty() && preset_text(hash).is_some() {
         ctx.load(hash);
     }
+    share::start(ctx, hash);
     request_animation_frame(move || frame_loop(ctx));
 
     view! {
@@ -501,10 +542,12 @@ pub fn App() -> impl IntoView {
             <a class="skip" href="#main">{move || ctx.tr("skip")}</a>
             <panels::Header />
             <panels::Controls />
+            <share::LinkNotice />
             <main id="main" class="grid">
                 <aside class="area-left">
                     <panels::Gallery />
                     <panels::ScenarioJson />
+                    <edit::EditTopology />
                 </aside>
                 <div class="area-watch">
                     <panels::Watch />
@@ -514,8 +557,8 @@ pub fn App() -> impl IntoView {
                 </div>
                 <div class="area-queues">
                     <panels::Queues />
+                    <orders::Orders />
                     <panels::Lateness />
-                    <panels::Compare />
                 </div>
                 <aside class="area-right">
                     <panels::Publish />
@@ -523,6 +566,8 @@ pub fn App() -> impl IntoView {
                     <panels::Inspector />
                 </aside>
                 <div class="area-wide">
+                    <compare::Compare />
+                    <strategies::StrategyCompare />
                     <panels::Log />
                 </div>
             </main>
@@ -533,4 +578,5 @@ pub fn App() -> impl IntoView {
             </footer>
         </div>
     }
+    .into_any()
 }

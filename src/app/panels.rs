@@ -212,8 +212,8 @@ pub fn Gallery() -> impl IntoView {
                                     }
                                     on:click=move |_| c.load(&id)
                                 >
-                                    <span class="preset-name">{p.name.clone()}</span>
-                                    <span class="preset-desc">{p.description.clone()}</span>
+                                    <span class="preset-name">{let p = p.clone(); move || super::preset_texts(c.lang.get(), &p).0}</span>
+                                    <span class="preset-desc">{let p = p.clone(); move || super::preset_texts(c.lang.get(), &p).1}</span>
                                 </button>
                             </li>
                         }
@@ -233,19 +233,21 @@ pub fn Watch() -> impl IntoView {
             <div class="watch-head">
                 <h2 id="watch-h">
                     <span class="muted">{move || c.tr("scenario")}": "</span>
-                    <span data-testid="scenario-name">{move || c.meta.with(|m| m.name.clone())}</span>
+                    <span data-testid="scenario-name">{move || c.meta_texts().0}</span>
                 </h2>
                 <super::checked::ScenarioTools open=checked_open />
+                <super::share::ShareTools />
+                <super::embed::EmbedButton />
             </div>
             <super::checked::CheckedPanel open=checked_open />
-            <p class="desc">{move || c.meta.with(|m| m.description.clone())}</p>
+            <p class="desc">{move || c.meta_texts().1}</p>
             <p class="watch-text" data-testid="watch">
                 <strong>
                     <span aria-hidden="true">"◉ "</span>
                     {move || c.tr("what_to_watch")}
                 </strong>
                 " "
-                {move || c.meta.with(|m| m.watch.clone())}
+                {move || c.meta_texts().2}
             </p>
         </section>
     }
@@ -1306,123 +1308,6 @@ pub fn ScenarioJson() -> impl IntoView {
                 </div>
                 <p class="form-error" role="alert" data-testid="json-error">{move || error.get().map(|e| format!("⚠ {e}"))}</p>
             </details>
-        </section>
-    }
-}
-
-/// The same workload (A 30 min, B 5 min a minute later) through three topologies, run
-/// headless to the end: lateness side by side.
-const COMPARE: [&str; 3] = ["head-of-line-blocking", "fix-one-queue-per-ttl", "fix-delayed-plugin"];
-
-#[derive(Clone, Debug, PartialEq)]
-struct CompareRow {
-    id: &'static str,
-    name: String,
-    count: u64,
-    mean: f64,
-    p99: u64,
-    max: u64,
-    deliveries: Vec<(String, u64, u64)>,
-}
-
-#[component]
-pub fn Compare() -> impl IntoView {
-    let c = ctx();
-    let rows = RwSignal::new(Vec::<CompareRow>::new());
-    let run = move || {
-        let mut out = vec![];
-        for id in COMPARE {
-            let Some(text) = super::preset_text(id) else { continue };
-            let Ok(s) = delaylab_engine::scenario::load_str(text) else { continue };
-            let v = delaylab_engine::report::run(&s);
-            let l = &v["lateness_ms"];
-            let deliveries = v["deliveries"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .map(|d| {
-                            (
-                                d["body"].as_str().unwrap_or("").to_string(),
-                                d["delivered_at_ms"].as_u64().unwrap_or(0),
-                                d["late_ms"].as_u64().unwrap_or(0),
-                            )
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            out.push(CompareRow {
-                id,
-                name: s.name.clone(),
-                count: l["count"].as_u64().unwrap_or(0),
-                mean: l["mean"].as_f64().unwrap_or(0.0),
-                p99: l["p99"].as_u64().unwrap_or(0),
-                max: l["max"].as_u64().unwrap_or(0),
-                deliveries,
-            });
-        }
-        rows.set(out);
-    };
-    view! {
-        <section class="panel compare" aria-labelledby="cmp-h" data-testid="compare">
-            <h2 id="cmp-h">{move || c.tr("compare")}</h2>
-            <p class="hint">{move || c.tr("compare_hint")}</p>
-            <button data-testid="compare-run" on:click=move |_| run()>{move || c.tr("compare_run")}</button>
-            {move || {
-                let r = rows.get();
-                (!r.is_empty())
-                    .then(|| {
-                        view! {
-                            <div class="table-wrap">
-                                <table class="cmp-table">
-                                    <thead>
-                                        <tr>
-                                            <th scope="col">{c.tr("topology")}</th>
-                                            <th scope="col">{c.tr("delivered_n")}</th>
-                                            <th scope="col">{c.tr("mean")}</th>
-                                            <th scope="col">"p99"</th>
-                                            <th scope="col">"max"</th>
-                                            <th scope="col">{c.tr("compare_when")}</th>
-                                        </tr>
-                                    </thead>
-                                    <tbody>
-                                        {r
-                                            .into_iter()
-                                            .map(|row| {
-                                                let id = row.id;
-                                                let bad = row.max > 0;
-                                                view! {
-                                                    <tr data-testid=format!("compare-{id}") class:late=bad>
-                                                        <th scope="row">
-                                                            <button class="link" on:click=move |_| c.load(id)>{row.name.clone()}</button>
-                                                        </th>
-                                                        <td>{row.count}</td>
-                                                        <td>{span(row.mean.round() as u64)}</td>
-                                                        <td>{span(row.p99)}</td>
-                                                        <td class="max">{if bad { "⚠ " } else { "✓ " }}{span(row.max)}</td>
-                                                        <td class="when">
-                                                            {row
-                                                                .deliveries
-                                                                .iter()
-                                                                .map(|(b, t, l)| {
-                                                                    if *l > 0 {
-                                                                        format!("{b} {} (+{})", clock(*t), span(*l))
-                                                                    } else {
-                                                                        format!("{b} {}", clock(*t))
-                                                                    }
-                                                                })
-                                                                .collect::<Vec<_>>()
-                                                                .join(" · ")}
-                                                        </td>
-                                                    </tr>
-                                                }
-                                            })
-                                            .collect_view()}
-                                    </tbody>
-                                </table>
-                            </div>
-                        }
-                    })
-            }}
         </section>
     }
 }

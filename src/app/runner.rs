@@ -110,6 +110,8 @@ pub struct Track {
     pub msgs: HashMap<u32, Vec<Entry>>,
     pub log: VecDeque<Entry>,
     pub publish_targets: BTreeSet<String>,
+    /// What an embed's host page hears about (host_api.rs); None when nobody listens.
+    pub tap: Option<super::host_api::Tap>,
 }
 
 pub struct Runner {
@@ -336,6 +338,10 @@ impl Track {
             _ => {}
         }
         let late = id.and_then(|i| self.late.get((i as usize).wrapping_sub(1)).copied()).unwrap_or(0);
+        if let Some(mut tap) = self.tap.take() {
+            tap.on_event(&e, sim, self, late);
+            self.tap = Some(tap);
+        }
         let entry = Entry { seq: self.seq, ev: e, late };
         if let Some(i) = id.filter(|i| *i <= TRACK_MSGS) {
             let steps = self.msgs.entry(i).or_default();

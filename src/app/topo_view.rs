@@ -63,7 +63,12 @@ pub fn Topology() -> impl IntoView {
     let drag = StoredValue::new(None::<Drag>);
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
 
+    // Phone: the frame fits the width; zoom widens the drawing instead of cropping it,
+    // and the frame scrolls sideways to pan (`--topo-w`, style.css).
+    let wide = RwSignal::new(1.0f64);
+    let narrow = || web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w <= 760.0);
     let fit = move || {
+        wide.set(1.0);
         let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
         model.with_untracked(|m| {
             pos.with_untracked(|p| {
@@ -82,6 +87,9 @@ pub fn Topology() -> impl IntoView {
         }
     };
     let zoom = move |f: f64| {
+        if narrow() {
+            return wide.update(|w| *w = (*w / f).clamp(1.0, 8.0));
+        }
         vb.update(|v| {
             let (cx, cy) = (v.0 + v.2 / 2.0, v.1 + v.3 / 2.0);
             v.2 *= f;
@@ -380,6 +388,7 @@ pub fn Topology() -> impl IntoView {
             <svg
                 class="topo-svg"
                 style:min-width=move || format!("{:.0}px", vb.with(|v| v.2) * 0.66)
+                style=("--topo-w", move || format!("{:.0}%", wide.get() * 100.0))
                 data-testid="topology"
                 node_ref=svg_ref
                 role="group"

@@ -6,12 +6,16 @@
 //! delaylab replay SCENARIO.json --amqp URL [--time-scale F]
 //! delaylab diff A.json B.json [--tolerance-ms N]
 //! delaylab export definitions SCENARIO.json [--output FILE]
+//! delaylab link SCENARIO.json [--base URL]
+//! delaylab compare WORKLOAD.json [--strategies a,b,...] [--count N] [--format json|text] [--timing]
 //! ```
 
 mod alloc;
 mod bench;
+mod compare;
 mod diff;
 mod export;
+mod link;
 mod replay;
 mod run;
 
@@ -77,6 +81,30 @@ enum Cmd {
         #[arg(long, default_value_t = 50)]
         tolerance_ms: u64,
     },
+    /// Every delay strategy (polling, stores, timing wheel, DLX variants, plugin) on one workload.
+    Compare {
+        /// Workload JSON file (see README, "Workload files").
+        workload: String,
+        /// Comma-separated strategy names (default: all nine).
+        #[arg(long)]
+        strategies: Option<String>,
+        /// Override the workload's task count.
+        #[arg(long)]
+        count: Option<u64>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Print each strategy's wall time to standard error.
+        #[arg(long)]
+        timing: bool,
+    },
+    /// Print the scenario's share link (the playground's "Copy link"), alone on one line.
+    Link {
+        /// Scenario JSON file (`-` reads standard input).
+        scenario: String,
+        /// Where the playground is served.
+        #[arg(long, default_value = link::DEFAULT_BASE)]
+        base: String,
+    },
     /// Export a scenario for a real broker.
     Export {
         #[command(subcommand)]
@@ -110,6 +138,10 @@ fn main() -> ExitCode {
         }
         Cmd::Replay { scenario, amqp, time_scale } => replay::main(&scenario, &amqp, time_scale),
         Cmd::Diff { a, b, tolerance_ms } => diff::main(&a, &b, tolerance_ms),
+        Cmd::Compare { workload, strategies, count, format, timing } => {
+            compare::main(&workload, strategies.as_deref(), count, format, timing)
+        }
+        Cmd::Link { scenario, base } => link::main(&scenario, &base),
         Cmd::Export { what: ExportCmd::Definitions { scenario, output } } => export::main(&scenario, output.as_deref()),
     }
 }

@@ -11,8 +11,12 @@ use delaylab_engine::scenario::{self, Scenario};
 
 use crate::Format;
 
-/// Reads and loads a scenario; the error is one line naming the JSON path.
+/// Reads and loads a scenario file, or a share link (`delaylab link`); the error is one
+/// line naming the JSON path, or saying what is wrong with the link.
 pub fn load(path: &str) -> Result<Scenario, String> {
+    if crate::link::is_link(path) {
+        return crate::link::load(path);
+    }
     let mut src = String::new();
     let read = if path == "-" {
         std::io::stdin().read_to_string(&mut src).map(|_| ())

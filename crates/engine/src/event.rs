@@ -84,6 +84,8 @@ pub enum EventKind {
     NodeUp,
     /// A limit stopped the run (the text says which); nothing happens after it.
     LimitReached { text: Rc<str> },
+    /// The order-timeout lab (`crate::orders`): orders, stock, scans, injected faults.
+    Order(crate::orders::OrderEvent),
 }
 
 impl DropReason {
@@ -143,6 +145,7 @@ impl EventKind {
             EventKind::NodeDown { .. } => "node_down",
             EventKind::NodeUp => "node_up",
             EventKind::LimitReached { .. } => "limit_reached",
+            EventKind::Order(o) => o.name(),
         }
     }
 
@@ -162,6 +165,7 @@ impl EventKind {
             | EventKind::Acked { msg, .. }
             | EventKind::Rejected { msg, .. }
             | EventKind::Requeued { msg, .. } => Some(*msg),
+            EventKind::Order(o) => o.msg(),
             _ => None,
         }
     }

@@ -11,9 +11,11 @@ pub mod exchange;
 pub mod ids;
 pub mod limits;
 pub mod message;
+pub mod orders;
 pub mod queue;
 pub mod rng;
 pub mod sim;
+pub mod strategies;
 pub mod sym;
 pub mod timers;
 

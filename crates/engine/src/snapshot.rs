@@ -26,6 +26,8 @@ pub struct Snapshot {
     pub delayed: Vec<DelayedView>,
     pub delayed_total: u64,
     pub consumers: Vec<ConsumerView>,
+    /// The order-timeout lab's table and counters, when the scenario has `orders`.
+    pub orders: Option<crate::orders::view::OrdersView>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -130,6 +132,7 @@ impl Snapshot {
             delayed,
             delayed_total: sim.delayed_store().len() as u64,
             consumers: consumers(sim),
+            orders: sim.orders_lab().map(|lab| crate::orders::view::of(lab, now)),
         }
     }
 

@@ -29,6 +29,8 @@ pub enum Timer {
     DelayedDue,
     /// The node comes back after a restart.
     NodeUp,
+    /// The order-timeout lab's own timers (orders created, paid, scans, faults).
+    Order(crate::orders::LabTimer),
 }
 
 #[derive(Debug, Default)]

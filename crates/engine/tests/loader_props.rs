@@ -312,6 +312,8 @@ fn scenario(te: bool) -> impl Strategy<Value = Scenario> {
                     },
                     consumers,
                     actions,
+                    orders: None,
+                    faults: Vec::new(),
                 }
             },
         )

@@ -468,6 +468,36 @@ fn lesson(stem: &str, r: &Value) -> Check {
             delivered_at(r, "retry-1", 10_000, 0)?;
             queues_empty(r)
         }
+        // The order-timeout lab: the outcome counters carry the lesson.
+        "orders-naive-closes-paid" => {
+            let o = &r["orders"];
+            ensure!(u(&o["paid_closed"]) > 0 && o["paid_closed"] == o["paid"], "every paid order closed: {o}");
+            ensure!(u(&o["stock_double_released"]) == u(&o["canceled"]), "canceled orders released twice: {o}");
+            Ok(())
+        }
+        "orders-safe-consumer-faults" => {
+            let o = &r["orders"];
+            ensure!(u(&o["faults_injected"]) > 0, "faults were injected: {o}");
+            ensure!(o["paid_closed"] == 0 && o["stock_double_released"] == 0 && o["never_closed"] == 0, "no mistake: {o}");
+            Ok(())
+        }
+        "orders-plugin-node-lost" => {
+            ensure!(u(&r["orders"]["never_closed"]) > 0, "orders left open: {}", r["orders"]);
+            ensure!(drops(r).iter().any(|d| d.2 == "node_lost"), "close messages lost with the node");
+            Ok(())
+        }
+        "orders-plugin-node-lost-compensated" => {
+            let o = &r["orders"];
+            ensure!(o["never_closed"] == 0 && u(&o["closed_by_scan"]) > 0 && u(&o["rows_scanned"]) > 0, "the scan closes them: {o}");
+            ensure!(u(&o["close_lateness_ms"]["max"]) <= 300_000, "within one scan period: {o}");
+            Ok(())
+        }
+        "orders-reminder-then-close" => {
+            let o = &r["orders"];
+            ensure!(u(&o["reminders_sent"]) > 0 && o["reminders_to_paid"] == 0, "reminders only to waiting orders: {o}");
+            ensure!(u(&o["paid_closed"]) > 0, "check_state's read-update window: {o}");
+            Ok(())
+        }
         // A preset added later without a lesson here is still loaded, run and compared.
         _ => Ok(()),
     }

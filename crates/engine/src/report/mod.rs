@@ -109,6 +109,9 @@ impl Recorder {
         stats.insert("end_ms".into(), json!(sim.now_ms()));
         stats.insert("wall_ms".into(), json!(0.0));
         out.insert("stats".into(), Value::Object(stats));
+        if let Some(lab) = sim.orders_lab() {
+            out.insert("orders".into(), lab.tally.to_json(lab.spec.policy, &lab.db, sim.now_ms()));
+        }
         if let Some(l) = &self.limit {
             out.insert("limit_reached".into(), json!(l));
         }

@@ -70,6 +70,7 @@ pub fn line(e: &Event, sim: &Sim) -> Option<String> {
         EventKind::NodeDown { lost } => if *lost { "NODE LOST".to_string() } else { "node down (restart)".to_string() },
         EventKind::NodeUp => "node up".to_string(),
         EventKind::LimitReached { text } => format!("STOPPED     {text}"),
+        EventKind::Order(o) => o.text(clock),
         _ => return None,
     };
     Some(format!("  {}  {}", clock(e.t_ms), text))
@@ -133,6 +134,9 @@ pub fn summary(result: &serde_json::Value) -> String {
     }
     for note in result["not_simulated"].as_array().into_iter().flatten() {
         let _ = writeln!(out, "not simulated: {}", note.as_str().unwrap_or_default());
+    }
+    if result["orders"].is_object() {
+        out.push_str(&crate::orders::outcome::summary_text(&result["orders"], clock));
     }
     if let Some(l) = result["limit_reached"].as_str() {
         let _ = writeln!(out, "STOPPED by a limit: {l}");

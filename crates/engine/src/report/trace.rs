@@ -134,6 +134,7 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
         EventKind::NodeDown { lost } => put("lost", json!(lost)),
         EventKind::NodeUp => {}
         EventKind::LimitReached { text } => put("text", json!(&**text)),
+        EventKind::Order(o) => o.json_fields(&mut m),
     }
     Value::Object(m)
 }

@@ -121,7 +121,8 @@ fn quote(text: &str) -> String {
     }
 }
 
-fn json_kind(v: &Value) -> &'static str {
+/// "a string", "an array"...: what a JSON value is, for error messages.
+pub fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

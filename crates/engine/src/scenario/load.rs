@@ -12,6 +12,8 @@
 //! `topology.not_simulated` (a list of strings) is this format's own extension, written
 //! by `save` so those lines survive a save and load.
 
+mod orders;
+
 use std::collections::HashMap;
 use std::fmt;
 
@@ -71,9 +73,9 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-type R<T> = Result<T, LoadError>;
+pub(crate) type R<T> = Result<T, LoadError>;
 
-fn fail<T>(path: impl Into<String>, message: impl Into<String>) -> R<T> {
+pub(crate) fn fail<T>(path: impl Into<String>, message: impl Into<String>) -> R<T> {
     Err(LoadError::new(path, message))
 }
 
@@ -152,6 +154,7 @@ pub fn load_value(v: &Value) -> Result<Scenario, LoadError> {
     };
     let consumers = consumers(root.array("consumers")?)?;
     let actions = actions(root.array("actions")?)?;
+    let (orders, faults) = orders::load(&root, &consumers)?;
     Ok(Scenario {
         version,
         name: root.str_or("name", "")?,
@@ -162,6 +165,8 @@ pub fn load_value(v: &Value) -> Result<Scenario, LoadError> {
         topology,
         consumers,
         actions,
+        orders,
+        faults,
     })
 }
 
@@ -175,6 +180,8 @@ const TOP_KEYS: &[&str] = &[
     "topology",
     "consumers",
     "actions",
+    "orders",
+    "faults",
 ];
 const TOPOLOGY_LISTS: &[&str] = &["exchanges", "queues", "bindings"];
 /// The other top-level sections of a RabbitMQ `definitions.json`.
@@ -905,12 +912,12 @@ fn properties(o: &Obj) -> R<Properties> {
 // ---------------------------------------------------------------------------------
 // Typed access with paths
 
-struct Obj<'a> {
+pub(crate) struct Obj<'a> {
     m: &'a Map<String, Value>,
     path: String,
 }
 
-fn as_obj(v: &Value, path: impl Into<String>) -> R<Obj<'_>> {
+pub(crate) fn as_obj(v: &Value, path: impl Into<String>) -> R<Obj<'_>> {
     let path = path.into();
     match v {
         Value::Object(m) => Ok(Obj { m, path }),
@@ -919,22 +926,22 @@ fn as_obj(v: &Value, path: impl Into<String>) -> R<Obj<'_>> {
 }
 
 impl<'a> Obj<'a> {
-    fn p(&self, key: &str) -> String {
+    pub(crate) fn p(&self, key: &str) -> String {
         join(&self.path, key)
     }
 
-    fn get(&self, key: &str) -> Option<&'a Value> {
+    pub(crate) fn get(&self, key: &str) -> Option<&'a Value> {
         self.m.get(key)
     }
 
-    fn check_keys(&self, allowed: &[&str]) -> R<()> {
+    pub(crate) fn check_keys(&self, allowed: &[&str]) -> R<()> {
         match self.m.keys().find(|k| !allowed.contains(&k.as_str())) {
             Some(k) => fail(self.p(k), unknown_message(allowed)),
             None => Ok(()),
         }
     }
 
-    fn obj(&self, key: &str) -> R<Obj<'a>> {
+    pub(crate) fn obj(&self, key: &str) -> R<Obj<'a>> {
         let p = self.p(key);
         match self.get(key) {
             Some(v) => as_obj(v, p),
@@ -943,7 +950,7 @@ impl<'a> Obj<'a> {
     }
 
     /// A list; absent means empty.
-    fn array(&self, key: &str) -> R<&'a [Value]> {
+    pub(crate) fn array(&self, key: &str) -> R<&'a [Value]> {
         match self.get(key) {
             None => Ok(&[]),
             Some(Value::Array(items)) => Ok(items),
@@ -959,7 +966,7 @@ impl<'a> Obj<'a> {
         }
     }
 
-    fn str_or(&self, key: &str, default: &str) -> R<String> {
+    pub(crate) fn str_or(&self, key: &str, default: &str) -> R<String> {
         Ok(self.str_opt(key)?.unwrap_or_else(|| default.to_string()))
     }
 
@@ -980,7 +987,7 @@ impl<'a> Obj<'a> {
         check_name(&s, &self.p(key))
     }
 
-    fn bool_or(&self, key: &str, default: bool) -> R<bool> {
+    pub(crate) fn bool_or(&self, key: &str, default: bool) -> R<bool> {
         match self.get(key) {
             None => Ok(default),
             Some(Value::Bool(b)) => Ok(*b),
@@ -988,21 +995,21 @@ impl<'a> Obj<'a> {
         }
     }
 
-    fn uint_opt(&self, key: &str, max: u64) -> R<Option<u64>> {
+    pub(crate) fn uint_opt(&self, key: &str, max: u64) -> R<Option<u64>> {
         match self.get(key) {
             None => Ok(None),
             Some(v) => uint(v, &self.p(key), max).map(Some),
         }
     }
 
-    fn dur_opt(&self, key: &str) -> R<Option<u64>> {
+    pub(crate) fn dur_opt(&self, key: &str) -> R<Option<u64>> {
         match self.get(key) {
             None => Ok(None),
             Some(v) => duration(v, &self.p(key)).map(Some),
         }
     }
 
-    fn dur_req(&self, key: &str) -> R<u64> {
+    pub(crate) fn dur_req(&self, key: &str) -> R<u64> {
         self.dur_opt(key)?
             .ok_or_else(|| LoadError::new(self.p(key), "missing (required)"))
     }
@@ -1029,14 +1036,14 @@ fn check_name(s: &str, path: &str) -> R<String> {
     Ok(s.to_string())
 }
 
-fn uint(v: &Value, path: &str, max: u64) -> R<u64> {
+pub(crate) fn uint(v: &Value, path: &str, max: u64) -> R<u64> {
     match v.as_u64() {
         Some(n) if n <= max => Ok(n),
         _ => fail(path, expected(&format!("an integer from 0 to {max}"), v)),
     }
 }
 
-fn duration(v: &Value, path: &str) -> R<u64> {
+pub(crate) fn duration(v: &Value, path: &str) -> R<u64> {
     let ms = duration_from_json(v).map_err(|m| LoadError::new(path, m))?;
     if ms > MAX_DURATION_MS {
         return fail(
@@ -1118,7 +1125,7 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-fn index(path: &str, i: usize) -> String {
+pub(crate) fn index(path: &str, i: usize) -> String {
     format!("{path}[{i}]")
 }
 
@@ -1130,7 +1137,7 @@ fn unknown_message(allowed: &[&str]) -> String {
     }
 }
 
-fn expected(what: &str, found: &Value) -> String {
+pub(crate) fn expected(what: &str, found: &Value) -> String {
     format!("expected {what}, found {}", describe(found))
 }
 

@@ -23,6 +23,10 @@ pub struct Scenario {
     pub topology: Topology,
     pub consumers: Vec<ConsumerSpec>,
     pub actions: Vec<Action>,
+    /// The order-timeout lab (`crate::orders`), if the scenario has one.
+    pub orders: Option<crate::orders::OrdersSpec>,
+    /// Faults injected into the lab's run (`faults`; needs `orders`).
+    pub faults: Vec<crate::orders::FaultSpec>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -237,6 +241,8 @@ impl Scenario {
             topology: Topology::default(),
             consumers: Vec::new(),
             actions: Vec::new(),
+            orders: None,
+            faults: Vec::new(),
         }
     }
 }

@@ -6,6 +6,8 @@
 //! every scenario the loader can produce. `Topology::not_simulated` is written as
 //! `topology.not_simulated`, this format's own extension, so the notes survive too.
 
+mod orders;
+
 use serde_json::{json, Map, Value};
 
 use super::duration::format_duration;
@@ -28,6 +30,12 @@ pub fn to_value(s: &Scenario) -> Value {
         s.consumers.iter().map(consumer).collect(),
     );
     root.insert("actions".into(), s.actions.iter().map(action).collect());
+    if let Some(o) = &s.orders {
+        root.insert("orders".into(), orders::orders(o));
+    }
+    if !s.faults.is_empty() {
+        root.insert("faults".into(), s.faults.iter().map(orders::fault).collect());
+    }
     Value::Object(root)
 }
 

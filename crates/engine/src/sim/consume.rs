@@ -162,7 +162,10 @@ impl Sim {
             self.end_copy();
             return;
         }
-        let outcome = self.consumers[cid.0 as usize].next_outcome(&mut self.rng);
+        let outcome = match self.lab_on_delivery(cid, &entry) {
+            Some(o) => o, // the order-timeout lab decides at the end of handling
+            None => self.consumers[cid.0 as usize].next_outcome(&mut self.rng),
+        };
         self.consumers[cid.0 as usize].unacked += 1;
         let copy = entry.copy;
         self.next_delivery += 1;
@@ -181,7 +184,8 @@ impl Sim {
         let qname = q.name;
         self.consumers[cid.0 as usize].unacked -= 1;
         let msg_id = u.entry.msg.id;
-        match u.outcome {
+        let msg = u.entry.msg.clone();
+        match self.lab_on_handled(copy, &msg, u.outcome) {
             Outcome::Ack => {
                 self.emit(EventKind::Acked { msg: msg_id, copy, queue: qname, consumer: Some(cid) });
                 self.end_copy();

@@ -26,6 +26,7 @@ mod delayed;
 mod enqueue;
 mod expire;
 mod node;
+mod orders;
 mod publish;
 mod route;
 mod topology;
@@ -94,6 +95,8 @@ pub struct Sim {
     pub(crate) node_up: bool,
     /// Durable copies of the topology taken when the node went down (restart).
     pub(crate) downtime: Option<node::Downtime>,
+    /// The order-timeout lab, when the scenario has `orders` (see `sim/orders.rs`).
+    orders: Option<Box<crate::orders::Lab>>,
 }
 
 impl Sim {
@@ -129,12 +132,14 @@ impl Sim {
             halted: false,
             node_up: true,
             downtime: None,
+            orders: None,
         };
         sim.declare_builtins();
         sim.declare_topology(&scenario.topology);
         for spec in &scenario.consumers {
             sim.add_consumer(spec.clone());
         }
+        sim.init_orders(scenario);
         for (i, action) in scenario.actions.iter().enumerate() {
             sim.timers.arm(action.at_ms, Timer::Action { action: i as u32, run: 0 });
         }
@@ -229,6 +234,7 @@ impl Sim {
             Timer::ConsumerDetach(c) => self.detach_consumer(c, true),
             Timer::DelayedDue => self.on_delayed_timer(),
             Timer::NodeUp => self.node_up_again(),
+            Timer::Order(t) => self.fire_order(t),
         }
     }
 

@@ -83,7 +83,7 @@ impl Sim {
         self.emit(EventKind::Error { msg: Some(msg.id), code: e.code, text: e.text.into(), scope: e.scope });
     }
 
-    fn build_message(&mut self, id: crate::ids::MsgId, spec: PublishSpec, run: u32) -> Message {
+    pub(super) fn build_message(&mut self, id: crate::ids::MsgId, spec: PublishSpec, run: u32) -> Message {
         let PublishSpec { exchange, routing_key, mut body, properties: mut p, .. } = spec;
         if body.contains("{n}") {
             body = body.replace("{n}", &(run + 1).to_string());

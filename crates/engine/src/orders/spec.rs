@@ -1,0 +1,154 @@
+//! The order-timeout lab as a scenario describes it (`orders` and `faults`): plain owned
+//! values, built by the loader (`scenario::load`), written back by `scenario::save`.
+//!
+//! ```text
+//! "orders": {"count": 20, "over": "10m", "timeout": "30m",
+//!            "publish": {"exchange": "order.delay", "routing_key": "close",
+//!                        "properties": {"headers": {"x-delay": 1800000}}},
+//!            "consumer": "closer", "policy": "naive",
+//!            "pay": [{"share": 0.6, "after": ["1m", "25m"]}, {"share": 0.4, "after": "never"}]}
+//! "faults": [{"kind": "pay_race", "share": 0.5}]
+//! ```
+
+use crate::scenario::PublishSpec;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Closes the order named in the message, whatever its state.
+    Naive,
+    /// Reads the order at delivery; updates it (unconditionally) at the end of handling
+    /// if the read said WAITING_PAY.
+    CheckState,
+    /// Reads, then `UPDATE ... WHERE status = 'WAITING_PAY'`: a payment that landed after
+    /// the read makes the update affect 0 rows.
+    ConditionalUpdate,
+    /// Inserts an idempotency record per message id first (a duplicate stops there),
+    /// then as `ConditionalUpdate`.
+    Idempotent,
+}
+
+/// What a consumer that reads the row does with a close message that came too early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Early {
+    /// Publish the close message again with the time that is left as its delay.
+    Republish,
+    /// Ack it and do nothing (only a compensation scan closes the order then).
+    Ignore,
+}
+
+/// When a share of users pay (or cancel) after the order is created.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum After {
+    Never,
+    Fixed(u64),
+    /// Uniform in [lo, hi] ms.
+    Range(u64, u64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShareAfter {
+    pub share: f64,
+    pub after: After,
+}
+
+/// The optional first-level message (e.g. "please pay" at 10 minutes).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReminderSpec {
+    pub publish: PublishSpec,
+    /// The consumer that handles reminders (defaults to the orders consumer).
+    pub consumer: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrdersSpec {
+    pub count: u32,
+    /// Orders are created evenly over this window from `start_ms`.
+    pub start_ms: u64,
+    pub over_ms: u64,
+    pub timeout_ms: u64,
+    /// The close message; its body is replaced by the order id.
+    pub publish: PublishSpec,
+    pub consumer: String,
+    pub policy: Policy,
+    pub early: Early,
+    /// Payment buckets; shares sum to at most 1, the rest never pays.
+    pub pay: Vec<ShareAfter>,
+    pub cancel: Option<ShareAfter>,
+    pub items: u32,
+    /// Units in stock per item at the start.
+    pub stock: u32,
+    pub reminder: Option<ReminderSpec>,
+    /// Compensation scan period, if there is one.
+    pub scan_every_ms: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FaultKind {
+    DuplicateDelivery,
+    EarlyArrival,
+    CrashBeforeAck,
+    PayRace,
+    LoseNode,
+    LostInStore,
+    ConsumerOutage,
+}
+
+pub const FAULT_KINDS: &[(&str, FaultKind)] = &[
+    ("duplicate_delivery", FaultKind::DuplicateDelivery),
+    ("early_arrival", FaultKind::EarlyArrival),
+    ("crash_before_ack", FaultKind::CrashBeforeAck),
+    ("pay_race", FaultKind::PayRace),
+    ("lose_node", FaultKind::LoseNode),
+    ("lost_in_store", FaultKind::LostInStore),
+    ("consumer_outage", FaultKind::ConsumerOutage),
+];
+
+impl FaultKind {
+    pub fn as_str(self) -> &'static str {
+        FAULT_KINDS.iter().find(|(_, k)| *k == self).map_or("?", |(s, _)| s)
+    }
+
+    /// Faults that happen once at a time (`at`), the others hit a `share` of orders or
+    /// deliveries.
+    pub fn is_timed(self) -> bool {
+        matches!(self, FaultKind::LoseNode | FaultKind::ConsumerOutage)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaultSpec {
+    pub kind: FaultKind,
+    /// Timed faults: when.
+    pub at_ms: u64,
+    /// Share faults: the probability per order (publish faults) or per delivery.
+    pub share: f64,
+    /// `consumer_outage`: how long; `early_arrival`: how early (the clock skew).
+    pub duration_ms: u64,
+}
+
+pub const POLICIES: &[(&str, Policy)] = &[
+    ("naive", Policy::Naive),
+    ("check_state", Policy::CheckState),
+    ("conditional_update", Policy::ConditionalUpdate),
+    ("idempotent", Policy::Idempotent),
+];
+
+impl Policy {
+    pub fn as_str(self) -> &'static str {
+        POLICIES.iter().find(|(_, p)| *p == self).map_or("?", |(s, _)| s)
+    }
+
+    /// Whether it reads the row before acting (and so can notice an early message).
+    pub fn reads_first(self) -> bool {
+        self != Policy::Naive
+    }
+}
+
+impl Early {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Early::Republish => "republish",
+            Early::Ignore => "ignore",
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! Hooks of the order-timeout lab (`crate::orders`) into the simulation.
+//!
+//! The lab runs on the simulation's clock, timers, event stream and seeded PRNG:
+//! ```text
+//! Create(i) timer  insert order, draw its payment/cancel times, publish its close
+//!                  message (and reminder) through the scenario's topology
+//! delivery         of a lab message to the lab's consumer: the policy's read
+//! handled          the policy's write, stock release; the outcome is ack (or a
+//!                  redelivery, for crash_before_ack), whatever the consumer spec says
+//! Scan timer       the compensation scan, every N minutes while orders wait
+//! ```
+//! A simulation without `orders` never enters this file: no draws, no events, so every
+//! other scenario runs exactly as before.
+
+use std::rc::Rc;
+
+use super::Sim;
+use crate::event::{DropReason, EventKind};
+use crate::ids::{ConsumerId, CopyId, MsgId};
+use crate::message::Message;
+use crate::orders::faults::{shortened, strikes};
+use crate::orders::lab::{Handling, LabMsg, MsgKind};
+use crate::orders::model::Status;
+use crate::orders::policy::{self, Decision};
+use crate::orders::spec::{After, FaultKind, ShareAfter};
+use crate::orders::{scan, Lab, LabTimer, OrderEvent, Skip};
+use crate::queue::Entry;
+use crate::scenario::{Outcome, PublishSpec, Scenario};
+use crate::timers::Timer;
+use crate::value::FieldValue;
+
+impl Sim {
+    /// Builds the lab from the scenario (after its consumers were added).
+    pub(crate) fn init_orders(&mut self, scenario: &Scenario) {
+        let Some(spec) = scenario.orders.clone() else { return };
+        let find = |name: &str| self.consumers.iter().position(|c| c.spec.name == name).map(|i| ConsumerId(i as u32));
+        let mut lab = Lab::new(spec, scenario.faults.clone());
+        lab.consumer = find(&lab.spec.consumer);
+        lab.reminder_consumer = lab.spec.reminder.as_ref().and_then(|r| find(&r.consumer));
+        if lab.spec.count > 0 {
+            self.arm(lab.created_at_ms(0), Timer::Order(LabTimer::Create(0)));
+        }
+        if let Some(every) = lab.spec.scan_every_ms {
+            self.arm(lab.spec.start_ms.saturating_add(every), Timer::Order(LabTimer::Scan));
+        }
+        for (i, f) in lab.faults.iter().enumerate().filter(|(_, f)| f.kind.is_timed()) {
+            self.timers.arm(f.at_ms, Timer::Order(LabTimer::Fault(i as u32)));
+        }
+        self.orders = Some(Box::new(lab));
+    }
+
+    pub fn orders_lab(&self) -> Option<&Lab> {
+        self.orders.as_deref()
+    }
+
+    fn lab(&mut self) -> &mut Lab {
+        self.orders.as_deref_mut().expect("lab timers only exist with a lab")
+    }
+
+    fn order_event(&mut self, ev: OrderEvent) {
+        self.emit(EventKind::Order(ev));
+    }
+
+    pub(crate) fn fire_order(&mut self, t: LabTimer) {
+        match t {
+            LabTimer::Create(i) => self.create_order(i),
+            LabTimer::Pay(id) => {
+                let now = self.now_ms();
+                let accepted = self.lab().db.pay(id, now);
+                let tally = &mut self.lab().tally;
+                if accepted {
+                    tally.paid += 1
+                } else {
+                    tally.payments_refused += 1
+                }
+                self.order_event(OrderEvent::Paid {
+                    order: id,
+                    accepted,
+                    race: false,
+                });
+            }
+            LabTimer::Cancel(id) => {
+                let now = self.now_ms();
+                let accepted = self.lab().db.cancel(id, now);
+                if accepted {
+                    self.lab().tally.canceled += 1;
+                }
+                self.order_event(OrderEvent::Canceled { order: id, accepted });
+                if accepted {
+                    self.release_stock(id, false);
+                }
+            }
+            LabTimer::Scan => self.run_scan(),
+            LabTimer::Fault(i) => self.timed_fault(i),
+            LabTimer::OutageEnd(_) => {
+                if let Some(cid) = self.lab().consumer {
+                    self.attach_consumer(cid);
+                }
+            }
+        }
+    }
+
+    fn create_order(&mut self, i: u32) {
+        let now = self.now_ms();
+        let lab = self.lab();
+        let (timeout, count) = (lab.spec.timeout_ms, lab.spec.count);
+        let id = lab.db.create(now, timeout);
+        lab.tally.created += 1;
+        let (item, deadline_ms) = lab.db.get(id).map(|o| (o.item, o.deadline_ms)).unwrap_or_default();
+        if i + 1 < count {
+            let next = lab.created_at_ms(i + 1);
+            self.arm(next, Timer::Order(LabTimer::Create(i + 1)));
+        }
+        self.order_event(OrderEvent::Created {
+            order: id,
+            item,
+            deadline_ms,
+        });
+        // Draws, in a fixed order: payment, cancel, then the publish faults.
+        let pay = self.lab().spec.pay.clone();
+        let u = self.rng.next_f64();
+        let mut acc = 0.0;
+        if let Some(bucket) = pay.iter().find(|b| {
+            acc += b.share;
+            u < acc
+        }) {
+            self.schedule(*bucket, LabTimer::Pay(id));
+        }
+        if let Some(c) = self.lab().spec.cancel {
+            if self.rng.next_f64() < c.share {
+                self.schedule(c, LabTimer::Cancel(id));
+            }
+        }
+        let faults = self.lab().faults.clone();
+        let lost = strikes(&faults, FaultKind::LostInStore, &mut self.rng).is_some();
+        let early_by = strikes(&faults, FaultKind::EarlyArrival, &mut self.rng).map(|f| f.duration_ms);
+        let duplicate = strikes(&faults, FaultKind::DuplicateDelivery, &mut self.rng).is_some();
+        let msg = LabMsg {
+            order: id,
+            kind: MsgKind::Close,
+        };
+        let delay = early_by.and_then(|by| self.lab_delay(msg.kind).map(|d| shortened(d, by)));
+        let first = self.publish_lab_msg(msg, delay, lost);
+        if lost {
+            self.fault(FaultKind::LostInStore, Some(id), first);
+        } else if early_by.is_some() {
+            self.fault(FaultKind::EarlyArrival, Some(id), first);
+        }
+        if duplicate {
+            let again = self.publish_lab_msg(msg, delay, false);
+            self.fault(FaultKind::DuplicateDelivery, Some(id), again);
+        }
+        if self.lab().spec.reminder.is_some() {
+            self.publish_lab_msg(
+                LabMsg {
+                    order: id,
+                    kind: MsgKind::Reminder,
+                },
+                None,
+                false,
+            );
+        }
+    }
+
+    fn schedule(&mut self, rule: ShareAfter, timer: LabTimer) {
+        let after = match rule.after {
+            After::Never => return,
+            After::Fixed(ms) => ms,
+            After::Range(lo, hi) => self.rng.range_u64(lo, hi),
+        };
+        let at = self.now_ms().saturating_add(after);
+        self.arm(at, Timer::Order(timer));
+    }
+
+    fn fault(&mut self, fault: FaultKind, order: Option<u32>, msg: Option<MsgId>) {
+        self.lab().tally.faults += 1;
+        self.order_event(OrderEvent::Fault { fault, order, msg });
+    }
+
+    fn lab_publish_spec(&mut self, kind: MsgKind) -> PublishSpec {
+        let spec = &self.lab().spec;
+        match (kind, &spec.reminder) {
+            (MsgKind::Reminder, Some(r)) => r.publish.clone(),
+            _ => spec.publish.clone(),
+        }
+    }
+
+    /// The per-message delay the publish carries (`expiration` or `x-delay`), if any.
+    fn lab_delay(&mut self, kind: MsgKind) -> Option<u64> {
+        let p = self.lab_publish_spec(kind).properties;
+        if let Some(e) = &p.expiration {
+            return e.parse().ok();
+        }
+        p.headers.get("x-delay").and_then(|v| v.as_int()).and_then(|d| u64::try_from(d).ok())
+    }
+
+    /// Publishes a lab message (body `order-<id>`, message_id its idempotency key) with
+    /// `delay_ms` replacing its per-message delay. `lost`: confirmed, then lost.
+    fn publish_lab_msg(&mut self, msg: LabMsg, delay_ms: Option<u64>, lost: bool) -> Option<MsgId> {
+        let mut spec = self.lab_publish_spec(msg.kind);
+        spec.body = match msg.kind {
+            MsgKind::Close => format!("order-{}", msg.order),
+            MsgKind::Reminder => format!("remind order-{}", msg.order),
+        };
+        spec.properties.message_id = Some(msg.key());
+        if let Some(d) = delay_ms {
+            if spec.properties.expiration.is_some() {
+                spec.properties.expiration = Some(d.to_string());
+            } else if spec.properties.headers.contains_key("x-delay") {
+                spec.properties.headers.insert("x-delay", FieldValue::Int(d as i64));
+            }
+        }
+        let id = if lost {
+            let id = self.new_msg_id()?;
+            let m = Rc::new(self.build_message(id, spec, 0));
+            self.emit(EventKind::Published { msg: m, mandatory: false });
+            self.emit(EventKind::Confirmed { msg: id, ack: true });
+            self.emit(EventKind::Dropped {
+                msg: id,
+                copy: None,
+                queue: None,
+                reason: DropReason::NodeLost,
+            });
+            id
+        } else {
+            let before = self.next_msg;
+            self.publish(spec, 0);
+            if self.next_msg == before {
+                return None;
+            }
+            MsgId(self.next_msg)
+        };
+        self.lab().msgs.insert(id.0, msg);
+        Some(id)
+    }
+
+    /// At delivery: a lab message to the consumer that handles it gets the policy's read.
+    /// Returns None when the lab has nothing to do with this delivery.
+    pub(crate) fn lab_on_delivery(&mut self, cid: ConsumerId, entry: &Entry) -> Option<Outcome> {
+        let now = self.now_ms();
+        let lab = self.orders.as_deref_mut()?;
+        let msg = *lab.msgs.get(&entry.msg.id.0)?;
+        if !lab.handles(cid, msg.kind) {
+            return None;
+        }
+        let read = policy::read(lab.spec.policy, &lab.db, msg.order, now, &mut lab.tally.db_queries);
+        lab.handling.insert(entry.copy, Handling { msg, read });
+        Some(Outcome::Ack)
+    }
+
+    /// At the end of handling: the policy's write. Returns the outcome to apply.
+    pub(crate) fn lab_on_handled(&mut self, copy: CopyId, message: &Rc<Message>, planned: Outcome) -> Outcome {
+        let Some(h) = self.orders.as_deref_mut().and_then(|l| l.handling.remove(&copy)) else {
+            return planned;
+        };
+        let order = h.msg.order;
+        let faults = self.lab().faults.clone();
+        if h.read.is_none_or(|r| r.status == Status::WaitingPay)
+            && self.lab().db.get(order).is_some_and(|o| o.status == Status::WaitingPay)
+            && strikes(&faults, FaultKind::PayRace, &mut self.rng).is_some()
+        {
+            let now = self.now_ms();
+            self.fault(FaultKind::PayRace, Some(order), Some(message.id));
+            self.lab().db.pay(order, now);
+            self.lab().tally.paid += 1;
+            self.order_event(OrderEvent::Paid {
+                order,
+                accepted: true,
+                race: true,
+            });
+        }
+        match h.msg.kind {
+            MsgKind::Close => self.apply_close(h, message.id),
+            MsgKind::Reminder => self.apply_reminder(h, message.id),
+        }
+        if strikes(&faults, FaultKind::CrashBeforeAck, &mut self.rng).is_some() {
+            self.fault(FaultKind::CrashBeforeAck, Some(order), Some(message.id));
+            return Outcome::Requeue;
+        }
+        Outcome::Ack
+    }
+
+    fn apply_close(&mut self, h: Handling, msg: MsgId) {
+        let now = self.now_ms();
+        let order = h.msg.order;
+        let key = h.msg.key();
+        let lab = self.lab();
+        let (pol, early) = (lab.spec.policy, lab.spec.early);
+        let decision = policy::close((pol, early), &mut lab.db, order, &key, h.read, now, &mut lab.tally.db_queries);
+        match decision {
+            Decision::Closed { was } => self.closed(order, Some(msg), was),
+            Decision::Skipped(reason) => {
+                self.lab().tally.skipped += 1;
+                self.order_event(OrderEvent::Skipped { order, msg, reason });
+                if let Skip::EarlyRepublished { delay_ms } = reason {
+                    self.publish_lab_msg(h.msg, Some(delay_ms), false);
+                }
+            }
+        }
+    }
+
+    fn apply_reminder(&mut self, h: Handling, msg: MsgId) {
+        let order = h.msg.order;
+        let lab = self.lab();
+        let status = lab.db.get(order).map_or(Status::Closed, |o| o.status);
+        // A policy that reads skips orders that are no longer waiting; naive reminds anyway.
+        if let Some(r) = h.read.filter(|r| r.status != Status::WaitingPay) {
+            lab.tally.skipped += 1;
+            return self.order_event(OrderEvent::Skipped {
+                order,
+                msg,
+                reason: Skip::NotWaiting(r.status),
+            });
+        }
+        let to_paid = status == Status::Paid;
+        lab.tally.reminders_sent += 1;
+        lab.tally.reminders_to_paid += u32::from(to_paid);
+        self.order_event(OrderEvent::Reminded { order, msg, to_paid });
+    }
+
+    /// The row was updated to CLOSED (by a message, or by the scan with `msg` None).
+    fn closed(&mut self, order: u32, msg: Option<MsgId>, was: Status) {
+        let now = self.now_ms();
+        let lab = self.lab();
+        let deadline = lab.db.get(order).map_or(now, |o| o.deadline_ms);
+        let mistake = was == Status::Paid;
+        let (mut late_ms, mut early_ms) = (0, 0);
+        if was == Status::WaitingPay {
+            late_ms = now.saturating_sub(deadline);
+            early_ms = deadline.saturating_sub(now);
+            lab.tally.closed += 1;
+            lab.tally.lateness_ms.push(late_ms);
+            lab.tally.closed_early += u32::from(early_ms > 0);
+            lab.tally.closed_by_scan += u32::from(msg.is_none());
+        }
+        if mistake {
+            lab.tally.paid_closed += 1;
+            if let Some(o) = lab.db.orders.get_mut(order as usize - 1) {
+                o.mistake_msg = o.mistake_msg.or(msg.map(|m| m.0));
+            }
+        }
+        self.order_event(OrderEvent::Closed {
+            order,
+            msg,
+            was,
+            mistake,
+            late_ms,
+            early_ms,
+        });
+        self.release_stock(order, true);
+    }
+
+    /// `close_path`: counted in db_queries (a cancel is business traffic, not counted).
+    fn release_stock(&mut self, order: u32, close_path: bool) {
+        let lab = self.lab();
+        lab.tally.db_queries += u64::from(close_path);
+        let Some((item, first)) = lab.db.release_stock(order) else { return };
+        lab.tally.stock_double_released += u32::from(!first);
+        self.order_event(OrderEvent::StockReleased { order, item, twice: !first });
+    }
+
+    fn run_scan(&mut self) {
+        let now = self.now_ms();
+        let lab = self.lab();
+        let r = scan::run(&mut lab.db, now);
+        lab.tally.db_queries += r.queries;
+        lab.tally.rows_scanned += r.rows_scanned;
+        let every = lab.spec.scan_every_ms.unwrap_or(u64::MAX);
+        let more_to_come = lab.tally.created < lab.spec.count || lab.db.waiting() > 0;
+        self.order_event(OrderEvent::ScanRun {
+            rows_scanned: r.rows_scanned,
+            closed: r.closed.len() as u32,
+        });
+        for id in r.closed {
+            self.closed(id, None, Status::WaitingPay);
+        }
+        if more_to_come {
+            self.arm(now.saturating_add(every), Timer::Order(LabTimer::Scan));
+        }
+    }
+
+    fn timed_fault(&mut self, i: u32) {
+        let Some(f) = self.lab().faults.get(i as usize).cloned() else { return };
+        self.fault(f.kind, None, None);
+        match f.kind {
+            FaultKind::LoseNode => self.lose_node(),
+            FaultKind::ConsumerOutage => {
+                if let Some(cid) = self.lab().consumer {
+                    self.detach_consumer(cid, false);
+                    let back = self.now_ms().saturating_add(f.duration_ms);
+                    self.arm(back, Timer::Order(LabTimer::OutageEnd(i)));
+                }
+            }
+            _ => {}
+        }
+    }
+}

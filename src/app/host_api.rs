@@ -1,0 +1,459 @@
+//! The postMessage API of an embedded playground (`?embed`): a host page (a lesson, a
+//! course) drives the simulation and hears about deliveries.
+//!
+//! Contract (README, "Embedding"):
+//! - in (host → iframe): `{type:"load", scenario:{...}}` (the scenario-format JSON object,
+//!   checked by the engine's loader), `{type:"play"}`, `{type:"pause"}`,
+//!   `{type:"seek", ms}` (virtual time; back in time replays from 0), `{type:"speed", value}`
+//!   (virtual ms per wall ms, 1..=100000), `{type:"subscribe", events:true|false}`,
+//!   `{type:"status"}`.
+//! - out (iframe → host): `ready` (once running, and again after each `load`), `status`,
+//!   `delivered` (`id, body, queue, at_ms, late_ms`, one message per delivery), `event`
+//!   (`events: [trace JSON...]`, one batch per frame, only when subscribed), `dropped`
+//!   (how many deliveries / events were over the per-frame caps), `error` (`message`, and
+//!   `request`: the type of the message it answers, when known).
+//! - Only the parent window may talk to the embed, and only from an allowed origin: the
+//!   embed's own origin, plus the `origins=` URL option. Anything else is ignored without
+//!   an answer (answering would tell a stranger the embed exists). Replies go to the
+//!   parent with `targetOrigin` = the host's origin, never `*`.
+//!
+//! Timeline (head-of-line-blocking, host on the same origin):
+//!   wall 0.4 s  iframe → `{type:"ready", scenario:"Head-of-line blocking", until_ms:2400000, ...}`
+//!   host → `{type:"speed", value:1000}`, `{type:"play"}`
+//!   virtual 30:00.000  iframe → `{type:"delivered", id:1, body:"A", queue:"order.dlx.queue",
+//!                       at_ms:1800000, late_ms:0}` then the same for B with `late_ms:1440000`
+//!   host → `{type:"seek", ms:360000}`: the simulation restarts and runs to 6:00 (nothing
+//!   is delivered by then: B waits behind A).
+//!
+//! Everything a host sends is data: names and bodies end up in text nodes only.
+
+use delaylab_engine::report::trace;
+use delaylab_engine::scenario;
+use delaylab_engine::scenario::duration::json_kind;
+use delaylab_engine::{Event, EventKind, Sim};
+use leptos::prelude::*;
+use serde_json::{json, Value};
+use web_sys::wasm_bindgen::JsValue;
+
+use super::runner::Track;
+use super::Ctx;
+
+/// Version of this message protocol, sent in `ready`.
+pub const PROTOCOL_VERSION: u32 = 1;
+/// A host message longer than this (as JSON) is refused before parsing.
+pub const MAX_MESSAGE_CHARS: usize = 2 * 1024 * 1024;
+/// `delivered` messages posted per frame; the rest are counted in `dropped`.
+pub const MAX_DELIVERED_PER_FRAME: usize = 250;
+/// Events sent per frame (in one `event` batch); the rest are counted in `dropped`.
+pub const MAX_EVENTS_PER_FRAME: usize = 500;
+/// A delivered body longer than this many characters is cut (with "…").
+pub const MAX_BODY_CHARS: usize = 4096;
+/// The furthest a `seek` may go: 30 days of virtual time.
+pub const MAX_SEEK_MS: u64 = 30 * 24 * 3_600_000;
+
+/// What the runner's event stream hands to the host, collected between two frames.
+#[derive(Default)]
+pub struct Tap {
+    events_on: bool,
+    delivered: Vec<Value>,
+    events: Vec<Value>,
+    dropped_delivered: u64,
+    dropped_events: u64,
+}
+
+impl Tap {
+    /// Called by [`Track`] for every engine event, after its own bookkeeping.
+    pub fn on_event(&mut self, e: &Event, sim: &Sim, track: &Track, late_ms: u64) {
+        if let EventKind::Delivered { msg, queue, .. } = &e.kind {
+            if self.delivered.len() < MAX_DELIVERED_PER_FRAME {
+                let body = track.body(msg.id.0);
+                let body = if body.chars().count() > MAX_BODY_CHARS {
+                    body.chars().take(MAX_BODY_CHARS - 1).collect::<String>() + "…"
+                } else {
+                    body.to_string()
+                };
+                self.delivered.push(json!({
+                    "type": "delivered",
+                    "id": msg.id.0,
+                    "body": body,
+                    "queue": sim.symbols().str(*queue),
+                    "at_ms": e.t_ms,
+                    "late_ms": late_ms,
+                }));
+            } else {
+                self.dropped_delivered += 1;
+            }
+        }
+        if self.events_on {
+            if self.events.len() < MAX_EVENTS_PER_FRAME {
+                self.events.push(trace::event_json(e, sim));
+            } else {
+                self.dropped_events += 1;
+            }
+        }
+    }
+
+    /// The messages to post for what was collected, emptying the tap.
+    fn take_messages(&mut self) -> Vec<Value> {
+        let mut out = std::mem::take(&mut self.delivered);
+        if !self.events.is_empty() {
+            out.push(json!({"type": "event", "events": std::mem::take(&mut self.events)}));
+        }
+        if self.dropped_delivered + self.dropped_events > 0 {
+            out.push(json!({"type": "dropped", "delivered": self.dropped_delivered, "events": self.dropped_events}));
+            self.dropped_delivered = 0;
+            self.dropped_events = 0;
+        }
+        out
+    }
+}
+
+/// A host message, checked.
+#[derive(Debug, PartialEq)]
+pub enum Request {
+    Load(Value),
+    Play,
+    Pause,
+    Seek(u64),
+    Speed(f64),
+    Subscribe(bool),
+    Status,
+}
+
+const TYPES: &str = "load, play, pause, seek, speed, subscribe, status";
+
+/// Checks a message's shape: `Err((type if known, what is wrong))`.
+pub fn parse_request(v: &Value) -> Result<Request, (Option<String>, String)> {
+    let Some(obj) = v.as_object() else {
+        return Err((
+            None,
+            format!(
+                "a message must be an object like {{\"type\": \"play\"}}, not {}",
+                json_kind(v)
+            ),
+        ));
+    };
+    let Some(ty) = obj.get("type").and_then(Value::as_str) else {
+        return Err((
+            None,
+            format!("a message needs a string \"type\" (one of {TYPES})"),
+        ));
+    };
+    let short: String = ty.chars().take(40).collect();
+    let fail = |m: String| Err((Some(short.clone()), m));
+    match ty {
+        "load" => match obj.get("scenario") {
+            Some(s @ Value::Object(_)) => Ok(Request::Load(s.clone())),
+            Some(other) => fail(format!(
+                "\"scenario\" must be the scenario as a JSON object, not {}",
+                json_kind(other)
+            )),
+            None => {
+                fail("\"load\" needs a \"scenario\" (a JSON object in the scenario format)".into())
+            }
+        },
+        "play" => Ok(Request::Play),
+        "pause" => Ok(Request::Pause),
+        "status" => Ok(Request::Status),
+        "seek" => match obj.get("ms").and_then(Value::as_u64) {
+            Some(ms) if ms <= MAX_SEEK_MS => Ok(Request::Seek(ms)),
+            Some(ms) => fail(format!(
+                "\"ms\" is {ms}; the furthest a seek goes is {MAX_SEEK_MS} (30 days)"
+            )),
+            None => fail(
+                "\"seek\" needs \"ms\": a whole number of virtual milliseconds, 0 or more".into(),
+            ),
+        },
+        "speed" => match obj.get("value").and_then(Value::as_f64) {
+            Some(x) if (1.0..=100_000.0).contains(&x) => Ok(Request::Speed(x)),
+            Some(x) => fail(format!(
+                "\"value\" is {x}; a speed is 1 to 100000 (virtual ms per wall ms)"
+            )),
+            None => fail("\"speed\" needs \"value\": a number from 1 to 100000".into()),
+        },
+        "subscribe" => match obj.get("events").and_then(Value::as_bool) {
+            Some(on) => Ok(Request::Subscribe(on)),
+            None => fail("\"subscribe\" needs \"events\": true or false".into()),
+        },
+        _ => fail(format!(
+            "unknown message type \"{short}\"; expected one of {TYPES}"
+        )),
+    }
+}
+
+/// Normalises one `origins=` entry to an origin (`https://a.example`): scheme http or
+/// https, a host, nothing after it but an optional "/".
+pub fn parse_origin(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    let shown: String = t.chars().take(80).collect();
+    let url = web_sys::Url::new(t)
+        .map_err(|_| format!("\"{shown}\" is not an origin like https://school.example"))?;
+    let scheme_ok = url.protocol() == "https:" || url.protocol() == "http:";
+    let bare = url.pathname() == "/"
+        && url.search().is_empty()
+        && url.hash().is_empty()
+        && url.username().is_empty();
+    if !scheme_ok || !bare || url.host().is_empty() {
+        return Err(format!(
+            "\"{shown}\" is not an origin like https://school.example (scheme and host only)"
+        ));
+    }
+    Ok(url.origin())
+}
+
+/// Who may talk to this embed, and where replies go.
+#[derive(Clone, Debug, Default)]
+pub struct HostState {
+    /// Allowed origins: the embed's own, then the `origins=` option's.
+    pub allowed: Vec<String>,
+    /// The parent's origin once known (and allowed); nothing is posted before.
+    pub host_origin: Option<String>,
+    pub events_on: bool,
+}
+
+fn parent_window() -> Option<web_sys::Window> {
+    let w = web_sys::window()?;
+    let p = w.parent().ok().flatten()?;
+    // A top-level page is its own parent: no host to talk to.
+    (JsValue::from(&p) != JsValue::from(&w)).then_some(p)
+}
+
+/// The parent page's origin as the browser reports it (Chromium, Safari:
+/// `location.ancestorOrigins`; others: the referrer), if it is allowed.
+fn guess_host_origin(allowed: &[String]) -> Option<String> {
+    let w = web_sys::window()?;
+    // Not in web-sys: read `location.ancestorOrigins[0]` by reflection.
+    let reflect = web_sys::js_sys::Reflect::get;
+    let from_ancestors = reflect(&w.location(), &JsValue::from_str("ancestorOrigins"))
+        .ok()
+        .filter(|l| !l.is_undefined() && !l.is_null())
+        .and_then(|l| reflect(&l, &JsValue::from_f64(0.0)).ok())
+        .and_then(|o| o.as_string());
+    let from_referrer = || {
+        let r = w.document()?.referrer();
+        web_sys::Url::new(&r).ok().map(|u| u.origin())
+    };
+    let o = from_ancestors.or_else(from_referrer)?;
+    allowed.contains(&o).then_some(o)
+}
+
+fn post(st: StoredValue<HostState>, v: &Value) {
+    let Some(origin) = st.with_value(|s| s.host_origin.clone()) else {
+        return;
+    };
+    let Some(parent) = parent_window() else {
+        return;
+    };
+    if let Ok(js) = web_sys::js_sys::JSON::parse(&v.to_string()) {
+        let _ = parent.post_message(&js, &origin);
+    }
+}
+
+fn error(st: StoredValue<HostState>, request: Option<String>, message: String) {
+    post(
+        st,
+        &json!({"type": "error", "request": request, "message": message}),
+    );
+}
+
+fn ready_message(c: &Ctx) -> Value {
+    let (name, until) = c.meta.with_untracked(|m| (m.name.clone(), m.until_ms));
+    json!({"type": "ready", "version": PROTOCOL_VERSION, "scenario": name, "until_ms": until, "now_ms": c.now()})
+}
+
+fn status_message(c: &Ctx) -> Value {
+    let (name, until) = c.meta.with_untracked(|m| (m.name.clone(), m.until_ms));
+    json!({
+        "type": "status",
+        "scenario": name,
+        "until_ms": until,
+        "now_ms": c.snap.with_untracked(|s| s.now_ms),
+        "playing": c.playing.get_untracked(),
+        "speed": c.speed.get_untracked(),
+        "seeking_to_ms": c.jump_to.get_untracked(),
+    })
+}
+
+/// Plays once a pending jump has arrived (a seek while playing, autoplay with a start
+/// time): playing during the jump would fight it for the clock.
+#[derive(Clone, Copy)]
+pub struct PlayAfterJump(StoredValue<bool>);
+
+impl PlayAfterJump {
+    pub fn new(c: Ctx) -> PlayAfterJump {
+        let armed = StoredValue::new(false);
+        Effect::new(move |_| {
+            if c.jump_to.get().is_none() && armed.get_value() {
+                armed.set_value(false);
+                c.set_playing(true);
+            }
+        });
+        PlayAfterJump(armed)
+    }
+
+    pub fn arm(&self) {
+        self.0.set_value(true);
+    }
+}
+
+/// Moves the clock to `ms` (replaying from 0 when it is in the past), as the jump box does.
+fn seek(c: &Ctx, st: StoredValue<HostState>, ms: u64, resume: PlayAfterJump) {
+    let playing = c.playing.get_untracked();
+    c.set_playing(false);
+    if ms < c.now() {
+        c.restart();
+        install_tap(c, st);
+    }
+    if playing {
+        resume.arm();
+    }
+    c.jump_to.set(Some(ms));
+}
+
+fn handle(c: Ctx, st: StoredValue<HostState>, resume: PlayAfterJump, data: JsValue) {
+    let text = if data.is_string() {
+        return error(
+            st,
+            None,
+            "a message must be an object like {\"type\": \"play\"}, not a string".into(),
+        );
+    } else {
+        match web_sys::js_sys::JSON::stringify(&data)
+            .ok()
+            .and_then(|s| s.as_string())
+        {
+            Some(t) => t,
+            None => return error(st, None, "the message cannot be read as JSON".into()),
+        }
+    };
+    if text.len() > MAX_MESSAGE_CHARS {
+        return error(
+            st,
+            None,
+            format!(
+                "the message is {} characters of JSON; the limit is {MAX_MESSAGE_CHARS}",
+                text.len()
+            ),
+        );
+    }
+    let v: Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => return error(st, None, format!("the message is not JSON: {e}")),
+    };
+    let req = match parse_request(&v) {
+        Ok(r) => r,
+        Err((ty, m)) => return error(st, ty, m),
+    };
+    match req {
+        Request::Load(s) => match scenario::load_str(&s.to_string()) {
+            Ok(s) => {
+                c.load_scenario("custom", s);
+                install_tap(&c, st);
+                post(st, &ready_message(&c));
+            }
+            Err(e) => error(
+                st,
+                Some("load".into()),
+                format!("scenario {}: {}", e.path, e.message),
+            ),
+        },
+        Request::Play => c.set_playing(true),
+        Request::Pause => c.set_playing(false),
+        Request::Seek(ms) => seek(&c, st, ms, resume),
+        Request::Speed(x) => c.set_speed(x),
+        Request::Subscribe(on) => {
+            st.update_value(|s| s.events_on = on);
+            install_tap(&c, st);
+            c.runner.update_value(|r| {
+                if let Some(t) = r.track.tap.as_mut() {
+                    t.events_on = on;
+                }
+            });
+        }
+        Request::Status => post(st, &status_message(&c)),
+    }
+}
+
+/// Puts a tap on the current runner (a new runner, after a load or a restart, has none).
+fn install_tap(c: &Ctx, st: StoredValue<HostState>) {
+    let events_on = st.with_value(|s| s.events_on);
+    c.runner.update_value(|r| {
+        if r.track.tap.is_none() {
+            r.track.tap = Some(Tap {
+                events_on,
+                ..Tap::default()
+            });
+        }
+    });
+}
+
+/// Posts what the tap collected since the last frame.
+fn flush(c: &Ctx, st: StoredValue<HostState>) {
+    install_tap(c, st);
+    let out = c.runner.try_update_value(|r| {
+        r.track
+            .tap
+            .as_mut()
+            .map(Tap::take_messages)
+            .unwrap_or_default()
+    });
+    if st.with_value(|s| s.host_origin.is_none()) {
+        return;
+    }
+    for m in out.unwrap_or_default() {
+        post(st, &m);
+    }
+}
+
+/// Starts the API when the page is framed. `extra_origins` are the `origins=` option's
+/// (already normalised); `events_on` is the `events=1` option. Returns false when there
+/// is no parent to talk to.
+pub fn start(c: Ctx, extra_origins: Vec<String>, events_on: bool) -> bool {
+    if parent_window().is_none() {
+        return false;
+    }
+    let own = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let mut allowed = vec![own];
+    for o in extra_origins {
+        if !allowed.contains(&o) {
+            allowed.push(o);
+        }
+    }
+    let host_origin = guess_host_origin(&allowed);
+    let st = StoredValue::new(HostState {
+        allowed,
+        host_origin,
+        events_on,
+    });
+    let resume = PlayAfterJump::new(c);
+    install_tap(&c, st);
+    let handle_ev = move |ev: web_sys::MessageEvent| {
+        let origin = ev.origin();
+        if !st.with_value(|s| s.allowed.contains(&origin)) {
+            return;
+        }
+        let from_parent = match (ev.source(), parent_window()) {
+            (Some(src), Some(p)) => JsValue::from(src) == JsValue::from(p),
+            _ => false,
+        };
+        if !from_parent {
+            return;
+        }
+        let first = st.with_value(|s| s.host_origin.as_deref() != Some(origin.as_str()));
+        st.update_value(|s| s.host_origin = Some(origin));
+        if first {
+            post(st, &ready_message(&c));
+        }
+        handle(c, st, resume, ev.data());
+    };
+    // The embed lives as long as the page: the listener is never removed.
+    let _ = window_event_listener(leptos::ev::message, handle_ev);
+    Effect::new(move |_| {
+        let _ = c.rev.get();
+        flush(&c, st);
+    });
+    post(st, &ready_message(&c));
+    true
+}

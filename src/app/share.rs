@@ -1,0 +1,334 @@
+//! Share links in the full playground: the "Copy link" button, opening a link at start,
+//! the read-only view, and the message a bad link gets.
+//!
+//! The link is `delaylab-share`'s (the CLI's `delaylab link` makes the same one): the
+//! scenario as loaded or edited (not the state it reached: opening replays it, and the
+//! engine is deterministic, so the recipient sees the same deliveries at the same times),
+//! plus the view: speed, language, read-only, the time the sharer was looking at (the
+//! recipient jumps there) and whether it was playing. Commands given through the
+//! publish form or the consumer form are not part of the scenario, so not of the link.
+//!
+//! Start (`start`, called once by `App`): a fragment `#v1.…` is a link; it loads, or a
+//! notice says what is wrong (translated, the `LinkError` text) with "Start fresh". A
+//! preset id (`#head-of-line-blocking`) was already loaded by `App`; no fragment at all
+//! restores the autosave (`autosave.rs`). Nothing from a link is ever parsed as HTML:
+//! names, bodies and descriptions go into text nodes.
+
+use delaylab_share::{
+    decode_fragment, encode_fragment, looks_like_link, LinkError, Shared, ViewOptions,
+    MAX_FRAGMENT_CHARS,
+};
+use leptos::prelude::*;
+
+use super::i18n::Lang;
+use super::{autosave, Ctx};
+
+/// Share state, provided as a context by [`start`].
+#[derive(Clone, Copy)]
+pub struct Share {
+    /// The page shows no editing controls (a read-only link was opened).
+    pub read_only: RwSignal<bool>,
+    /// What the next copied link says about read-only.
+    pub link_read_only: RwSignal<bool>,
+    pub problem: RwSignal<Option<Problem>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// The link in the address bar.
+    Link(LinkError),
+    /// What localStorage held.
+    Autosave(LinkError),
+}
+
+fn tr(lang: Lang, key: &'static str) -> &'static str {
+    let (en, zh) = match key {
+        "copy_link" => ("Copy link", "复制链接"),
+        "copied" => ("Link copied to the clipboard.", "链接已复制到剪贴板。"),
+        "copy_by_hand" => (
+            "Copy the link from the field above.",
+            "请从上面的输入框手动复制链接。",
+        ),
+        "too_long" => (
+            "This scenario is too large for a link; export it as a file instead.",
+            "这个场景太大,无法放进链接;请改为导出文件。",
+        ),
+        "link_label" => ("Share link", "分享链接"),
+        "ro_link" => ("read-only link", "只读链接"),
+        "ro_badge" => ("Read-only view: editing is off.", "只读视图:已关闭编辑。"),
+        "reset" => ("Reset", "重置"),
+        "reset_hint" => (
+            "Back to the gallery; forget the autosaved scenario",
+            "回到场景库,并清除自动保存的场景",
+        ),
+        "bad_link" => ("This link could not be opened:", "无法打开这个链接:"),
+        "bad_autosave" => (
+            "The autosaved scenario could not be restored, so the playground starts fresh:",
+            "无法恢复自动保存的场景,已重新开始:",
+        ),
+        "start_fresh" => ("Start fresh", "重新开始"),
+        _ => (key, key),
+    };
+    if lang == Lang::Zh {
+        zh
+    } else {
+        en
+    }
+}
+
+/// The error in the UI language (English is `LinkError`'s own text).
+pub fn describe(lang: Lang, e: &LinkError) -> String {
+    if lang == Lang::En {
+        return e.to_string();
+    }
+    match e {
+        LinkError::NotALink => "这不是 delaylab 分享链接:'#' 后面应以 \"v1.\" 开头".into(),
+        LinkError::UnknownVersion(v) => format!(
+            "这个链接的版本是 {v},来自更新的 delaylab;本版本只能打开 1 到 {} 版的链接",
+            delaylab_share::LINK_VERSION
+        ),
+        LinkError::TooLong { chars, limit } => format!("链接长 {chars} 个字符,上限是 {limit}"),
+        LinkError::BadBase64(why) => format!("链接已损坏:{why}(请重新复制完整链接)"),
+        LinkError::Truncated => "链接不完整:数据提前结束(请重新复制完整链接)".into(),
+        LinkError::UnknownDictionary(d) => {
+            format!("链接被改动过,或来自更新的 delaylab:它引用了本版本没有的字典 {d}")
+        }
+        LinkError::BadDeflate => "链接已损坏:压缩数据无效(请重新复制完整链接)".into(),
+        LinkError::Tampered => "链接被改动过:内容与校验和不符(请重新复制完整链接)".into(),
+        LinkError::TooLarge { limit } => format!("链接里的场景解压后超过 {limit} 字节的上限"),
+        LinkError::BadPayload(why) => format!("链接的内容不是 delaylab 场景:{why}"),
+        LinkError::InvalidScenario(l) => format!("链接里的场景无效:{}: {}", l.path, l.message),
+        LinkError::InvalidView { path, message } => format!("链接的视图选项无效:{path}: {message}"),
+    }
+}
+
+fn lang_code(l: Lang) -> &'static str {
+    if l == Lang::Zh {
+        "zh"
+    } else {
+        "en"
+    }
+}
+
+/// The view options of what the page shows now.
+pub fn current_view(c: &Ctx, read_only: bool) -> ViewOptions {
+    let speed = c.speed.get_untracked();
+    let now = c.runner.with_value(|r| r.now());
+    ViewOptions {
+        speed: (speed != 1.0).then_some(speed),
+        autoplay: c.playing.get_untracked(),
+        start_ms: (now > 0).then_some(now),
+        lang: Some(lang_code(c.lang.get_untracked()).to_string()),
+        read_only,
+        ..ViewOptions::default()
+    }
+}
+
+/// This page's address without its fragment.
+fn base() -> String {
+    let href = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    href.split('#').next().unwrap_or_default().to_string()
+}
+
+/// Loads a link's scenario and applies its view options.
+pub fn open(c: &Ctx, sh: &Share, shared: Shared) {
+    c.load_scenario("custom", shared.scenario);
+    let v = shared.view;
+    match v.lang.as_deref() {
+        Some("zh") => c.lang.set(Lang::Zh),
+        Some("en") => c.lang.set(Lang::En),
+        _ => {}
+    }
+    if let Some(s) = v.speed {
+        c.set_speed(s);
+    }
+    sh.read_only.set(v.read_only);
+    sh.link_read_only.set(v.read_only);
+    match (v.start_ms, v.autoplay) {
+        (Some(t), play) => {
+            c.jump_to.set(Some(t));
+            if play {
+                // Play once the jump is done (the clock base is set from the new time).
+                let c = *c;
+                Effect::new(move |done: Option<bool>| {
+                    if done == Some(true) || c.jump_to.get().is_some() {
+                        return done.unwrap_or(false);
+                    }
+                    c.set_playing(true);
+                    true
+                });
+            }
+        }
+        (None, true) => c.set_playing(true),
+        (None, false) => {}
+    }
+}
+
+/// Back to the gallery with the sandbox: no fragment, no autosave, no notice.
+pub fn start_fresh(c: &Ctx, sh: &Share) {
+    sh.problem.set(None);
+    sh.read_only.set(false);
+    sh.link_read_only.set(false);
+    c.load("sandbox");
+    autosave::clear();
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("gallery-h"))
+    {
+        el.scroll_into_view();
+    }
+}
+
+/// Called once by `App` after it loaded a preset named by the fragment (if any).
+pub fn start(c: Ctx, hash: &str) {
+    let sh = Share {
+        read_only: RwSignal::new(false),
+        link_read_only: RwSignal::new(false),
+        problem: RwSignal::new(None),
+    };
+    provide_context(sh);
+    if looks_like_link(hash) {
+        match decode_fragment(hash) {
+            Ok(shared) => open(&c, &sh, shared),
+            Err(e) => sh.problem.set(Some(Problem::Link(e))),
+        }
+    } else if hash.is_empty() {
+        match autosave::restore() {
+            Ok(Some(shared)) => open(&c, &sh, shared),
+            Ok(None) => {}
+            Err(e) => {
+                autosave::clear();
+                sh.problem.set(Some(Problem::Autosave(e)));
+            }
+        }
+    }
+    // The read-only view: CSS hides the editing controls (style.css, `.read-only`).
+    Effect::new(move |_| {
+        let on = sh.read_only.get();
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = if on {
+                el.class_list().add_1("read-only")
+            } else {
+                el.class_list().remove_1("read-only")
+            };
+        }
+    });
+    autosave::watch(c, sh);
+}
+
+fn copy_to_clipboard(text: &str, status: RwSignal<Option<&'static str>>) {
+    let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
+        return status.set(Some("copy_by_hand"));
+    };
+    let promise = nav.clipboard().write_text(text);
+    leptos::task::spawn_local(async move {
+        let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        status.set(Some(if ok { "copied" } else { "copy_by_hand" }));
+    });
+}
+
+/// "Copy link" (with its read-only choice) and "Reset", beside the scenario's name.
+#[component]
+pub fn ShareTools() -> impl IntoView {
+    let c = expect_context::<Ctx>();
+    let sh = expect_context::<Share>();
+    let link = RwSignal::new(None::<String>);
+    let status = RwSignal::new(None::<&'static str>);
+    // A new scenario: the last link no longer describes it.
+    Effect::new(move |_| {
+        let _ = c.preset.get();
+        link.set(None);
+        status.set(None);
+    });
+    let copy = move |_| {
+        let s = c.runner.with_value(|r| r.scenario.clone());
+        let fragment = encode_fragment(&s, &current_view(&c, sh.link_read_only.get_untracked()));
+        if fragment.len() > MAX_FRAGMENT_CHARS {
+            link.set(None);
+            return status.set(Some("too_long"));
+        }
+        let url = format!("{}#{fragment}", base());
+        copy_to_clipboard(&url, status);
+        link.set(Some(url));
+    };
+    let l = move |k| tr(c.lang.get(), k);
+    view! {
+        <div class="share-tools">
+            <button class="small" data-testid="copy-link" on:click=copy>
+                {move || l("copy_link")}
+            </button>
+            <label class="check small-check">
+                <input
+                    type="checkbox"
+                    data-testid="link-read-only"
+                    prop:checked=move || sh.link_read_only.get()
+                    on:change=move |ev| sh.link_read_only.set(event_target_checked(&ev))
+                />
+                <span>{move || l("ro_link")}</span>
+            </label>
+            <button class="small" data-testid="reset" title=move || l("reset_hint") on:click=move |_| start_fresh(&c, &sh)>
+                <span aria-hidden="true">"↺ "</span>
+                {move || l("reset")}
+            </button>
+        </div>
+        <div class="share-note">
+        {move || sh.read_only.get().then(|| view! { <p class="ro-badge" data-testid="read-only">{move || l("ro_badge")}</p> })}
+        {move || {
+            link.get()
+                .map(|u| {
+                    view! {
+                        <div class="share-out">
+                            <input
+                                class="share-link"
+                                data-testid="share-link"
+                                readonly
+                                aria-label=move || l("link_label")
+                                prop:value=u
+                                on:focus=move |ev| {
+                                    use web_sys::wasm_bindgen::JsCast;
+                                    if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                                        i.select();
+                                    }
+                                }
+                            />
+                        </div>
+                    }
+                })
+        }}
+        <p class="share-status" role="status" data-testid="share-status">{move || status.get().map(l)}</p>
+        </div>
+    }
+}
+
+/// The notice for a link (or an autosave) that did not open, with "Start fresh".
+#[component]
+pub fn LinkNotice() -> impl IntoView {
+    let c = expect_context::<Ctx>();
+    let sh = expect_context::<Share>();
+    move || {
+        sh.problem.get().map(|p| {
+            let lang = c.lang.get();
+            let (title, e) = match &p {
+                Problem::Link(e) => (tr(lang, "bad_link"), e),
+                Problem::Autosave(e) => (tr(lang, "bad_autosave"), e),
+            };
+            view! {
+                <div class="link-problem" role="alert" data-testid="link-error">
+                    <p>
+                        <strong>"⚠ "{title}</strong>
+                        " "
+                        <span data-testid="link-error-text">{describe(lang, e)}</span>
+                    </p>
+                    <button class="primary" data-testid="start-fresh" on:click=move |_| start_fresh(&c, &sh)>
+                        {tr(lang, "start_fresh")}
+                    </button>
+                </div>
+            }
+        })
+    }
+}

@@ -1,0 +1,546 @@
+//! "Delay strategies compared": one workload through every strategy of the seed articles
+//! (polling, external stores, a timing wheel, the DLX variants, the plugin), with a
+//! table, a lateness chart per strategy and a plain-language verdict from the numbers.
+//!
+//! Self-contained: its own signals; it only reads the page language from the app's
+//! context. The engine's [`Comparison`] runs in slices of about `FRAME_BUDGET_MS` per
+//! animation frame, so even the full 200,000-task burst never freezes the tab; the
+//! preset's count is capped at `BROWSER_DEFAULT_COUNT` until the user asks for the full
+//! size.
+//!
+//! ```text
+//! Run -> Workload::generate (seeded) -> Comparison::new(selected configs)
+//! frame: step(4096) until 12 ms spent -> results grow row by row -> verdicts
+//! ```
+
+use delaylab_engine::scenario::duration::parse_duration;
+use delaylab_engine::strategies::report::{grouped, human_ms, row_cells};
+use delaylab_engine::strategies::{
+    load, load_workload_str, Comparison, Outage, OutageKind, StrategyResult, Workload, WorkloadFile, NAMES,
+};
+use leptos::prelude::*;
+
+use super::i18n::Lang;
+use super::{perf_now, Ctx};
+
+/// The workload presets (`scenarios/workloads/`).
+const PRESETS: [(&str, &str); 3] = [
+    ("promotion-burst", include_str!("../../scenarios/workloads/promotion-burst.json")),
+    ("reminder-ladder", include_str!("../../scenarios/workloads/reminder-ladder.json")),
+    ("any-delay-node-lost", include_str!("../../scenarios/workloads/any-delay-node-lost.json")),
+];
+/// A preset's count is capped at this in the browser until "full size" is pressed.
+pub const BROWSER_DEFAULT_COUNT: u64 = 20_000;
+/// Wall ms of work per animation frame.
+const FRAME_BUDGET_MS: f64 = 12.0;
+/// Work units per `Comparison::step` call between two clock reads.
+const STEP_BUDGET: u64 = 4096;
+
+fn tr(lang: Lang, key: &'static str) -> &'static str {
+    let (en, zh) = match key {
+        "title" => ("Delay strategies compared", "延迟方案对比"),
+        "hint" => (
+            "One workload through every way of doing \"X later\": polling a table, an external store, an in-memory timing wheel, DLX + TTL (one queue, one per delay, a binary cascade, fixed levels) and the delayed-message plugin. The broker ones run through the simulator.",
+            "同一批延迟任务走一遍所有做法:定时扫表、外部存储、内存时间轮、DLX + TTL(单队列、每个延迟一个队列、二进制级联、固定等级)以及延迟消息插件。涉及 broker 的方案由模拟器真实运行。",
+        ),
+        "workload" => ("Workload", "工作负载"),
+        "count" => ("Tasks", "任务数"),
+        "over" => ("Created over", "创建时间跨度"),
+        "outage" => ("Outage", "故障"),
+        "none" => ("none", "无"),
+        "restart" => ("restart", "重启"),
+        "lose" => ("node lost", "节点丢失"),
+        "at" => ("at", "时间"),
+        "downtime" => ("downtime", "停机时长"),
+        "full" => ("Full size", "完整规模"),
+        "strategies" => ("Strategies", "方案"),
+        "run" => ("Run", "运行"),
+        "running" => ("Running", "运行中"),
+        "done" => ("done", "完成"),
+        "chart" => ("Lateness over due time (mean line, max dots)", "按到期时间的延迟(线为均值,点为最大值)"),
+        "verdict" => ("Verdict", "结论"),
+        "bad_count" => ("Tasks: a whole number from 1 to 2000000.", "任务数:1 到 2000000 的整数。"),
+        "bad_duration" => ("Write durations like 10m, 90s or 2h (up to 1 day).", "请用 10m、90s 或 2h 这样的时长(最多 1 天)。"),
+        "none_chosen" => ("Choose at least one strategy.", "请至少选择一个方案。"),
+        "strategy" => ("strategy", "方案"),
+        "late_mean" => ("late mean", "平均延迟"),
+        "p99" => ("p99", "p99"),
+        "max" => ("max", "最大"),
+        "lost" => ("lost", "丢失"),
+        "rows" => ("rows scanned", "扫描行数"),
+        "objects" => ("objects", "broker 对象"),
+        "peak" => ("peak stored", "峰值存量"),
+        "work" => ("work/task", "每任务开销"),
+        "params" => ("parameters", "参数"),
+        _ => (key, key),
+    };
+    if lang == Lang::Zh {
+        zh
+    } else {
+        en
+    }
+}
+
+const HEADER_KEYS: [&str; 10] =
+    ["strategy", "late_mean", "p99", "max", "lost", "rows", "objects", "peak", "work", "params"];
+
+/// The verdict template of a strategy for its numbers; `{name}` placeholders are filled
+/// by [`verdict`].
+fn template(r: &StrategyResult, lang: Lang) -> &'static str {
+    let lost = r.lost > 0;
+    let (en, zh) = match r.name {
+        _ if r.delivered == 0 && lost => (
+            "All {lost} tasks lost with the node: they were all still waiting in classic queues, whose contents live on that one node.",
+            "全部 {lost} 个任务随节点丢失:它们都还在经典队列里等待,而经典队列的内容只存在那一个节点上。",
+        ),
+        _ if r.not_applicable.is_some() => (
+            "Not applicable: {why}",
+            "不适用:{distinct} 个不同的延迟需要同样多的队列。请用固定等级或二进制级联。",
+        ),
+        "polling-scan" => (
+            "Lateness bounded by the {period} period (max {max}); scans up to {rows_per_run} rows per run ({rows} in all, done rows included unless indexed); one instance holds the lock. Fits small tables and coarse deadlines.",
+            "延迟受 {period} 扫描周期限制(最大 {max});每次最多扫描 {rows_per_run} 行(共 {rows} 行,未建索引时包括已完成的行);只有持锁的一个实例在跑。适合数据量小、对时间要求不高的场景。",
+        ),
+        "store-poll" => (
+            "Within the {period} poll period (max {max}); reads only the due entries ({rows}); the store survives an app restart. A solid fallback, at the cost of one more store to run.",
+            "延迟在 {period} 轮询周期内(最大 {max});只读取到期的条目({rows} 条);应用重启不丢数据。适合作兜底方案,代价是多维护一个存储。",
+        ),
+        "store-notify" if lost => (
+            "Precise (max {max}), but {lost} of {tasks} tasks lost: expiry notifications are fire-and-forget ({dropped} dropped under memory pressure, {down} while the app was down). Not for orders.",
+            "很准时(最大 {max}),但 {tasks} 个任务中丢了 {lost} 个:过期通知发出即忘({dropped} 个因内存压力丢失,{down} 个在应用停机时丢失)。不适合订单。",
+        ),
+        "store-notify" => (
+            "Precise (max {max}) and nothing lost here, but notifications are fire-and-forget: under memory pressure or while the app is down they are lost.",
+            "很准时(最大 {max}),这里没有丢失;但通知发出即忘,内存压力大或应用停机时会丢。",
+        ),
+        "timing-wheel" if lost => (
+            "Precise to the {tick} tick, but the outage lost {lost} tasks held in memory; long delays take up to {rounds} rounds of the wheel. Fits short, loss-tolerant timeouts.",
+            "精确到 {tick} 的刻度,但故障让内存中的 {lost} 个任务全部丢失;长延迟要转 {rounds} 圈。适合短的、可容忍丢失的超时。",
+        ),
+        "timing-wheel" => (
+            "Precise to the {tick} tick (max {max}); long delays take up to {rounds} rounds; everything is lost on a restart, and several instances need coordination.",
+            "精确到 {tick} 的刻度(最大 {max});长延迟最多转 {rounds} 圈;重启即全部丢失,多实例还需要协调。",
+        ),
+        "dlx-per-message" if r.lateness.max_ms > 1_000 => (
+            "Head-of-line blocking: mixed delays in one queue make tasks up to {max} late (mean {mean}). Only for a single fixed delay.{lost_note}",
+            "队头阻塞:不同延迟混在一个队列里,任务最多晚 {max}(平均 {mean})。只适合单一固定延迟。{lost_note}",
+        ),
+        "dlx-per-message" => (
+            "On time here (max {max}): no mixed delays waited behind longer ones. With mixed delays short ones would wait behind long ones.{lost_note}",
+            "这里准时(最大 {max}):没有短延迟排在长延迟后面。一旦延迟混合,短的就会被长的堵住。{lost_note}",
+        ),
+        "dlx-per-queue" => (
+            "On time (max {max}) with one queue per delay: {queues} queues, {objects} objects to declare; every new delay needs a new queue.{lost_note}",
+            "每个延迟一个队列,准时(最大 {max}):{queues} 个队列,需声明 {objects} 个对象;每新增一种延迟就要新建队列。{lost_note}",
+        ),
+        "dlx-cascade" => (
+            "Any delay with {levels} queues of 2^n s: max {max} late (rounded to seconds), {work} events per task for the hops, {objects} objects to declare.{lost_note}",
+            "用 {levels} 个 2^n 秒的队列支持任意延迟:最多晚 {max}(取整到秒),跳转带来每任务 {work} 个事件,需声明 {objects} 个对象。{lost_note}",
+        ),
+        "fixed-levels" => (
+            "Delays rounded up to {levels} fixed levels: mean {mean}, max {max} late{early_note}; {objects} objects. Fits when delays can snap to levels.{lost_note}",
+            "延迟向上取整到 {levels} 个固定等级:平均晚 {mean},最多晚 {max}{early_note};{objects} 个对象。适合延迟可以归到等级上的场景。{lost_note}",
+        ),
+        "plugin" if lost => (
+            "On time (max {max}), but {lost} tasks lost with the node: the plugin's store lives on one node and is not replicated.",
+            "准时(最大 {max}),但节点丢失带走了 {lost} 个任务:插件的存储只在一个节点上,没有副本。",
+        ),
+        "plugin" => (
+            "On time (max {max}) with {objects} objects; the store survives a restart but not the loss of its node, and its throughput is limited.",
+            "准时(最大 {max}),只需 {objects} 个对象;存储能扛过重启,但扛不住节点丢失,吞吐量也有限。",
+        ),
+        _ => ("", ""),
+    };
+    if lang == Lang::Zh {
+        zh
+    } else {
+        en
+    }
+}
+
+/// A short plain-language verdict drawn from the strategy's numbers.
+pub fn verdict(r: &StrategyResult, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let fact = |k: &str| r.fact(k).unwrap_or(0);
+    let lost_note = match (r.lost, zh) {
+        (0, _) => String::new(),
+        (n, false) => format!(" {} tasks lost with the node (classic queues).", grouped(n)),
+        (n, true) => format!(" 节点丢失带走了 {} 个任务(经典队列)。", grouped(n)),
+    };
+    let early_note = match (r.early, zh) {
+        (0, _) => String::new(),
+        (n, false) => format!(", {} fired early (above the last level)", grouped(n)),
+        (n, true) => format!(",{} 个超过最高等级而提前触发", grouped(n)),
+    };
+    let fills: [(&str, String); 18] = [
+        ("{why}", r.not_applicable.clone().unwrap_or_default()),
+        ("{distinct}", r.params.split(['(', ' ']).find_map(|w| w.parse::<u64>().ok()).map_or(String::new(), grouped)),
+        ("{period}", dur_text(fact("period_ms"))),
+        ("{tick}", dur_text(fact("tick_ms"))),
+        ("{max}", human_ms(r.lateness.max_ms as f64)),
+        ("{mean}", human_ms(r.lateness.mean_ms)),
+        ("{rows_per_run}", grouped(fact("max_rows_per_run"))),
+        ("{rows}", grouped(r.rows_scanned)),
+        ("{lost}", grouped(r.lost)),
+        ("{tasks}", grouped(r.tasks)),
+        ("{dropped}", grouped(fact("dropped_under_pressure"))),
+        ("{down}", grouped(fact("lost_while_down"))),
+        ("{rounds}", grouped(fact("max_rounds"))),
+        ("{queues}", grouped(fact("queues_for_delays"))),
+        ("{objects}", grouped(r.broker_objects)),
+        ("{levels}", grouped(fact("levels"))),
+        ("{work}", format!("{:.1}", r.work_per_task)),
+        ("{lost_note}", lost_note),
+    ];
+    let mut text = template(r, lang).replace("{early_note}", &early_note);
+    for (key, value) in fills {
+        text = text.replace(key, &value);
+    }
+    text
+}
+
+/// The fields of the form, as typed.
+#[derive(Clone, Copy)]
+struct Form {
+    preset: RwSignal<usize>,
+    count: RwSignal<String>,
+    over: RwSignal<String>,
+    outage: RwSignal<String>,
+    at: RwSignal<String>,
+    downtime: RwSignal<String>,
+    chosen: RwSignal<Vec<&'static str>>,
+}
+
+fn preset_file(i: usize) -> WorkloadFile {
+    load_workload_str(PRESETS[i].1).expect("workload presets load (tested in crates/engine/tests)")
+}
+
+fn dur_text(ms: u64) -> String {
+    delaylab_engine::scenario::duration::format_duration(ms)
+}
+
+impl Form {
+    fn fill_from(&self, i: usize) {
+        let f = preset_file(i);
+        self.count.set(f.spec.count.min(BROWSER_DEFAULT_COUNT).to_string());
+        self.over.set(dur_text(f.spec.over_ms));
+        let (kind, at, down) = match f.spec.outage {
+            None => ("none", 0, 0),
+            Some(Outage { at_ms, kind: OutageKind::Restart { downtime_ms } }) => ("restart", at_ms, downtime_ms),
+            Some(Outage { at_ms, kind: OutageKind::Lose }) => ("lose", at_ms, 0),
+        };
+        self.outage.set(kind.into());
+        self.at.set(dur_text(at));
+        self.downtime.set(dur_text(down));
+    }
+
+    /// The workload and the chosen configurations, or the key of what is wrong.
+    fn build(&self) -> Result<(Workload, Vec<delaylab_engine::strategies::Config>), &'static str> {
+        let mut f = preset_file(self.preset.get_untracked());
+        let count: u64 = self.count.get_untracked().trim().replace(',', "").parse().map_err(|_| "bad_count")?;
+        if count == 0 || count > load::MAX_TASKS {
+            return Err("bad_count");
+        }
+        let dur = |s: RwSignal<String>| -> Result<u64, &'static str> {
+            parse_duration(s.get_untracked().trim()).ok().filter(|ms| *ms <= load::MAX_OVER_MS).ok_or("bad_duration")
+        };
+        f.spec.count = count;
+        f.spec.over_ms = dur(self.over)?;
+        f.spec.outage = match self.outage.get_untracked().as_str() {
+            "restart" => {
+                Some(Outage { at_ms: dur(self.at)?, kind: OutageKind::Restart { downtime_ms: dur(self.downtime)? } })
+            }
+            "lose" => Some(Outage { at_ms: dur(self.at)?, kind: OutageKind::Lose }),
+            _ => None,
+        };
+        let chosen = self.chosen.get_untracked();
+        let configs: Vec<_> = NAMES.iter().filter(|n| chosen.contains(n)).filter_map(|n| f.config(n)).collect();
+        if configs.is_empty() {
+            return Err("none_chosen");
+        }
+        Ok((Workload::generate(&f.spec), configs))
+    }
+}
+
+/// State of a run: the comparison (not reactive) and what the view shows.
+#[derive(Clone, Copy)]
+struct Run {
+    cmp: StoredValue<Option<Comparison>, LocalStorage>,
+    /// Bumped by every Run press: an older frame loop sees it and stops.
+    generation: StoredValue<u64>,
+    results: RwSignal<Vec<StrategyResult>>,
+    /// (strategy running now, strategies in this run)
+    progress: RwSignal<Option<(&'static str, usize)>>,
+}
+
+impl Run {
+    fn start(&self, workload: Workload, configs: Vec<delaylab_engine::strategies::Config>) {
+        let total = configs.len();
+        self.generation.update_value(|g| *g += 1);
+        let generation = self.generation.get_value();
+        self.cmp.set_value(Some(Comparison::new(workload, configs)));
+        self.results.set(Vec::new());
+        self.progress.set(Some(("", total)));
+        let run = *self;
+        request_animation_frame(move || run.pump(generation, total));
+    }
+
+    fn pump(self, generation: u64, total: usize) {
+        if self.generation.get_value() != generation {
+            return;
+        }
+        let start = perf_now();
+        let (done, finished, running) = self
+            .cmp
+            .try_update_value(|c| {
+                let c = c.as_mut()?;
+                let mut done = false;
+                while !done && perf_now() - start < FRAME_BUDGET_MS {
+                    done = c.step(STEP_BUDGET);
+                }
+                Some((done, c.results.len(), c.running().unwrap_or("")))
+            })
+            .flatten()
+            .unwrap_or((true, 0, ""));
+        if finished != self.results.with_untracked(|r| r.len()) {
+            let rs = self.cmp.with_value(|c| c.as_ref().map(|c| c.results.clone()).unwrap_or_default());
+            self.results.set(rs);
+        }
+        if done {
+            self.progress.set(None);
+        } else {
+            self.progress.set(Some((running, total)));
+            request_animation_frame(move || self.pump(generation, total));
+        }
+    }
+}
+
+#[component]
+pub fn StrategyCompare() -> impl IntoView {
+    let ctx = use_context::<Ctx>();
+    let lang = move || ctx.map_or(Lang::En, |c| c.lang.get());
+    let form = Form {
+        preset: RwSignal::new(0),
+        count: RwSignal::new(String::new()),
+        over: RwSignal::new(String::new()),
+        outage: RwSignal::new("none".into()),
+        at: RwSignal::new(String::new()),
+        downtime: RwSignal::new(String::new()),
+        chosen: RwSignal::new(NAMES.to_vec()),
+    };
+    form.fill_from(0);
+    let run = Run {
+        cmp: StoredValue::new_local(None),
+        generation: StoredValue::new(0),
+        results: RwSignal::new(Vec::new()),
+        progress: RwSignal::new(None),
+    };
+    let error = RwSignal::new(None::<&'static str>);
+    let on_run = move |_| match form.build() {
+        Ok((w, configs)) => {
+            error.set(None);
+            run.start(w, configs);
+        }
+        Err(key) => error.set(Some(key)),
+    };
+    let full_count = move || preset_file(form.preset.get()).spec.count;
+    view! {
+        <section class="panel strategies" aria-labelledby="strat-h" data-testid="strategies">
+            <h2 id="strat-h">{move || tr(lang(), "title")}</h2>
+            <p class="hint">{move || tr(lang(), "hint")}</p>
+            <fieldset class="strat-form">
+                <legend>{move || tr(lang(), "workload")}</legend>
+                <select
+                    data-testid="strat-preset"
+                    aria-label=move || tr(lang(), "workload")
+                    on:change=move |ev| {
+                        let i = event_target_value(&ev).parse().unwrap_or(0);
+                        form.preset.set(i);
+                        form.fill_from(i);
+                    }
+                >
+                    {PRESETS
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (id, text))| {
+                            let name = load_workload_str(text).map(|f| f.name).unwrap_or_else(|_| id.to_string());
+                            view! { <option value=i.to_string() selected=i == 0>{name}</option> }
+                        })
+                        .collect_view()}
+                </select>
+                <p class="hint" data-testid="strat-description">
+                    {move || preset_file(form.preset.get()).description}
+                </p>
+                <label>
+                    {move || tr(lang(), "count")}
+                    <input data-testid="strat-count" size="8" prop:value=move || form.count.get() on:input=move |ev| form.count.set(event_target_value(&ev)) />
+                </label>
+                <button
+                    data-testid="strat-full"
+                    on:click=move |_| form.count.set(full_count().to_string())
+                >
+                    {move || format!("{} ({})", tr(lang(), "full"), grouped(full_count()))}
+                </button>
+                <label>
+                    {move || tr(lang(), "over")}
+                    <input data-testid="strat-over" size="5" prop:value=move || form.over.get() on:input=move |ev| form.over.set(event_target_value(&ev)) />
+                </label>
+                <label>
+                    {move || tr(lang(), "outage")}
+                    <select data-testid="strat-outage" prop:value=move || form.outage.get() on:change=move |ev| form.outage.set(event_target_value(&ev))>
+                        {["none", "restart", "lose"]
+                            .map(|k| view! { <option value=k>{move || tr(lang(), k)}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <Show when=move || form.outage.get() != "none">
+                    <label>
+                        {move || tr(lang(), "at")}
+                        <input data-testid="strat-at" size="5" prop:value=move || form.at.get() on:input=move |ev| form.at.set(event_target_value(&ev)) />
+                    </label>
+                </Show>
+                <Show when=move || form.outage.get() == "restart">
+                    <label>
+                        {move || tr(lang(), "downtime")}
+                        <input data-testid="strat-downtime" size="5" prop:value=move || form.downtime.get() on:input=move |ev| form.downtime.set(event_target_value(&ev)) />
+                    </label>
+                </Show>
+            </fieldset>
+            <fieldset class="strat-pick">
+                <legend>{move || tr(lang(), "strategies")}</legend>
+                {NAMES
+                    .map(|n| {
+                        view! {
+                            <label class="strat-check">
+                                <input
+                                    type="checkbox"
+                                    data-testid=format!("strat-pick-{n}")
+                                    prop:checked=move || form.chosen.with(|v| v.contains(&n))
+                                    on:change=move |ev| {
+                                        let on = event_target_checked(&ev);
+                                        form.chosen.update(|v| {
+                                            v.retain(|x| *x != n);
+                                            if on {
+                                                v.push(n);
+                                            }
+                                        });
+                                    }
+                                />
+                                <code>{n}</code>
+                            </label>
+                        }
+                    })
+                    .collect_view()}
+            </fieldset>
+            <p class="strat-actions">
+                <button class="primary" data-testid="strat-run" on:click=on_run>{move || tr(lang(), "run")}</button>
+                <span role="status" data-testid="strat-status">
+                    {move || match run.progress.get() {
+                        Some((name, total)) => format!("{} {} ({}/{})", tr(lang(), "running"), name, run.results.with(|r| r.len()), total),
+                        None if run.results.with(|r| !r.is_empty()) => tr(lang(), "done").to_string(),
+                        None => String::new(),
+                    }}
+                </span>
+                <span class="error" role="alert">{move || error.get().map(|k| tr(lang(), k))}</span>
+            </p>
+            <ResultTable results=run.results lang=Signal::derive(lang) />
+            <div class="strat-cards">
+                <For each=move || run.results.get() key=|r| (r.name, r.tasks, r.delivered, r.lateness.max_ms) let:r>
+                    <StrategyCard r=r lang=Signal::derive(lang) />
+                </For>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn ResultTable(results: RwSignal<Vec<StrategyResult>>, lang: Signal<Lang>) -> impl IntoView {
+    view! {
+        <div class="strat-table-wrap">
+            <table class="strat-table" data-testid="strat-table">
+                <thead>
+                    <tr>{HEADER_KEYS.map(|k| view! { <th scope="col">{move || tr(lang.get(), k)}</th> }).collect_view()}</tr>
+                </thead>
+                <tbody>
+                    {move || {
+                        results
+                            .get()
+                            .iter()
+                            .map(|r| {
+                                let cells = row_cells(r);
+                                let name = r.name;
+                                if cells.len() < HEADER_KEYS.len() {
+                                    return view! {
+                                        <tr data-testid=format!("strat-row-{name}")>
+                                            <th scope="row"><code>{name}</code></th>
+                                            <td colspan="9">{cells[1].clone()}</td>
+                                        </tr>
+                                    }
+                                        .into_any();
+                                }
+                                view! {
+                                    <tr data-testid=format!("strat-row-{name}")>
+                                        <th scope="row"><code>{name}</code></th>
+                                        {cells[1..].iter().map(|c| view! { <td>{c.clone()}</td> }).collect_view()}
+                                    </tr>
+                                }
+                                    .into_any()
+                            })
+                            .collect_view()
+                    }}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// Chart area in the SVG's own units (the playground's charts use the same frame).
+const W: f64 = 320.0;
+const H: f64 = 120.0;
+const LEFT: f64 = 48.0;
+const BOTTOM: f64 = 100.0;
+const TOP: f64 = 8.0;
+
+#[component]
+fn StrategyCard(r: StrategyResult, lang: Signal<Lang>) -> impl IntoView {
+    let name = r.name;
+    let points = &r.series;
+    let (lo_t, hi_t) = (points.first().map_or(0, |p| p.due_ms), points.last().map_or(1, |p| p.due_ms).max(1));
+    let lo = points.iter().map(|p| p.max_ms.min(p.mean_ms as i64)).min().unwrap_or(0).min(0) as f64;
+    let hi = (points.iter().map(|p| p.max_ms).max().unwrap_or(0) as f64).max(lo + 1.0);
+    let x = move |t: u64| LEFT + (W - LEFT - 6.0) * (t - lo_t) as f64 / (hi_t - lo_t).max(1) as f64;
+    let y = move |v: f64| BOTTOM - (BOTTOM - TOP) * (v - lo) / (hi - lo);
+    let mean_line: String = points.iter().map(|p| format!("{:.1},{:.1} ", x(p.due_ms), y(p.mean_ms))).collect();
+    let dots = points
+        .iter()
+        .map(|p| {
+            let cls = if p.max_ms > 0 { "pt late" } else { "pt" };
+            view! { <circle cx=format!("{:.1}", x(p.due_ms)) cy=format!("{:.1}", y(p.max_ms as f64)) r="2.2" class=cls /> }
+        })
+        .collect_view();
+    let zero_y = format!("{:.1}", y(0.0));
+    let has_points = !points.is_empty();
+    let r2 = r.clone();
+    view! {
+        <article class="strat-card" data-testid=format!("strat-card-{name}")>
+            <h3><code>{name}</code></h3>
+            {has_points
+                .then(|| {
+                    view! {
+                    <svg class="chart" viewBox=format!("0 0 {W} {H}") role="img" aria-label=move || format!("{name}: {}", tr(lang.get(), "chart"))>
+                        <line x1=LEFT y1=BOTTOM x2=W - 6.0 y2=BOTTOM class="axis" />
+                        <line x1=LEFT y1=TOP x2=LEFT y2=BOTTOM class="axis" />
+                        <line x1=LEFT y1=zero_y.clone() x2=W - 6.0 y2=zero_y class="axis" />
+                        <text x=LEFT - 4.0 y=TOP + 8.0 class="tick" text-anchor="end">{human_ms(hi)}</text>
+                        <text x=LEFT - 4.0 y=BOTTOM class="tick" text-anchor="end">{if lo < 0.0 { human_ms(lo) } else { "0".into() }}</text>
+                        <text x=LEFT y=H - 4.0 class="tick">{human_ms(lo_t as f64)}</text>
+                        <text x=W - 6.0 y=H - 4.0 class="tick" text-anchor="end">{human_ms(hi_t as f64)}</text>
+                        <polyline points=mean_line class="depth d0" />
+                        {dots}
+                    </svg>
+                    }
+                })}
+            <p class="verdict" data-testid=format!("strat-verdict-{name}")>{move || verdict(&r2, lang.get())}</p>
+        </article>
+    }
+}

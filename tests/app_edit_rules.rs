@@ -1,0 +1,274 @@
+//! The playground's topology editing (src/app/edit_rules.rs), natively: the forms give
+//! RabbitMQ's own replies for bad arguments and edit only the scenario's topology.
+
+#[path = "../src/app/edit_rules.rs"]
+#[allow(dead_code)]
+mod edit_rules;
+
+use delaylab_engine::scenario::{load_str, Declare, DestinationKind, Scenario};
+use edit_rules::*;
+
+fn sandbox() -> Scenario {
+    load_str(include_str!("../src/app/sandbox.json")).expect("sandbox loads")
+}
+
+fn queue(name: &str, set: &[(&str, &str)]) -> QueueForm {
+    let mut f = QueueForm {
+        name: name.into(),
+        durable: true,
+        ..Default::default()
+    };
+    for (k, v) in set {
+        let i = QUEUE_ARGS
+            .iter()
+            .position(|a| a == k)
+            .expect("a queue form box");
+        f.args[i] = v.to_string();
+    }
+    f
+}
+
+fn add_queue(s: &mut Scenario, f: &QueueForm) -> Result<Verdict, Refusal> {
+    add(s, Declare::Queue(f.def()?))
+}
+
+#[test]
+fn a_valid_queue_is_added_to_the_topology_once() {
+    let mut s = sandbox();
+    let n = s.topology.queues.len();
+    let f = queue(
+        "wait.10s",
+        &[
+            ("x-message-ttl", "10000"),
+            ("x-dead-letter-exchange", "order.dlx.exchange"),
+        ],
+    );
+    assert_eq!(add_queue(&mut s, &f), Ok(Verdict::Added));
+    assert_eq!(s.topology.queues.len(), n + 1);
+    let q = s.topology.queues.last().unwrap();
+    assert_eq!(
+        q.arguments.get("x-message-ttl").and_then(|v| v.as_int()),
+        Some(10000)
+    );
+    assert_eq!(
+        q.arguments
+            .get("x-dead-letter-exchange")
+            .and_then(|v| v.as_str()),
+        Some("order.dlx.exchange")
+    );
+    // The same declaration again: RabbitMQ's no-op, nothing duplicated.
+    assert_eq!(add_queue(&mut s, &f), Ok(Verdict::Unchanged));
+    assert_eq!(s.topology.queues.len(), n + 1);
+}
+
+#[test]
+fn bad_queue_arguments_get_rabbitmqs_406_next_to_their_field() {
+    let cases: [(&[(&str, &str)], bool, &str, &str); 4] = [
+        (&[("x-message-ttl", "-1")], false, "x-message-ttl", "PRECONDITION_FAILED - invalid arg 'x-message-ttl' for queue 'q' in vhost '/': {value_negative,-1}"),
+        (&[("x-message-ttl", "60000ms")], false, "x-message-ttl", "PRECONDITION_FAILED - invalid arg 'x-message-ttl' for queue 'q' in vhost '/': \"expected integer, got longstr\""),
+        (&[("x-overflow", "bogus")], false, "x-overflow", "PRECONDITION_FAILED - invalid arg 'x-overflow' for queue 'q' in vhost '/': invalid_overflow"),
+        (&[("x-expires", "0")], false, "x-expires", "PRECONDITION_FAILED - invalid arg 'x-expires' for queue 'q' in vhost '/': {value_zero,0}"),
+    ];
+    for (args, _, field, text) in cases {
+        let mut s = sandbox();
+        let before = s.clone();
+        let r = add_queue(&mut s, &queue("q", args)).unwrap_err();
+        assert_eq!(
+            (r.code, r.field.as_str(), r.text.as_str()),
+            (406, field, text),
+            "{args:?}"
+        );
+        assert_eq!(s, before, "a refused edit changes nothing");
+    }
+}
+
+#[test]
+fn quorum_and_exclusive_is_refused_on_the_exclusive_box() {
+    let mut s = sandbox();
+    let mut f = queue("qq", &[]);
+    f.quorum = true;
+    f.exclusive = true;
+    let r = add_queue(&mut s, &f).unwrap_err();
+    assert_eq!(r.code, 406);
+    assert_eq!(r.field, "exclusive");
+    assert_eq!(
+        r.text,
+        "PRECONDITION_FAILED - invalid property 'exclusive-owner' for queue 'qq' in vhost '/'"
+    );
+    // x-delivery-limit belongs to quorum queues: on a classic one it is refused.
+    let r = add_queue(&mut s, &queue("cq", &[("x-delivery-limit", "3")])).unwrap_err();
+    assert_eq!((r.code, r.field.as_str()), (406, "x-delivery-limit"));
+    assert!(
+        r.text.contains("of queue type rabbit_classic_queue"),
+        "{}",
+        r.text
+    );
+}
+
+#[test]
+fn redeclaring_with_other_arguments_is_inequivalent() {
+    let mut s = sandbox();
+    let existing = s.topology.queues[0].name.clone();
+    let r = add_queue(&mut s, &queue(&existing, &[("x-message-ttl", "5")])).unwrap_err();
+    assert_eq!(r.code, 406);
+    assert!(r.text.contains("inequivalent arg"), "{}", r.text);
+}
+
+#[test]
+fn free_arguments_are_typed_as_their_row_says() {
+    let mut f = queue("q", &[]);
+    f.extra = vec![ExtraArg {
+        key: "x-max-priority".into(),
+        ty: ArgType::Number,
+        value: "300".into(),
+    }];
+    let r = add_queue(&mut sandbox(), &f).unwrap_err();
+    assert_eq!((r.code, r.field.as_str()), (406, "extra"), "{}", r.text);
+    f.extra[0].ty = ArgType::Bool;
+    let r = f.def().unwrap_err();
+    assert_eq!((r.code, r.field.as_str()), (0, "extra"));
+    f.extra[0] = ExtraArg {
+        key: "x-custom".into(),
+        ty: ArgType::Str,
+        value: "hello".into(),
+    };
+    assert_eq!(
+        add_queue(&mut sandbox(), &f),
+        Ok(Verdict::Added),
+        "unknown arguments are accepted"
+    );
+}
+
+#[test]
+fn exchanges_are_checked_as_rabbitmq_checks_them() {
+    let form = |name: &str, kind: &str, delayed: &str| ExchangeForm {
+        name: name.into(),
+        kind: kind.into(),
+        delayed_type: delayed.into(),
+        durable: true,
+        ..Default::default()
+    };
+    let mut s = sandbox();
+    let r = add(
+        &mut s,
+        Declare::Exchange(form("amq.mine", "direct", "").def().unwrap()),
+    )
+    .unwrap_err();
+    assert_eq!((r.code, r.field.as_str()), (403, "name"), "{}", r.text);
+    let r = add(
+        &mut s,
+        Declare::Exchange(form("d", "x-delayed-message", "").def().unwrap()),
+    )
+    .unwrap_err();
+    assert_eq!(
+        (r.code, r.field.as_str()),
+        (406, "x-delayed-type"),
+        "{}",
+        r.text
+    );
+    assert_eq!(r.text, "PRECONDITION_FAILED - Invalid argument, 'x-delayed-type' must be an existing exchange type");
+    let ok = form("d", "x-delayed-message", "topic").def().unwrap();
+    assert_eq!(add(&mut s, Declare::Exchange(ok)), Ok(Verdict::Added));
+    let r = add(
+        &mut s,
+        Declare::Exchange(form("d", "direct", "").def().unwrap()),
+    )
+    .unwrap_err();
+    assert_eq!((r.code, r.field.as_str()), (406, "type"), "{}", r.text);
+}
+
+#[test]
+fn bindings_need_both_ends_and_a_valid_x_match() {
+    let mut s = sandbox();
+    let b = |src: &str, dst: &str, x_match: &str| BindingForm {
+        source: src.into(),
+        destination: dst.into(),
+        routing_key: "k".into(),
+        x_match: x_match.into(),
+        ..Default::default()
+    };
+    let r = add(
+        &mut s,
+        Declare::Binding(b("nope.exchange", "order.dlx.queue", "").def().unwrap()),
+    )
+    .unwrap_err();
+    assert_eq!((r.code, r.field.as_str()), (404, "source"), "{}", r.text);
+    let r = add(
+        &mut s,
+        Declare::Binding(b("amq.direct", "nope.queue", "").def().unwrap()),
+    )
+    .unwrap_err();
+    assert_eq!(
+        (r.code, r.field.as_str()),
+        (404, "destination"),
+        "{}",
+        r.text
+    );
+    assert_eq!(r.text, "NOT_FOUND - no queue 'nope.queue' in vhost '/'");
+    let r = add(
+        &mut s,
+        Declare::Binding(b("amq.headers", "order.dlx.queue", "some").def().unwrap()),
+    )
+    .unwrap_err();
+    assert_eq!((r.code, r.field.as_str()), (406, "x-match"), "{}", r.text);
+    let n = s.topology.bindings.len();
+    assert_eq!(
+        add(
+            &mut s,
+            Declare::Binding(b("amq.headers", "order.dlx.queue", "any").def().unwrap())
+        ),
+        Ok(Verdict::Added)
+    );
+    assert_eq!(s.topology.bindings.len(), n + 1);
+}
+
+#[test]
+fn deleting_takes_the_bindings_along() {
+    let mut s = sandbox();
+    let q = "order.dlx.queue";
+    assert!(s.topology.bindings.iter().any(|b| b.destination == q));
+    delete_queue(&mut s, q);
+    assert!(!s.topology.queues.iter().any(|x| x.name == q));
+    assert!(!s
+        .topology
+        .bindings
+        .iter()
+        .any(|b| b.destination == q && b.destination_type == DestinationKind::Queue));
+
+    let mut s = sandbox();
+    let x = s.topology.bindings[0].source.clone();
+    delete_exchange(&mut s, &x).unwrap();
+    assert!(!s.topology.exchanges.iter().any(|e| e.name == x));
+    assert!(!s.topology.bindings.iter().any(|b| b.source == x));
+    let r = delete_exchange(&mut s, "amq.direct").unwrap_err();
+    assert_eq!(r.code, 403);
+
+    let mut s = sandbox();
+    let n = s.topology.bindings.len();
+    let second = s.topology.bindings[1].clone();
+    delete_binding(&mut s, 0);
+    assert_eq!(s.topology.bindings.len(), n - 1);
+    assert_eq!(s.topology.bindings[0], second);
+    delete_binding(&mut s, 99);
+    assert_eq!(s.topology.bindings.len(), n - 1);
+}
+
+#[test]
+fn field_of_finds_the_quoted_argument() {
+    assert_eq!(
+        field_of(
+            "PRECONDITION_FAILED - invalid property 'auto-delete' for queue 'q' in vhost '/'",
+            &queue_fields(),
+            "name"
+        ),
+        "auto_delete"
+    );
+    assert_eq!(
+        field_of(
+            "PRECONDITION_FAILED - something else",
+            &queue_fields(),
+            "name"
+        ),
+        "name"
+    );
+}
