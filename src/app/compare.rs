@@ -139,11 +139,19 @@ impl Cmp {
     /// [`MAX_LANES`]); the first is loaded into the main view and the clock restarts.
     /// Err(n): only `n` of them are known presets, fewer than two.
     pub fn start(&self, ctx: &Ctx, ids: &[String]) -> Result<(), usize> {
+        self.start_lanes(ctx, ids, true)
+    }
+
+    /// As [`Cmp::start`]; `load_first: false` keeps the main view's scenario (a shared
+    /// link opens its own scenario with the lanes beside it).
+    pub fn start_lanes(&self, ctx: &Ctx, ids: &[String], load_first: bool) -> Result<(), usize> {
         let lanes: Vec<Lane> = ids.iter().take(MAX_LANES).filter_map(|id| Lane::new(id)).collect();
         if lanes.len() < 2 {
             return Err(lanes.len());
         }
-        ctx.load(&lanes[0].id);
+        if load_first {
+            ctx.load(&lanes[0].id);
+        }
         self.ids.set(lanes.iter().map(|l| l.id.clone()).collect());
         self.views.set(lanes.iter().map(view_of).collect());
         self.lanes.set_value(lanes);

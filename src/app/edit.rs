@@ -218,6 +218,27 @@ pub fn CheckField(
     }
 }
 
+/// The declare flags: durable, auto-delete and a third (`internal` for an exchange,
+/// `exclusive` for a queue), each with its field's error under the row.
+#[component]
+pub fn Flags(
+    form: &'static str,
+    durable: RwSignal<bool>,
+    auto_delete: RwSignal<bool>,
+    third: &'static str,
+    third_value: RwSignal<bool>,
+    out: Outcome,
+) -> impl IntoView {
+    view! {
+        <div class="checks">
+            <CheckField form label="durable" field="durable" value=durable />
+            <CheckField form label="auto-delete" field="auto_delete" value=auto_delete />
+            <CheckField form label=third field=third value=third_value />
+        </div>
+        {["durable", "auto_delete", third].map(|field| view! { <FieldError out field /> })}
+    }
+}
+
 /// One free argument row, each part its own signal (typing does not re-render the list).
 #[derive(Clone, Copy)]
 pub struct Row {

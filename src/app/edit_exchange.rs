@@ -5,7 +5,7 @@
 use delaylab_engine::scenario::Declare;
 use leptos::prelude::*;
 
-use super::edit::{apply, tx, CheckField, FieldError, FormOk, Outcome, TextField};
+use super::edit::{apply, tx, FieldError, Flags, FormOk, Outcome, TextField};
 use super::edit_rules;
 use super::Ctx;
 
@@ -66,12 +66,7 @@ pub fn ExchangeForm() -> impl IntoView {
                     </label>
                 </Show>
                 <FieldError out field="x-delayed-type" />
-                <div class="checks">
-                    <CheckField form="ex" label="durable" field="durable" value=durable />
-                    <CheckField form="ex" label="auto-delete" field="auto_delete" value=auto_delete />
-                    <CheckField form="ex" label="internal" field="internal" value=internal />
-                </div>
-                <FieldError out field="durable" />
+                <Flags form="ex" durable auto_delete third="internal" third_value=internal out />
                 <TextField form="ex" label="alternate-exchange" field="alternate-exchange" value=alternate out />
                 <button type="submit" class="primary" data-testid="edit-exchange-add">{move || tx(c.lang.get(), "add")}</button>
                 <FormOk out />

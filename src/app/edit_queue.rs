@@ -7,7 +7,7 @@ use delaylab_engine::scenario::Declare;
 use leptos::prelude::*;
 
 use super::edit::{
-    apply, extra_args, tx, CheckField, ExtraArgs, FieldError, FormOk, Outcome, Row, TextField,
+    apply, extra_args, tx, ExtraArgs, FieldError, Flags, FormOk, Outcome, Row, TextField,
 };
 use super::edit_rules::{self, QUEUE_ARGS};
 use super::Ctx;
@@ -55,14 +55,7 @@ pub fn QueueForm() -> impl IntoView {
                     </select>
                 </label>
                 <FieldError out field="x-queue-type" />
-                <div class="checks">
-                    <CheckField form="q" label="durable" field="durable" value=durable />
-                    <CheckField form="q" label="auto-delete" field="auto_delete" value=auto_delete />
-                    <CheckField form="q" label="exclusive" field="exclusive" value=exclusive />
-                </div>
-                <FieldError out field="durable" />
-                <FieldError out field="auto_delete" />
-                <FieldError out field="exclusive" />
+                <Flags form="q" durable auto_delete third="exclusive" third_value=exclusive out />
                 {QUEUE_ARGS
                     .into_iter()
                     .zip(args)

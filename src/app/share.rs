@@ -120,6 +120,7 @@ pub fn current_view(c: &Ctx, read_only: bool) -> ViewOptions {
         start_ms: (now > 0).then_some(now),
         lang: Some(lang_code(c.lang.get_untracked()).to_string()),
         read_only,
+        compare: c.cmp.ids.get_untracked(),
         ..ViewOptions::default()
     }
 }
@@ -146,6 +147,11 @@ pub fn open(c: &Ctx, sh: &Share, shared: Shared) {
     }
     sh.read_only.set(v.read_only);
     sh.link_read_only.set(v.read_only);
+    if !v.compare.is_empty() {
+        // Lanes beside the link's own scenario (which stays in the main view); unknown
+        // presets are skipped, fewer than two known leaves compare mode off.
+        let _ = c.cmp.start_lanes(c, &v.compare, false);
+    }
     match (v.start_ms, v.autoplay) {
         (Some(t), play) => {
             c.jump_to.set(Some(t));

@@ -66,11 +66,33 @@ export const tests = [
     async run(t) {
       const { page, assert } = t;
       await t.goto('', ready);
+      await page.click('.cmp-pick-wrap > summary');
       await page.uncheck('[data-testid="cmp-pick-fix-one-queue-per-ttl"]');
       await page.uncheck('[data-testid="cmp-pick-fix-delayed-plugin"]');
       await page.click('[data-testid="compare-live"]');
       assert.match(await page.locator('[data-testid="compare"] .form-error').textContent(), /two or more|至少/);
       assert.equal(await page.locator('.lane').count(), 0);
+    },
+  },
+  {
+    name: 'a share link keeps compare mode: the lanes open beside the scenario',
+    timeout: 90_000,
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('', ready);
+      await page.click('[data-testid="compare-live"]');
+      await page.waitForSelector('[data-testid="lane-fix-delayed-plugin"]');
+      await page.click('[data-testid="copy-link"]');
+      const link = await page.locator('[data-testid="share-link"]').inputValue();
+      assert.match(link, /#v1\./);
+      const other = await page.context().browser().newPage();
+      try {
+        await other.goto(link);
+        await other.waitForSelector('[data-testid="lane-head-of-line-blocking"]', { timeout: 30_000 });
+        assert.equal(await other.locator('.lane').count(), 3);
+      } finally {
+        await other.close();
+      }
     },
   },
 ];

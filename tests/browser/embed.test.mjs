@@ -68,15 +68,21 @@ async function waitFor(t, pred, what, timeout = 15_000) {
   }
 }
 
+/** Opens the lesson and waits until both embeds have said `ready` to it. */
+async function openLesson(t) {
+  await t.goto(LESSON, { ready: 'main' });
+  for (const demo of ['demo-hol', 'demo-plugin']) {
+    await t.page.waitForSelector(`[data-testid="${demo}"][data-ready="true"]`, { timeout: 30_000 });
+  }
+}
+
 export const tests = [
   {
     name: 'lesson page: both embeds are ready',
     timeout: 90_000,
     async run(t) {
       const { page, assert } = t;
-      await t.goto(LESSON, { ready: 'main' });
-      await page.waitForSelector('[data-testid="demo-hol"][data-ready="true"]', { timeout: 30_000 });
-      await page.waitForSelector('[data-testid="demo-plugin"][data-ready="true"]', { timeout: 30_000 });
+      await openLesson(t);
       const hol = page.frameLocator('[data-testid="frame-hol"]');
       const plugin = page.frameLocator('[data-testid="frame-plugin"]');
       assert.equal(await hol.locator('[data-testid="scenario-name"]').textContent(), 'Head-of-line blocking');
@@ -96,8 +102,7 @@ export const tests = [
     timeout: 90_000,
     async run(t) {
       const { page, assert } = t;
-      await t.goto(LESSON, { ready: 'main' });
-      await page.waitForSelector('[data-testid="demo-hol"][data-ready="true"]', { timeout: 30_000 });
+      await openLesson(t);
       const hol = page.frameLocator('[data-testid="frame-hol"]');
       await page.click('[data-testid="seek-6"]');
       await waitFrameClock(hol, '0:06:00.000');
@@ -227,6 +232,27 @@ export const tests = [
         await page.screenshot({ path: `tests/artifacts/embed--width-${width}.png`, fullPage: true });
       }
       await page.setViewportSize({ width: 1440, height: 900 });
+    },
+  },
+  {
+    name: 'the app and the lesson run under a strict CSP that refuses inline scripts',
+    // The one refusal this test provokes on purpose.
+    allowConsole: [/Content Security Policy/],
+    async run(t) {
+      const { page, assert } = t;
+      for (const [path, ready] of [['', '[data-testid="app"]'], [LESSON, 'main']]) {
+        await t.goto(path, { ready });
+        const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+        assert.match(csp, /script-src 'self'( 'wasm-unsafe-eval')?;/, `${path}: ${csp}`);
+        assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'/);
+        const ran = await page.evaluate(() => {
+          const s = document.createElement('script');
+          s.textContent = 'window.inlineRan = true';
+          document.body.append(s);
+          return window.inlineRan === true;
+        });
+        assert.equal(ran, false, `${path}: an inline script ran`);
+      }
     },
   },
   {

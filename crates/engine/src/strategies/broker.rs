@@ -33,13 +33,15 @@ pub(crate) const DUE_QUEUE: &str = "delay.due";
 /// The dead-letter exchange of the TTL queues (`dlx-per-message`, `-per-queue`, `fixed-levels`).
 pub(crate) const DLX: &str = "delay.dlx";
 
+/// The publish of one task, given the delay that remains when it is published.
+pub(crate) type PublishFn = Box<dyn Fn(&Task, u64) -> PublishSpec>;
+
 /// What a broker strategy declares and publishes.
 pub(crate) struct Plan {
     pub name: &'static str,
     pub params: String,
     pub scenario: Scenario,
-    /// The publish of one task, given the delay that remains when it is published.
-    pub publish: Box<dyn Fn(&Task, u64) -> PublishSpec>,
+    pub publish: PublishFn,
     pub facts: Vec<(&'static str, u64)>,
 }
 

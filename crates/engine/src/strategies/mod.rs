@@ -197,14 +197,16 @@ pub fn build(config: &Config, workload: &Workload) -> Box<dyn Strategy> {
     let w = workload.clone();
     match config.clone() {
         Config::PollingScan { period_ms, indexed, batch } => {
-            OneShot::new("polling-scan", move || polling_scan::compute(&w, period_ms, indexed, batch))
+            OneShot::boxed("polling-scan", move || polling_scan::compute(&w, period_ms, indexed, batch))
         }
-        Config::StorePoll { period_ms } => OneShot::new("store-poll", move || store_poll::compute(&w, period_ms)),
+        Config::StorePoll { period_ms } => OneShot::boxed("store-poll", move || store_poll::compute(&w, period_ms)),
         Config::StoreNotify { expire_cycle_ms, pressure_above, drop_share } => {
-            OneShot::new("store-notify", move || store_notify::compute(&w, expire_cycle_ms, pressure_above, drop_share))
+            OneShot::boxed("store-notify", move || {
+                store_notify::compute(&w, expire_cycle_ms, pressure_above, drop_share)
+            })
         }
         Config::TimingWheel { tick_ms, wheel_size } => {
-            OneShot::new("timing-wheel", move || timing_wheel::compute(&w, tick_ms, wheel_size))
+            OneShot::boxed("timing-wheel", move || timing_wheel::compute(&w, tick_ms, wheel_size))
         }
         Config::DlxPerMessage => Box::new(dlx_per_message::new(workload)),
         Config::DlxPerQueue { max_queues } => dlx_per_queue::new(workload, max_queues),
@@ -223,7 +225,7 @@ pub(crate) struct OneShot {
 }
 
 impl OneShot {
-    pub fn new(name: &'static str, work: impl FnOnce() -> StrategyResult + 'static) -> Box<dyn Strategy> {
+    pub fn boxed(name: &'static str, work: impl FnOnce() -> StrategyResult + 'static) -> Box<dyn Strategy> {
         Box::new(OneShot { name, work: Some(Box::new(work)), result: None })
     }
 

@@ -57,7 +57,7 @@ pub(crate) fn scan(w: &Workload, period_ms: u64, indexed: bool, batch: Option<u6
         let r = next_run(run_at);
         let table_full = entered_sorted.last().is_some_and(|last| *last <= r);
         let first_avail = w.tasks[order[next]].due_ms().max(enter[order[next]]);
-        let on_grid = r % period_ms == 0 && restart.map_or(true, |(_, up)| r >= up);
+        let on_grid = r % period_ms == 0 && restart.is_none_or(|(_, up)| r >= up);
         if table_full && on_grid && first_avail > r {
             // The runs before the next due row find nothing; each still reads the table.
             let idle = (first_avail - r).div_ceil(period_ms);
