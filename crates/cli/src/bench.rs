@@ -39,6 +39,23 @@ pub struct Figures {
     pub delivered: u64,
     pub peak_bytes: usize,
     pub peak_waiting: u64,
+    /// How many runs the wall times are the best of.
+    pub runs: u32,
+}
+
+/// `runs` runs; the fastest engine wall time and, separately, the fastest floor (load on
+/// the machine only adds time, so the minimum is the best estimate of each). The other
+/// figures are the same in every run (the simulation is deterministic).
+pub fn best_of(runs: u32, n: u64, topology: Topology, seed: u64) -> Figures {
+    let mut best = run(n, topology, seed);
+    for _ in 1..runs {
+        let f = run(n, topology, seed);
+        assert_eq!((f.events, f.delivered), (best.events, best.delivered), "a deterministic run changed");
+        best.wall_ms = best.wall_ms.min(f.wall_ms);
+        best.floor_wall_ms = best.floor_wall_ms.min(f.floor_wall_ms);
+    }
+    best.runs = runs;
+    best
 }
 
 pub fn run(n: u64, topology: Topology, seed: u64) -> Figures {
@@ -73,7 +90,7 @@ pub fn run(n: u64, topology: Topology, seed: u64) -> Figures {
     let wall_ms = start.elapsed().as_secs_f64() * 1000.0;
     let peak_bytes = alloc::peak_bytes().saturating_sub(base);
     drop(sim);
-    Figures { wall_ms, floor_wall_ms, events, delivered, peak_bytes, peak_waiting }
+    Figures { wall_ms, floor_wall_ms, events, delivered, peak_bytes, peak_waiting, runs: 1 }
 }
 
 fn draw_delays(n: u64, seed: u64) -> Vec<u64> {
@@ -178,6 +195,7 @@ pub fn report(n: u64, t: Topology, f: &Figures) -> serde_json::Value {
     json!({
         "topology": clap::ValueEnum::to_possible_value(&t).map_or_else(|| format!("{t:?}"), |v| v.get_name().to_string()),
         "messages": n,
+        "runs": f.runs,
         "delivered": f.delivered,
         "wall_ms": round3(f.wall_ms),
         "floor_wall_ms": round3(f.floor_wall_ms),
