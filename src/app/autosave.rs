@@ -42,7 +42,7 @@ pub fn clear() {
 
 fn save(c: &Ctx, sh: &Share, last: StoredValue<String>) {
     // The sandbox is what a fresh start shows anyway: nothing to keep.
-    if c.preset.get_untracked() == "sandbox" {
+    if c.preset.get_untracked() == "sandbox" && c.runner.with_value(|r| r.recorded == 0) {
         clear();
         last.set_value(String::new());
         return;
@@ -75,6 +75,7 @@ pub fn watch(c: Ctx, sh: Share) {
         // What a change can come through: a (re)load, an edit, the view options.
         let _ = (
             c.preset.get(),
+            c.scenario_rev.get(),
             c.speed.get(),
             c.lang.get(),
             sh.read_only.get(),

@@ -110,6 +110,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "compare" => ("Compare topologies", "对比不同拓扑"),
         "compare_hint" => ("The same orders (A waits 30 min, B published a minute later waits 5 min) through one DLX wait queue with per-message TTL, one wait queue per TTL, and the delayed-message plugin. Side by side, every lane follows the playground clock: press Play or jump to 6:00 and see where B is in each.", "同一批订单(A 等 30 分钟,B 晚一分钟发布、等 5 分钟)分别经过:单个 DLX 等待队列 + 消息级 TTL、每种 TTL 一个等待队列、延迟消息插件。并排运行时每条泳道都跟随播放器的时钟:按播放或跳转到 6:00,看看 B 在各方案中的位置。"),
         "compare_run" => ("Run the comparison", "运行对比"),
+        "record_full" => ("This scenario holds 10,000 actions, the most a scenario may have: later inputs still run but are not kept in the link or the autosave.", "该场景已有 10,000 个动作(上限):之后的操作仍会执行,但不会保存到链接或自动保存中。"),
         "compare_pick" => ("Topologies to compare (2 to 4)", "要对比的拓扑(2 到 4 个)"),
         "compare_live" => ("Side by side, one clock", "并排运行(同一时钟)"),
         "compare_need_two" => ("Pick two or more topologies to compare", "请至少选择两个拓扑进行对比"),

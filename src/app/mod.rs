@@ -23,7 +23,7 @@ pub mod topo_view;
 
 use std::collections::BTreeSet;
 
-use delaylab_engine::scenario::{self, Scenario};
+use delaylab_engine::scenario::{self, ActionKind, PublishSpec, Scenario};
 use delaylab_engine::snapshot::Snapshot;
 use leptos::prelude::*;
 
@@ -129,6 +129,8 @@ pub struct Ctx {
     pub presets: StoredValue<Vec<PresetMeta>>,
     pub load_error: RwSignal<Option<String>>,
     pub cmp: compare::Cmp,
+    /// Bumped when a user input is written into the scenario (autosave watches it).
+    pub scenario_rev: RwSignal<u64>,
 }
 
 pub fn perf_now() -> f64 {
@@ -246,14 +248,47 @@ impl Ctx {
             r.command(cmd, &mut b);
             b
         }) {
+            self.scenario_rev.update(|v| *v += 1);
             self.apply(b, perf_now());
+        }
+    }
+
+    /// A publish repeated `count` times `every_ms` apart from now: recorded as one
+    /// repeated action (`{n}` in the body is the run number), the first run at once.
+    pub fn publish_repeated(&self, template: PublishSpec, count: u32, every_ms: u64) {
+        let now = self.runner.with_value(|r| r.now());
+        let body = |i: u32| template.body.replace("{n}", &i.to_string());
+        let run = |i: u32| ActionKind::Publish(PublishSpec { body: body(i), ..template.clone() });
+        let batch = self.runner.try_update_value(|r| {
+            let repeat = Some(scenario::Repeat { count, every_ms });
+            let kept = r.record(scenario::Action { at_ms: now, kind: ActionKind::Publish(template.clone()), repeat });
+            for i in 2..=count {
+                r.schedule(now.saturating_add(every_ms.saturating_mul(u64::from(i - 1))), run(i));
+            }
+            let mut b = Batch::default();
+            r.run_unrecorded(run(1), &mut b);
+            (b, kept)
+        });
+        if let Some((b, kept)) = batch {
+            self.after_input(kept);
+            self.apply(b, perf_now());
+        }
+    }
+
+    /// After a user input: the scenario changed (autosave, link); say so if it is full.
+    fn after_input(&self, kept: bool) {
+        self.scenario_rev.update(|v| *v += 1);
+        if !kept {
+            self.limit.set(Some(t(self.lang.get_untracked(), "record_full").to_string()));
         }
     }
 
     /// Re-creates the simulation from the loaded scenario (time 0).
     pub fn restart(&self) {
-        let s = self.runner.with_value(|r| r.scenario.clone());
-        self.runner.set_value(Runner::new(s));
+        let (s, recorded) = self.runner.with_value(|r| (r.scenario.clone(), r.recorded));
+        let mut r = Runner::new(s);
+        r.recorded = recorded;
+        self.runner.set_value(r);
         self.reset_views();
     }
 
@@ -367,10 +402,11 @@ impl Ctx {
     pub fn run_now(&self, action: delaylab_engine::scenario::ActionKind) {
         let batch = self.runner.try_update_value(|r| {
             let mut b = Batch::default();
-            r.run_now(action, &mut b);
-            b
+            let kept = r.run_now(action, &mut b);
+            (b, kept)
         });
-        if let Some(b) = batch {
+        if let Some((b, kept)) = batch {
+            self.after_input(kept);
             self.apply(b, perf_now());
         }
     }
@@ -516,6 +552,7 @@ pub fn App() -> impl IntoView {
         presets: StoredValue::new(presets),
         load_error: RwSignal::new(None),
         cmp: compare::Cmp::new(),
+        scenario_rev: RwSignal::new(0),
     };
     provide_context(ctx);
     Effect::new(move |_| {

@@ -556,12 +556,11 @@ pub fn Publish() -> impl IntoView {
             mandatory: mandatory.get_untracked(),
         };
         let now = c.runner.with_value(|r| r.now());
-        for i in 2..=n {
-            let at = now.saturating_add(every_ms.saturating_mul(u64::from(i - 1)));
-            let s = spec(i);
-            c.runner.update_value(|r| r.schedule(at, ActionKind::Publish(s)));
+        if n > 1 {
+            c.publish_repeated(PublishSpec { body: body_t.clone(), ..spec(1) }, n, every_ms);
+        } else {
+            c.run_now(ActionKind::Publish(spec(1)));
         }
-        c.run_now(ActionKind::Publish(spec(1)));
         done.set(Some(format!("{} {}", c.tr("published_at"), clock(now))));
     };
 
@@ -1267,13 +1266,23 @@ pub fn ScenarioJson() -> impl IntoView {
     let c = ctx();
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
+    // True while the text holds the user's own edits (not yet loaded).
+    let edited = StoredValue::new(false);
     let fill = move || {
         text.set(c.runner.with_value(|r| to_string_pretty(&r.scenario)));
         error.set(None);
+        edited.set_value(false);
     };
     Effect::new(move |_| {
         let _ = c.preset.get();
         fill();
+    });
+    // A user input recorded into the scenario shows here, unless it would overwrite edits.
+    Effect::new(move |_| {
+        let _ = c.scenario_rev.get();
+        if !edited.get_value() {
+            fill();
+        }
     });
     let apply = move || match load_str(&text.get_untracked()) {
         Ok(s) => {
@@ -1300,7 +1309,10 @@ pub fn ScenarioJson() -> impl IntoView {
                     spellcheck="false"
                     aria-labelledby="json-h"
                     prop:value=move || text.get()
-                    on:input=move |ev| text.set(event_target_value(&ev))
+                    on:input=move |ev| {
+                        edited.set_value(true);
+                        text.set(event_target_value(&ev));
+                    }
                 ></textarea>
                 <div class="json-actions">
                     <button class="primary" data-testid="json-load" on:click=move |_| apply()>{move || c.tr("json_load")}</button>

@@ -8,7 +8,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use delaylab_engine::report::{render, text::clock, trace};
-use delaylab_engine::scenario::{ActionKind, Scenario};
+use delaylab_engine::scenario::load::{MAX_ACTIONS, MAX_CONSUMERS};
+use delaylab_engine::scenario::{Action, ActionKind, ConsumerSpec, Scenario};
 use delaylab_engine::sym::Sym;
 use delaylab_engine::{Command, Event, EventKind, Progress, Sim};
 
@@ -121,6 +122,8 @@ pub struct Runner {
     pending: BTreeMap<(u64, u64), ActionKind>,
     pending_seq: u64,
     pub track: Track,
+    /// User inputs written into `scenario` since it was loaded.
+    pub recorded: u32,
 }
 
 pub fn ex_name(name: &str) -> String {
@@ -158,7 +161,7 @@ impl Runner {
                 track.publish_targets.insert(p.exchange.clone());
             }
         }
-        let mut r = Runner { scenario, sim, pending: BTreeMap::new(), pending_seq: 0, track };
+        let mut r = Runner { scenario, sim, pending: BTreeMap::new(), pending_seq: 0, track, recorded: 0 };
         // Topology declarations at t=0 produce events; keep them out of the first frame's
         // animation but in the log.
         let _ = r.drain();
@@ -218,8 +221,29 @@ impl Runner {
         }
     }
 
-    /// A user action at the current virtual time.
-    pub fn run_now(&mut self, action: ActionKind, batch: &mut Batch) {
+    /// Writes a user input into the scenario: an action at the time it happened. A share
+    /// link, the autosave and a restart then replay the session, not just the preset.
+    /// False (and nothing written) when the scenario already has the most actions a
+    /// scenario file may have.
+    pub fn record(&mut self, action: Action) -> bool {
+        if self.scenario.actions.len() >= MAX_ACTIONS {
+            return false;
+        }
+        self.scenario.actions.push(action);
+        self.recorded += 1;
+        true
+    }
+
+    /// A user action at the current virtual time, recorded into the scenario.
+    pub fn run_now(&mut self, action: ActionKind, batch: &mut Batch) -> bool {
+        let at_ms = self.sim.now_ms();
+        let kept = self.record(Action { at_ms, kind: action.clone(), repeat: None });
+        self.run_unrecorded(action, batch);
+        kept
+    }
+
+    /// A user action now that is already in the scenario (the first run of a repeat).
+    pub fn run_unrecorded(&mut self, action: ActionKind, batch: &mut Batch) {
         if let ActionKind::Publish(p) = &action {
             self.track.publish_targets.insert(p.exchange.clone());
         }
@@ -228,11 +252,34 @@ impl Runner {
         self.drain_into(batch);
     }
 
-    /// A consumer command (add / stop) at the current virtual time.
+    /// A consumer command (add / stop) at the current virtual time, recorded into the
+    /// scenario's consumers (attach time, stop time).
     pub fn command(&mut self, cmd: Command, batch: &mut Batch) {
         let now = self.sim.now_ms();
+        self.record_command(&cmd, now);
         self.sim.handle(now, cmd);
         self.drain_into(batch);
+    }
+
+    fn record_command(&mut self, cmd: &Command, now: u64) {
+        let consumers = &mut self.scenario.consumers;
+        match cmd {
+            Command::AddConsumer(spec) => {
+                if consumers.len() < MAX_CONSUMERS && consumers.iter().all(|c| c.name != spec.name) {
+                    consumers.push(ConsumerSpec { from_ms: spec.from_ms.max(now), ..spec.clone() });
+                    self.recorded += 1;
+                }
+            }
+            Command::StopConsumer(name) => {
+                if let Some(c) = consumers.iter_mut().rev().find(|c| c.name == *name) {
+                    if c.to_ms.is_none_or(|t| t > now) {
+                        c.to_ms = Some(now.max(c.from_ms));
+                        self.recorded += 1;
+                    }
+                }
+            }
+            Command::Run(_) => {}
+        }
     }
 
     pub fn drain(&mut self) -> Batch {
