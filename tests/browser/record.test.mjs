@@ -90,4 +90,38 @@ export const tests = [
       assert.equal((await delivered(page)).length, 1);
     },
   },
+  {
+    name: 'a stopped consumer is kept: its stop time is in the scenario and the link',
+    timeout: 90_000,
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('', ready);
+      await jumpTo(page, '0:02');
+      await waitClock(page, '0:00:02.000');
+      await page.click('[data-testid="stop-closer"]');
+      await page.fill('[data-testid="pub-body"]', 'mine-unread');
+      await page.fill('[data-testid="pub-expiration"]', '1000');
+      await page.click('[data-testid="publish-btn"]');
+      await page.click('#json-h');
+      const json = JSON.parse(await page.locator('[data-testid="scenario-json"]').inputValue());
+      const closer = json.consumers.find((c) => c.name === 'closer');
+      assert.ok(closer && closer.to, `closer has no stop time: ${JSON.stringify(json.consumers)}`);
+      await page.click('[data-testid="copy-link"]');
+      const link = await page.locator('[data-testid="share-link"]').inputValue();
+      const ctx = await page.context().browser().newContext({ viewport: { width: 1440, height: 900 } });
+      try {
+        const other = await ctx.newPage();
+        await other.goto(link);
+        await other.waitForSelector(ready.ready);
+        await jumpTo(other, '0:10');
+        await waitClock(other, '0:00:10.000');
+        // Dead-lettered into order.dlx.queue, where nobody consumes any more.
+        await other.waitForFunction(() =>
+          /ready\s*1/.test(document.querySelector('[data-testid="queue-order.dlx.queue"]')?.textContent || ''));
+        assert.equal(await other.locator('[data-testid="log-line"][data-kind="delivered"][data-body="mine-unread"]').count(), 0);
+      } finally {
+        await ctx.close();
+      }
+    },
+  },
 ];
