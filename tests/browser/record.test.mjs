@@ -28,6 +28,21 @@ async function publishThree(page) {
   await page.click('[data-testid="publish-btn"]');
 }
 
+/** Copies the page's share link and opens it in a fresh browser context: `check(other)`. */
+async function openLinkElsewhere(page, check) {
+  await page.click('[data-testid="copy-link"]');
+  const link = await page.locator('[data-testid="share-link"]').inputValue();
+  const ctx = await page.context().browser().newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const other = await ctx.newPage();
+    await other.goto(link);
+    await other.waitForSelector(ready.ready);
+    await check(other);
+  } finally {
+    await ctx.close();
+  }
+}
+
 export const tests = [
   {
     name: 'form publishes are kept: restart and a share link replay them at the same times',
@@ -58,19 +73,11 @@ export const tests = [
       assert.deepEqual(await delivered(page), first);
 
       // A link opened elsewhere: the same deliveries at the same times.
-      await page.click('[data-testid="copy-link"]');
-      const link = await page.locator('[data-testid="share-link"]').inputValue();
-      const ctx = await page.context().browser().newContext({ viewport: { width: 1440, height: 900 } });
-      try {
-        const other = await ctx.newPage();
-        await other.goto(link);
-        await other.waitForSelector(ready.ready);
+      await openLinkElsewhere(page, async (other) => {
         await waitClock(other, '0:00:10.000');
         await other.waitForSelector('[data-testid="log-line"][data-kind="delivered"][data-body="mine-3"]');
         assert.deepEqual(await delivered(other), first);
-      } finally {
-        await ctx.close();
-      }
+      });
     },
   },
   {
@@ -106,22 +113,14 @@ export const tests = [
       const json = JSON.parse(await page.locator('[data-testid="scenario-json"]').inputValue());
       const closer = json.consumers.find((c) => c.name === 'closer');
       assert.ok(closer && closer.to, `closer has no stop time: ${JSON.stringify(json.consumers)}`);
-      await page.click('[data-testid="copy-link"]');
-      const link = await page.locator('[data-testid="share-link"]').inputValue();
-      const ctx = await page.context().browser().newContext({ viewport: { width: 1440, height: 900 } });
-      try {
-        const other = await ctx.newPage();
-        await other.goto(link);
-        await other.waitForSelector(ready.ready);
+      await openLinkElsewhere(page, async (other) => {
         await jumpTo(other, '0:10');
         await waitClock(other, '0:00:10.000');
         // Dead-lettered into order.dlx.queue, where nobody consumes any more.
         await other.waitForFunction(() =>
           /ready\s*1/.test(document.querySelector('[data-testid="queue-order.dlx.queue"]')?.textContent || ''));
         assert.equal(await other.locator('[data-testid="log-line"][data-kind="delivered"][data-body="mine-unread"]').count(), 0);
-      } finally {
-        await ctx.close();
-      }
+      });
     },
   },
 ];
