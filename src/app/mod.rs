@@ -350,7 +350,13 @@ impl Ctx {
         let sample: Vec<(String, u64)> = snap.queues.iter().map(|q| (q.name.clone(), q.ready)).collect();
         let t = snap.now_ms;
         let mut d = self.depths.get_untracked();
-        if d.push(t, sample) {
+        // The samples the runner took at its fixed steps since the last refresh, then now.
+        let stepped = self.runner.try_update_value(|r| std::mem::take(&mut r.depth_log)).unwrap_or_default();
+        let mut changed = false;
+        for (at, v) in stepped {
+            changed |= d.push(at, v);
+        }
+        if d.push(t, sample) || changed {
             self.depths.set(d);
         }
         self.snap.set(snap);

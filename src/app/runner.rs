@@ -124,7 +124,17 @@ pub struct Runner {
     pub track: Track,
     /// User inputs written into `scenario` since it was loaded.
     pub recorded: u32,
+    /// Depth samples taken at fixed virtual-time steps, oldest first, for the UI to take.
+    pub depth_log: VecDeque<(u64, Vec<(String, u64)>)>,
+    depth_step_ms: u64,
+    next_sample_ms: Option<u64>,
 }
+
+/// Depth samples kept until the UI takes them (a compare lane never does).
+const DEPTH_LOG_CAP: usize = 1024;
+/// Samples per scenario run (its `until`), and the step when it has none.
+const DEPTH_SAMPLES: u64 = 300;
+const DEPTH_STEP_DEFAULT_MS: u64 = 5_000;
 
 pub fn ex_name(name: &str) -> String {
     if name.is_empty() {
@@ -161,7 +171,18 @@ impl Runner {
                 track.publish_targets.insert(p.exchange.clone());
             }
         }
-        let mut r = Runner { scenario, sim, pending: BTreeMap::new(), pending_seq: 0, track, recorded: 0 };
+        let depth_step_ms = scenario.until_ms.map_or(DEPTH_STEP_DEFAULT_MS, |u| (u / DEPTH_SAMPLES).max(100));
+        let mut r = Runner {
+            scenario,
+            sim,
+            pending: BTreeMap::new(),
+            pending_seq: 0,
+            track,
+            recorded: 0,
+            depth_log: VecDeque::new(),
+            depth_step_ms,
+            next_sample_ms: Some(depth_step_ms),
+        };
         // Topology declarations at t=0 produce events; keep them out of the first frame's
         // animation but in the log.
         let _ = r.drain();
@@ -199,9 +220,18 @@ impl Runner {
             }
             let due = self.pending.keys().next().copied().filter(|k| k.0 <= target);
             let t = due.map_or(target, |k| k.0);
-            let progress = self.sim.advance(t);
+            // Stop at each depth-sampling boundary on the way (a jump draws a whole chart).
+            let sample_at = self.next_sample_ms.filter(|&b| b < t);
+            let progress = self.sim.advance(sample_at.unwrap_or(t));
             self.drain_into(batch);
             if progress == Progress::More {
+                if out_of_time() {
+                    return false;
+                }
+                continue;
+            }
+            if let Some(b) = sample_at {
+                self.sample_depths(b);
                 if out_of_time() {
                     return false;
                 }
@@ -219,6 +249,18 @@ impl Runner {
                 None => return true,
             }
         }
+    }
+
+    /// Queue depths (ready messages) at `at_ms`, kept for the depth chart; the next
+    /// boundary is one step later.
+    fn sample_depths(&mut self, at_ms: u64) {
+        let syms = self.sim.symbols();
+        let sample: Vec<(String, u64)> = self.sim.queues().map(|q| (syms.str(q.name).to_string(), q.ready_len())).collect();
+        if self.depth_log.len() >= DEPTH_LOG_CAP {
+            self.depth_log.pop_front();
+        }
+        self.depth_log.push_back((at_ms, sample));
+        self.next_sample_ms = Some(at_ms.saturating_add(self.depth_step_ms));
     }
 
     /// Writes a user input into the scenario: an action at the time it happened. A share

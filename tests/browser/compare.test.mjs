@@ -95,4 +95,21 @@ export const tests = [
       }
     },
   },
+  {
+    name: 'a jump draws the whole queue-depth chart, not just its end',
+    timeout: 60_000,
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('#head-of-line-blocking', ready);
+      await jumpTo(page, '31:00');
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="clock"]')?.textContent?.trim() === '0:31:00.000');
+      await page.waitForTimeout(300);
+      // order.delay.queue held 1, then 2 messages for most of the 31 minutes, then 0.
+      const pts = await page.$$eval('[data-testid="depths"] polyline', (ls) => ls.map((l) => l.getAttribute('points')));
+      assert.ok(pts.length >= 2, `depth lines: ${pts.length}`);
+      const ys = new Set(pts[0].trim().split(/\s+/).map((p) => p.split(',')[1]));
+      assert.ok(ys.size >= 3, `order.delay.queue's line has ${ys.size} levels: ${pts[0]}`);
+    },
+  },
 ];
