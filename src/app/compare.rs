@@ -42,12 +42,23 @@ pub const SETS: [(&str, &[&str]); 1] =
 struct Lane {
     id: String,
     runner: Runner,
+    /// Lateness figures of the first `.1` deliveries: recomputed (a sort) only when a
+    /// delivery was added, not on every redraw.
+    stats: (Stats, usize),
 }
 
 impl Lane {
     fn new(id: &str) -> Option<Lane> {
         let s = delaylab_engine::scenario::load_str(preset_text(id)?).ok()?;
-        Some(Lane { id: id.to_string(), runner: Runner::new(s) })
+        Some(Lane { id: id.to_string(), runner: Runner::new(s).without_depth_samples(), stats: (Stats::default(), 0) })
+    }
+
+    fn stats(&mut self) -> Stats {
+        let d = &self.runner.track.delivered;
+        if self.stats.1 != d.len() {
+            self.stats = (compute_stats(d), d.len());
+        }
+        self.stats.0.clone()
     }
 }
 
@@ -73,7 +84,8 @@ pub struct LaneView {
     pub stats: Stats,
 }
 
-fn view_of(lane: &Lane) -> LaneView {
+fn view_of(lane: &mut Lane) -> LaneView {
+    let stats = lane.stats();
     let r = &lane.runner;
     let snap = Snapshot::of(&r.sim);
     let queues = snap
@@ -111,7 +123,7 @@ fn view_of(lane: &Lane) -> LaneView {
         queues,
         delayed,
         delivered,
-        stats: compute_stats(d),
+        stats,
     }
 }
 
@@ -145,7 +157,7 @@ impl Cmp {
     /// As [`Cmp::start`]; `load_first: false` keeps the main view's scenario (a shared
     /// link opens its own scenario with the lanes beside it).
     pub fn start_lanes(&self, ctx: &Ctx, ids: &[String], load_first: bool) -> Result<(), usize> {
-        let lanes: Vec<Lane> = ids.iter().take(MAX_LANES).filter_map(|id| Lane::new(id)).collect();
+        let mut lanes: Vec<Lane> = ids.iter().take(MAX_LANES).filter_map(|id| Lane::new(id)).collect();
         if lanes.len() < 2 {
             return Err(lanes.len());
         }
@@ -153,7 +165,7 @@ impl Cmp {
             ctx.load(&lanes[0].id);
         }
         self.ids.set(lanes.iter().map(|l| l.id.clone()).collect());
-        self.views.set(lanes.iter().map(view_of).collect());
+        self.views.set(lanes.iter_mut().map(view_of).collect());
         self.lanes.set_value(lanes);
         Ok(())
     }
@@ -193,7 +205,7 @@ impl Cmp {
         let stale = self.views.with_untracked(|v| v.first().is_some_and(|l| l.now_ms != main_now));
         if (moved || stale) && (!busy || wall - self.refreshed.get_value() > REFRESH_MS) {
             self.refreshed.set_value(wall);
-            self.views.set(self.lanes.with_value(|l| l.iter().map(view_of).collect()));
+            self.views.set(self.lanes.try_update_value(|l| l.iter_mut().map(view_of).collect()).unwrap_or_default());
         }
     }
 }
@@ -213,27 +225,30 @@ fn ctx() -> Ctx {
 struct FinalRow {
     id: String,
     name: String,
-    stats: Stats,
+    /// The report's `lateness_ms`: count, mean, p99, max.
+    late: (u64, f64, u64, u64),
     deliveries: Vec<(String, u64, u64)>,
 }
 
 fn run_to_end(id: &str) -> Option<FinalRow> {
     let s = delaylab_engine::scenario::load_str(preset_text(id)?).ok()?;
     let v = delaylab_engine::report::run(&s);
-    let rows = v["deliveries"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let l = &v["lateness_ms"];
+    let late = (l["count"].as_u64()?, l["mean"].as_f64()?, l["p99"].as_u64()?, l["max"].as_u64()?);
     let field = |d: &serde_json::Value, k: &str| d[k].as_u64().unwrap_or(0);
-    let late: Vec<(u32, u64, u64)> =
-        rows.iter().enumerate().map(|(i, d)| (i as u32, field(d, "delivered_at_ms"), field(d, "late_ms"))).collect();
-    let deliveries = rows
+    let deliveries = v["deliveries"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
         .iter()
         .map(|d| (short(d["body"].as_str().unwrap_or("")), field(d, "delivered_at_ms"), field(d, "late_ms")))
         .collect();
-    Some(FinalRow { id: id.to_string(), name: s.name.clone(), stats: compute_stats(&late), deliveries })
+    Some(FinalRow { id: id.to_string(), name: s.name.clone(), late, deliveries })
 }
 
-fn late_text(stats: &Stats) -> String {
-    let mark = if stats.max > 0 { "⚠" } else { "✓" };
-    format!("{mark} {}", span(stats.max))
+fn late_text(max_ms: u64) -> String {
+    let mark = if max_ms > 0 { "⚠" } else { "✓" };
+    format!("{mark} {}", span(max_ms))
 }
 
 #[component]
@@ -353,7 +368,7 @@ fn LaneCard(v: LaneView) -> impl IntoView {
                 </div>
                 <div>
                     <dt>"max"</dt>
-                    <dd data-testid="lane-max">{late_text(&v.stats)}</dd>
+                    <dd data-testid="lane-max">{late_text(v.stats.max)}</dd>
                 </div>
             </dl>
             {v
@@ -459,14 +474,14 @@ fn FinalTable(rows: RwSignal<Vec<FinalRow>>) -> impl IntoView {
                                 .map(|row| {
                                     let id = row.id.clone();
                                     view! {
-                                        <tr data-testid=format!("compare-{}", row.id) class:late={row.stats.max > 0}>
+                                        <tr data-testid=format!("compare-{}", row.id) class:late={row.late.3 > 0}>
                                             <th scope="row">
                                                 <button class="link" on:click=move |_| c.load(&id)>{row.name.clone()}</button>
                                             </th>
-                                            <td>{row.stats.count}</td>
-                                            <td>{span(row.stats.mean.round() as u64)}</td>
-                                            <td>{span(row.stats.p99)}</td>
-                                            <td class="max">{late_text(&row.stats)}</td>
+                                            <td>{row.late.0}</td>
+                                            <td>{span(row.late.1.round() as u64)}</td>
+                                            <td>{span(row.late.2)}</td>
+                                            <td class="max">{late_text(row.late.3)}</td>
                                             <td class="when">{deliveries_text(&row.deliveries)}</td>
                                         </tr>
                                     }

@@ -316,14 +316,7 @@ pub fn app_base() -> String {
 fn view_options(c: &Ctx) -> ViewOptions {
     ViewOptions {
         speed: Some(c.speed.get_untracked()),
-        lang: Some(
-            if c.lang.get_untracked() == Lang::Zh {
-                "zh"
-            } else {
-                "en"
-            }
-            .to_string(),
-        ),
+        lang: Some(super::share::lang_code(c.lang.get_untracked()).to_string()),
         ..ViewOptions::default()
     }
 }
@@ -499,13 +492,7 @@ pub fn EmbedButton() -> impl IntoView {
     });
     let lang = move || c.lang.get();
     let copy = move |_| {
-        let t = text.get_untracked();
-        let Some(w) = web_sys::window() else { return };
-        let promise = w.navigator().clipboard().write_text(&t);
-        leptos::task::spawn_local(async move {
-            let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-            copied.set(Some(ok));
-        });
+        super::share::write_clipboard(&text.get_untracked(), move |ok| copied.set(Some(ok)));
     };
     view! {
         <button

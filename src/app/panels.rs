@@ -1273,16 +1273,15 @@ pub fn ScenarioJson() -> impl IntoView {
         error.set(None);
         edited.set_value(false);
     };
-    Effect::new(move |_| {
-        let _ = c.preset.get();
-        fill();
-    });
-    // A user input recorded into the scenario shows here, unless it would overwrite edits.
-    Effect::new(move |_| {
+    // A new scenario always shows; a user input recorded into the same scenario shows
+    // unless it would overwrite the user's own edits.
+    Effect::new(move |prev: Option<String>| {
+        let preset = c.preset.get();
         let _ = c.scenario_rev.get();
-        if !edited.get_value() {
+        if prev.as_ref() != Some(&preset) || !edited.get_value() {
             fill();
         }
+        preset
     });
     let apply = move || match load_str(&text.get_untracked()) {
         Ok(s) => {

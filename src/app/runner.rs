@@ -130,7 +130,7 @@ pub struct Runner {
     next_sample_ms: Option<u64>,
 }
 
-/// Depth samples kept until the UI takes them (a compare lane never does).
+/// Depth samples kept until the UI takes them.
 const DEPTH_LOG_CAP: usize = 1024;
 /// Samples per scenario run (its `until`), and the step when it has none.
 const DEPTH_SAMPLES: u64 = 300;
@@ -187,6 +187,12 @@ impl Runner {
         // animation but in the log.
         let _ = r.drain();
         r
+    }
+
+    /// Without depth samples (a compare lane has no depth chart to feed).
+    pub fn without_depth_samples(mut self) -> Runner {
+        self.next_sample_ms = None;
+        self
     }
 
     pub fn now(&self) -> u64 {

@@ -5,8 +5,9 @@
 //! scenario as loaded or edited (not the state it reached: opening replays it, and the
 //! engine is deterministic, so the recipient sees the same deliveries at the same times),
 //! plus the view: speed, language, read-only, the time the sharer was looking at (the
-//! recipient jumps there) and whether it was playing. Commands given through the
-//! publish form or the consumer form are not part of the scenario, so not of the link.
+//! recipient jumps there) and whether it was playing. What the user did through the
+//! publish and consumer forms is recorded into the scenario (`Runner::record`), so it is
+//! part of the link and replays at the same virtual times.
 //!
 //! Start (`start`, called once by `App`): a fragment `#v1.…` is a link; it loads, or a
 //! notice says what is wrong (translated, the `LinkError` text) with "Start fresh". A
@@ -102,7 +103,7 @@ pub fn describe(lang: Lang, e: &LinkError) -> String {
     }
 }
 
-fn lang_code(l: Lang) -> &'static str {
+pub fn lang_code(l: Lang) -> &'static str {
     if l == Lang::Zh {
         "zh"
     } else {
@@ -227,15 +228,20 @@ pub fn start(c: Ctx, hash: &str) {
     autosave::watch(c, sh);
 }
 
-fn copy_to_clipboard(text: &str, status: RwSignal<Option<&'static str>>) {
+/// Writes `text` to the clipboard, then `done(true)`; `done(false)` when the browser
+/// has no clipboard or refuses (the user copies from the field by hand).
+pub fn write_clipboard(text: &str, done: impl FnOnce(bool) + 'static) {
     let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
-        return status.set(Some("copy_by_hand"));
+        return done(false);
     };
     let promise = nav.clipboard().write_text(text);
     leptos::task::spawn_local(async move {
-        let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-        status.set(Some(if ok { "copied" } else { "copy_by_hand" }));
+        done(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
     });
+}
+
+fn copy_to_clipboard(text: &str, status: RwSignal<Option<&'static str>>) {
+    write_clipboard(text, move |ok| status.set(Some(if ok { "copied" } else { "copy_by_hand" })));
 }
 
 /// "Copy link" (with its read-only choice) and "Reset", beside the scenario's name.

@@ -18,12 +18,10 @@ use delaylab_share::{decode_fragment, looks_like_link, make_link, ViewOptions};
 pub const DEFAULT_BASE: &str = "https://delaylab.example/";
 
 /// Whether `arg` of `run` is a link rather than a file: a URL, anything with a `#`,
-/// or a bare fragment (`v1.…`) that is not also the name of a file.
+/// or a bare fragment (`v1.…`), unless a file of that name exists (a file wins).
 pub fn is_link(arg: &str) -> bool {
-    arg.contains('#')
-        || arg.starts_with("http://")
-        || arg.starts_with("https://")
-        || (looks_like_link(arg) && !Path::new(arg).exists())
+    let link_like = arg.contains('#') || arg.starts_with("http://") || arg.starts_with("https://") || looks_like_link(arg);
+    link_like && !Path::new(arg).exists()
 }
 
 /// The scenario in a link; the error is one line saying what is wrong with it.

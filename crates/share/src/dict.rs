@@ -2,8 +2,8 @@
 //! back into, so that a scenario close to a preset costs a few bytes.
 //!
 //! `dict_v1.txt` holds one line per entry: line 0 is the common part (the envelope and
-//! the scenario format's usual keys and values); lines 1 to 18 are the compact saved
-//! JSON (`save::to_value`, no spaces) of the playground's sandbox and the 17 presets of
+//! the scenario format's usual keys and values); lines 1 to 23 are the compact saved
+//! JSON (`save::to_value`, no spaces) of the playground's sandbox and the 22 presets of
 //! `scenarios/` as they were when version 1 was made (2026-12). Dictionary 0 is the
 //! common part alone; dictionary k is the common part followed by line k.
 //!

@@ -10,7 +10,28 @@
 //! "faults": [{"kind": "pay_race", "share": 0.5}]
 //! ```
 
-use crate::scenario::PublishSpec;
+use crate::amqp::expiration::parse_expiration;
+use crate::amqp::x_delay::{parse_x_delay, DelayDecision};
+use crate::scenario::{Properties, PublishSpec};
+
+/// Which property carries a message's own delay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DelayField {
+    XDelay,
+    Expiration,
+}
+
+/// The per-message delay a publish carries, read as the broker reads it (the engine's own
+/// `amqp` parsers): the plugin's `x-delay` first (an integer or numeric string; <= 0 or
+/// too large is no delay), since on a delayed exchange the TTL only starts after it; then
+/// `expiration` (strict decimal string).
+pub fn message_delay(p: &Properties) -> Option<(DelayField, u64)> {
+    if let Ok(DelayDecision::Delay(d)) = parse_x_delay(&p.headers) {
+        return Some((DelayField::XDelay, d));
+    }
+    let e = parse_expiration(p.expiration.as_deref()?).ok()?;
+    Some((DelayField::Expiration, e))
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
@@ -105,7 +126,10 @@ pub const FAULT_KINDS: &[(&str, FaultKind)] = &[
 
 impl FaultKind {
     pub fn as_str(self) -> &'static str {
-        FAULT_KINDS.iter().find(|(_, k)| *k == self).map_or("?", |(s, _)| s)
+        FAULT_KINDS
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map_or("?", |(s, _)| s)
     }
 
     /// Faults that happen once at a time (`at`), the others hit a `share` of orders or
@@ -135,7 +159,10 @@ pub const POLICIES: &[(&str, Policy)] = &[
 
 impl Policy {
     pub fn as_str(self) -> &'static str {
-        POLICIES.iter().find(|(_, p)| *p == self).map_or("?", |(s, _)| s)
+        POLICIES
+            .iter()
+            .find(|(_, p)| *p == self)
+            .map_or("?", |(s, _)| s)
     }
 
     /// Whether it reads the row before acting (and so can notice an early message).
@@ -150,5 +177,37 @@ impl Early {
             Early::Republish => "republish",
             Early::Ignore => "ignore",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::FieldValue;
+
+    fn props(expiration: Option<&str>, x_delay: Option<FieldValue>) -> Properties {
+        let mut p = Properties {
+            expiration: expiration.map(str::to_string),
+            ..Properties::default()
+        };
+        if let Some(v) = x_delay {
+            p.headers.insert("x-delay", v);
+        }
+        p
+    }
+
+    #[test]
+    fn x_delay_is_read_as_the_plugin_reads_it_and_comes_first() {
+        // A numeric string is a delay (the plugin parses it); both present: x-delay wins.
+        let p = props(Some("60000"), Some(FieldValue::str("1800000")));
+        assert_eq!(message_delay(&p), Some((DelayField::XDelay, 1_800_000)));
+        // 0 and negative are no delay: the expiration is what delays the message.
+        assert_eq!(
+            message_delay(&props(Some("60000"), Some(FieldValue::Int(0)))),
+            Some((DelayField::Expiration, 60_000))
+        );
+        assert_eq!(message_delay(&props(None, Some(FieldValue::Int(-5)))), None);
+        // Expiration is strict: "1e3" is refused by the broker, so it is no delay here.
+        assert_eq!(message_delay(&props(Some("1e3"), None)), None);
     }
 }

@@ -184,8 +184,7 @@ impl Sim {
         let qname = q.name;
         self.consumers[cid.0 as usize].unacked -= 1;
         let msg_id = u.entry.msg.id;
-        let msg = u.entry.msg.clone();
-        match self.lab_on_handled(copy, &msg, u.outcome) {
+        match self.lab_on_handled(copy, msg_id, u.outcome) {
             Outcome::Ack => {
                 self.emit(EventKind::Acked { msg: msg_id, copy, queue: qname, consumer: Some(cid) });
                 self.end_copy();

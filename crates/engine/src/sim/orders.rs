@@ -17,12 +17,11 @@ use std::rc::Rc;
 use super::Sim;
 use crate::event::{DropReason, EventKind};
 use crate::ids::{ConsumerId, CopyId, MsgId};
-use crate::message::Message;
 use crate::orders::faults::{shortened, strikes};
 use crate::orders::lab::{Handling, LabMsg, MsgKind};
 use crate::orders::model::Status;
 use crate::orders::policy::{self, Decision};
-use crate::orders::spec::{After, FaultKind, ShareAfter};
+use crate::orders::spec::{message_delay, After, DelayField, FaultKind, ShareAfter};
 use crate::orders::{scan, Lab, LabTimer, OrderEvent, Skip};
 use crate::queue::Entry;
 use crate::scenario::{Outcome, PublishSpec, Scenario};
@@ -185,13 +184,9 @@ impl Sim {
         }
     }
 
-    /// The per-message delay the publish carries (`expiration` or `x-delay`), if any.
+    /// The per-message delay the publish carries (`x-delay` or `expiration`), if any.
     fn lab_delay(&mut self, kind: MsgKind) -> Option<u64> {
-        let p = self.lab_publish_spec(kind).properties;
-        if let Some(e) = &p.expiration {
-            return e.parse().ok();
-        }
-        p.headers.get("x-delay").and_then(|v| v.as_int()).and_then(|d| u64::try_from(d).ok())
+        message_delay(&self.lab_publish_spec(kind).properties).map(|(_, d)| d)
     }
 
     /// Publishes a lab message (body `order-<id>`, message_id its idempotency key) with
@@ -204,10 +199,10 @@ impl Sim {
         };
         spec.properties.message_id = Some(msg.key());
         if let Some(d) = delay_ms {
-            if spec.properties.expiration.is_some() {
-                spec.properties.expiration = Some(d.to_string());
-            } else if spec.properties.headers.contains_key("x-delay") {
-                spec.properties.headers.insert("x-delay", FieldValue::Int(d as i64));
+            match message_delay(&spec.properties) {
+                Some((DelayField::XDelay, _)) => spec.properties.headers.insert("x-delay", FieldValue::Int(d as i64)),
+                Some((DelayField::Expiration, _)) => spec.properties.expiration = Some(d.to_string()),
+                None => {}
             }
         }
         let id = if lost {
@@ -249,7 +244,7 @@ impl Sim {
     }
 
     /// At the end of handling: the policy's write. Returns the outcome to apply.
-    pub(crate) fn lab_on_handled(&mut self, copy: CopyId, message: &Rc<Message>, planned: Outcome) -> Outcome {
+    pub(crate) fn lab_on_handled(&mut self, copy: CopyId, msg_id: MsgId, planned: Outcome) -> Outcome {
         let Some(h) = self.orders.as_deref_mut().and_then(|l| l.handling.remove(&copy)) else {
             return planned;
         };
@@ -260,7 +255,7 @@ impl Sim {
             && strikes(&faults, FaultKind::PayRace, &mut self.rng).is_some()
         {
             let now = self.now_ms();
-            self.fault(FaultKind::PayRace, Some(order), Some(message.id));
+            self.fault(FaultKind::PayRace, Some(order), Some(msg_id));
             self.lab().db.pay(order, now);
             self.lab().tally.paid += 1;
             self.order_event(OrderEvent::Paid {
@@ -270,11 +265,11 @@ impl Sim {
             });
         }
         match h.msg.kind {
-            MsgKind::Close => self.apply_close(h, message.id),
-            MsgKind::Reminder => self.apply_reminder(h, message.id),
+            MsgKind::Close => self.apply_close(h, msg_id),
+            MsgKind::Reminder => self.apply_reminder(h, msg_id),
         }
         if strikes(&faults, FaultKind::CrashBeforeAck, &mut self.rng).is_some() {
-            self.fault(FaultKind::CrashBeforeAck, Some(order), Some(message.id));
+            self.fault(FaultKind::CrashBeforeAck, Some(order), Some(msg_id));
             return Outcome::Requeue;
         }
         Outcome::Ack

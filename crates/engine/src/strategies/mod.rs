@@ -194,18 +194,24 @@ pub trait Strategy {
 
 /// Builds the runner of one strategy for a workload.
 pub fn build(config: &Config, workload: &Workload) -> Box<dyn Strategy> {
-    let w = workload.clone();
+    // The one-shot models own a copy of the tasks (they run later, in a slice); the
+    // broker strategies turn them into a scenario at once and need no copy.
+    let w = || workload.clone();
     match config.clone() {
         Config::PollingScan { period_ms, indexed, batch } => {
+            let w = w();
             OneShot::boxed("polling-scan", move || polling_scan::compute(&w, period_ms, indexed, batch))
         }
-        Config::StorePoll { period_ms } => OneShot::boxed("store-poll", move || store_poll::compute(&w, period_ms)),
+        Config::StorePoll { period_ms } => {
+            let w = w();
+            OneShot::boxed("store-poll", move || store_poll::compute(&w, period_ms))
+        }
         Config::StoreNotify { expire_cycle_ms, pressure_above, drop_share } => {
-            OneShot::boxed("store-notify", move || {
-                store_notify::compute(&w, expire_cycle_ms, pressure_above, drop_share)
-            })
+            let w = w();
+            OneShot::boxed("store-notify", move || store_notify::compute(&w, expire_cycle_ms, pressure_above, drop_share))
         }
         Config::TimingWheel { tick_ms, wheel_size } => {
+            let w = w();
             OneShot::boxed("timing-wheel", move || timing_wheel::compute(&w, tick_ms, wheel_size))
         }
         Config::DlxPerMessage => Box::new(dlx_per_message::new(workload)),

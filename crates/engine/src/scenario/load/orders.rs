@@ -65,8 +65,7 @@ pub(super) fn load(root: &Obj, consumers: &[ConsumerSpec]) -> R<(Option<OrdersSp
 }
 
 fn has_message_delay(p: &PublishSpec) -> bool {
-    p.properties.expiration.as_deref().is_some_and(|e| e.parse::<u64>().is_ok())
-        || p.properties.headers.get("x-delay").and_then(|v| v.as_int()).is_some()
+    message_delay(&p.properties).is_some()
 }
 
 fn orders(o: &Obj, consumers: &[ConsumerSpec]) -> R<OrdersSpec> {
