@@ -126,6 +126,11 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
             "每笔订单两条延迟消息,经两个 DLX 等待队列:10 分钟后的催付提醒(order.remind.queue,x-message-ttl 10 分钟)和 30 分钟后的关单(order.delay.queue,x-message-ttl 30 分钟),都死信到 order.close.queue。消费者对两种消息都先查订单(check_state)。",
             "催付只发给 10 分钟时仍为 WAITING_PAY 的订单;之前已支付或已取消的被跳过(close_skipped,not_waiting)。30 分钟时关单会跳过已支付订单。但 check_state 先查、200 ms 后才更新:在这段窗口里到达的支付(30:00 到 30:01 支付的用户)仍会被关单。conditional_update 则不会。",
         ),
+        "orders-check-state-duplicates" => (
+            "订单超时:check_state 把重复投递的订单关了两次",
+            "6 分钟内创建 36 笔订单,每笔订单发一条关单消息,经 DLX 等待队列(order.delay.queue,x-message-ttl 30 分钟,死信到 order.close.queue)。30% 的关单消息被发送两次(duplicate_delivery:生产者重试,message_id 相同)。closer 先查订单,再不带条件地更新(策略 check_state),prefetch 为 5,每条消息处理 200 ms。有人在 25 分钟内或 29:59 支付,有人取消,其余的一直不付。",
+            "重复消息的两个副本同时过期,又因为 prefetch 5 被同时投递:两次查询都在第一次更新之前,都读到 WAITING_PAY,于是第二次更新再关一次订单,库存被第二次释放(stock_double_released)。先查库并不够。修复方法:把策略改成 conditional_update(UPDATE ... WHERE status = 'WAITING_PAY',第二次更新影响 0 行)或 idempotent(同一个 message_id 只记录一次),或者把 prefetch 改成 1(第一条处理完之后才读取第二个副本)。",
+        ),
         _ => return None,
     })
 }

@@ -4,15 +4,19 @@
 //! Publishes are fed one at a time through `Sim::handle`, so the bench holds no
 //! scenario plan: what the heap holds is the broker's state. The floor is a bare
 //! `BinaryHeap` doing one push and one pop per message with the same due times.
+//!
+//! The topologies are the ones `delaylab compare` runs (`strategies::delay_scenario`):
+//! `dlx-per-message` one wait queue with per-message TTL, `dlx-per-queue` one TTL queue
+//! per level of `LEVELS_MS` (a delay rounded up to its level), `plugin` the delayed
+//! exchange; each delivers to `delay.due`, consumed with auto-ack.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use delaylab_engine::rng::Rng;
-use delaylab_engine::scenario::{
-    ActionKind, BindingDef, ConsumerSpec, AckMode, ExchangeDef, Outcome, OutcomePlan, Properties, PublishSpec, QueueDef, Scenario,
-};
+use delaylab_engine::scenario::{ActionKind, Properties, PublishSpec, Scenario};
+use delaylab_engine::strategies::{delay_scenario, wait_queue, DelayTopology, DELAYED_EXCHANGE, DUE_QUEUE, WAIT_QUEUE};
 use delaylab_engine::value::{FieldValue, Table};
 use delaylab_engine::{Command, Progress, Sim};
 use serde_json::json;
@@ -119,41 +123,12 @@ fn level_for(delay_ms: u64) -> u64 {
 }
 
 fn scenario_for(t: Topology) -> Scenario {
-    let mut s = Scenario::empty("bench");
-    let topo = &mut s.topology;
-    topo.exchanges.push(ExchangeDef::new("dlx", "direct"));
-    topo.queues.push(QueueDef::new("due"));
-    topo.bindings.push(BindingDef::queue("dlx", "due", "due"));
-    let wait = |name: &str| {
-        QueueDef::new(name)
-            .with_arg("x-dead-letter-exchange", FieldValue::str("dlx"))
-            .with_arg("x-dead-letter-routing-key", FieldValue::str("due"))
+    let topology = match t {
+        Topology::DlxPerMessage => DelayTopology::PerMessageTtl,
+        Topology::DlxPerQueue => DelayTopology::PerTtlQueues(&LEVELS_MS),
+        Topology::Plugin => DelayTopology::DelayedExchange,
     };
-    match t {
-        Topology::DlxPerMessage => topo.queues.push(wait("wait")),
-        Topology::DlxPerQueue => {
-            for l in LEVELS_MS {
-                topo.queues.push(wait(&format!("wait.{l}")).with_arg("x-message-ttl", FieldValue::Int(l as i64)));
-            }
-        }
-        Topology::Plugin => {
-            let mut x = ExchangeDef::new("delayed", "x-delayed-message");
-            x.arguments.insert("x-delayed-type", FieldValue::str("direct"));
-            topo.exchanges.push(x);
-            topo.bindings.push(BindingDef::queue("delayed", "due", "due"));
-        }
-    }
-    s.consumers.push(ConsumerSpec {
-        name: "worker".into(),
-        queue: "due".into(),
-        ack: AckMode::Auto,
-        prefetch: 0,
-        handle_ms: 0,
-        outcome: OutcomePlan::Fixed(Outcome::Ack),
-        from_ms: 0,
-        to_ms: None,
-    });
-    s
+    delay_scenario("bench", topology)
 }
 
 /// `{"x-delay": 0}`: cloned per publish and set, which costs one allocation instead of
@@ -169,13 +144,13 @@ fn publish_for(t: Topology, i: usize, delay_ms: u64, delay_header: &Table) -> Pu
     let (exchange, routing_key) = match t {
         Topology::DlxPerMessage => {
             properties.expiration = Some(delay_ms.to_string());
-            ("", "wait".to_string())
+            ("", WAIT_QUEUE.to_string())
         }
-        Topology::DlxPerQueue => ("", format!("wait.{}", level_for(delay_ms))),
+        Topology::DlxPerQueue => ("", wait_queue(level_for(delay_ms))),
         Topology::Plugin => {
             properties.headers = delay_header.clone();
             properties.headers.insert("x-delay", FieldValue::Int(delay_ms as i64));
-            ("delayed", "due".to_string())
+            (DELAYED_EXCHANGE, DUE_QUEUE.to_string())
         }
     };
     PublishSpec { exchange: exchange.into(), routing_key, body: body(i), properties, mandatory: false }

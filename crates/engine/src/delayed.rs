@@ -218,6 +218,32 @@ impl DelayedStore {
         }
     }
 
+    /// Takes out the copy stored due at `due_ms` (the order lab's `lost_in_store`).
+    /// Buckets are unsorted until released, so a swap-remove keeps them valid.
+    pub fn remove(&mut self, due_ms: u64, copy: CopyId) -> Option<Stored> {
+        let bucket = (due_ms / BUCKET_MS).max(self.base);
+        let held = if let Some(at) = self.releasing.iter().position(|h| h.1 == copy) {
+            self.releasing.remove(at)?
+        } else if !self.ring.is_empty() && bucket < self.base + RING_BUCKETS {
+            let held = take_from(self.slot_mut(bucket), copy)?;
+            self.ring_len -= 1;
+            if bucket == self.cursor && self.slot(bucket).held.is_empty() {
+                let end = self.base + RING_BUCKETS;
+                self.cursor = (bucket + 1..end).find(|b| !self.slot(*b).held.is_empty()).unwrap_or(end);
+            }
+            held
+        } else {
+            let far = self.far.get_mut(&bucket)?;
+            let held = take_from(far, copy)?;
+            if far.held.is_empty() {
+                self.far.remove(&bucket);
+            }
+            held
+        };
+        self.len -= 1;
+        Some(held.2)
+    }
+
     fn slot(&self, bucket: u64) -> &Bucket {
         &self.ring[(bucket % RING_BUCKETS) as usize]
     }
@@ -280,6 +306,14 @@ impl DelayedStore {
         self.cursor = self.base + RING_BUCKETS;
         all
     }
+}
+
+/// Swap-removes `copy` from an (unsorted) bucket and recomputes its earliest due time.
+fn take_from(b: &mut Bucket, copy: CopyId) -> Option<Held> {
+    let at = b.held.iter().position(|h| h.1 == copy)?;
+    let held = b.held.swap_remove(at);
+    b.earliest_ms = b.held.iter().map(|h| h.0).min().unwrap_or(0);
+    Some(held)
 }
 
 /// Reads what releasing each message of a bucket touches first (the message, its body
@@ -437,5 +471,24 @@ mod tests {
         store.insert(20_000_100, CopyId(6), m, r, NonZeroU32::new(100).unwrap());
         assert_eq!(store.count_for(syms.intern("x")), 1);
         assert_eq!(store.pop_due(20_000_100).map(|h| h.1 .0), Some(6));
+    }
+
+    #[test]
+    fn remove_takes_a_copy_out_of_the_ring_the_far_map_or_the_releasing_bucket() {
+        let mut syms = Symbols::default();
+        let mut store = DelayedStore::default();
+        for (due, copy) in [(1000, 1), (1500, 2), (9_000_000, 3), (5000, 4), (5000, 5)] {
+            let (m, r) = (msg(copy as u32, &mut syms), record(&mut syms, "x"));
+            store.insert(due, CopyId(copy), m, r, since_zero(due));
+        }
+        assert!(store.remove(1000, CopyId(1)).is_some(), "ring, the cursor's bucket");
+        assert_eq!(store.next_due_ms(), Some(1500));
+        assert!(store.remove(9_000_000, CopyId(3)).is_some(), "far");
+        assert!(store.remove(9_000_000, CopyId(3)).is_none(), "only once");
+        assert_eq!(store.pop_due(5000).map(|h| h.1 .0), Some(2));
+        assert_eq!(store.pop_due(5000).map(|h| h.1 .0), Some(4));
+        assert!(store.remove(5000, CopyId(5)).is_some(), "releasing");
+        assert!(store.is_empty());
+        assert_eq!(store.next_due_ms(), None);
     }
 }

@@ -37,6 +37,8 @@ pub enum DropReason {
     NodeLost,
     QueueDeleted,
     Purged,
+    /// The order lab's `lost_in_store` fault: a stored, confirmed copy lost by the store.
+    LostInStore,
 }
 
 #[derive(Clone, Debug)]
@@ -102,6 +104,7 @@ impl DropReason {
             DropReason::NodeLost => "node_lost",
             DropReason::QueueDeleted => "queue_deleted",
             DropReason::Purged => "purged",
+            DropReason::LostInStore => "lost_in_store",
         }
     }
 

@@ -154,6 +154,20 @@ impl Queue {
         self.ready.insert(at, e);
     }
 
+    /// Takes one ready entry out by copy, wherever it is (the order lab's
+    /// `lost_in_store`). A message just stored is at the back: the search starts there.
+    pub fn remove_ready(&mut self, copy: CopyId) -> Option<Entry> {
+        let e = match self.ready.iter().rposition(|e| e.copy == copy) {
+            Some(at) => self.ready.remove(at),
+            None => {
+                let at = self.returns.iter().rposition(|e| e.copy == copy)?;
+                self.returns.remove(at)
+            }
+        }?;
+        self.ready_bytes -= e.msg.body_bytes();
+        Some(e)
+    }
+
     /// Ready entries, head first (for snapshots).
     pub fn iter_ready(&self) -> impl Iterator<Item = &Entry> {
         self.returns.iter().chain(self.ready.iter())

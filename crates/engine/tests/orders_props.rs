@@ -29,15 +29,22 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
-    fn safe_policies_never_close_paid_orders(seed in any::<u64>(), mask in 0u8..128, share in 0.0f64..=1.0, via in 0usize..3, idem in any::<bool>(), scan in any::<bool>()) {
+    fn safe_policies_never_close_paid_orders(seed in any::<u64>(), mask in 0u8..128, share in 0.0f64..=1.0, via in 0usize..3, idem in any::<bool>(), scan in any::<bool>(), restart_ms in 1u64..120_000, prefetch in 1u64..12) {
         let policy = if idem { "idempotent" } else { "conditional_update" };
         let extra = if scan { json!({"compensation": {"every": "5m"}}) } else { json!({}) };
         let mut f = faults(mask, share);
+        // A crash closes the channel with everything in flight, and the consumer is away
+        // for its restart time.
+        for x in f.as_array_mut().unwrap().iter_mut().filter(|x| x["kind"] == "crash_before_ack") {
+            x["for"] = json!(restart_ms);
+        }
         if matches!(VIAS[via], Via::QueueTtl) {
             // early_arrival needs a per-message delay (the loader refuses it otherwise).
             f.as_array_mut().unwrap().retain(|x| x["kind"] != "early_arrival");
         }
-        let o = outcome(&scenario(VIAS[via], policy, f, extra, seed));
+        let mut v = scenario(VIAS[via], policy, f, extra, seed);
+        v["consumers"][0]["prefetch"] = json!(prefetch);
+        let o = outcome(&v);
         prop_assert_eq!(n(&o, "paid_closed"), 0, "{}", o);
         prop_assert_eq!(n(&o, "stock_double_released"), 0, "{}", o);
         if scan {

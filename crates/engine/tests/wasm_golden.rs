@@ -36,6 +36,7 @@ const PRESETS: &[(&str, &str, &str, &str)] = &[
     preset!("head-of-line-blocking"),
     preset!("max-length-drop-head-dlq"),
     preset!("order-timeout-queue-ttl"),
+    preset!("orders-check-state-duplicates"),
     preset!("orders-naive-closes-paid"),
     preset!("orders-plugin-node-lost"),
     preset!("orders-plugin-node-lost-compensated"),

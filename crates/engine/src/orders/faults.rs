@@ -4,14 +4,27 @@
 //! duplicate_delivery  per order, at creation: the close message is published twice
 //!                     (a producer retry: same message_id, new delivery)
 //! early_arrival       per order, at creation: the delay is `by` shorter (clock skew)
-//! lost_in_store       per order, at creation: confirmed, then lost (a disk error)
-//! crash_before_ack    per delivery, after the update: no ack, the message is redelivered
+//! lost_in_store       per order, at creation: published through the topology, stored
+//!                     and confirmed, then at once lost from where it was stored (the
+//!                     delayed store or a queue): dropped, reason lost_in_store
+//! crash_before_ack    per delivery, after the update: the consumer's process dies, its
+//!                     connection closes: every delivery it held unacked is requeued
+//!                     (redelivered, no basic.reject); it subscribes again `for` later
+//!                     (default 5 s) on a new channel
 //! pay_race            per delivery, after the read: the user pays before the update
 //! lose_node           at `at`: the node with the delayed store and classic queues is lost
 //! consumer_outage     at `at`, for `for`: the orders consumer is away
 //! ```
 //! Each share fault draws once from the simulation's PRNG where it applies, in the
 //! order of the `faults` list, so a run is reproducible from the seed.
+//!
+//! A consumer away for two reasons (a crash's restart and an outage) comes back when
+//! the later one ends. Worked timeline (`crash_before_ack` share 1, `for` 5s, prefetch 3):
+//! ```text
+//! 30:00.000  m1 m2 m3 delivered, tags 1 2 3
+//! 30:00.200  m1 handled: the policy's write; crash: consumer_detached, requeued m1 m2 m3
+//! 30:05.200  consumer_attached: m1 m2 m3 delivered again, redelivered, tags 1 2 3
+//! ```
 
 use super::spec::{FaultKind, FaultSpec};
 use crate::rng::Rng;

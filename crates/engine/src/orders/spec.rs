@@ -146,9 +146,15 @@ pub struct FaultSpec {
     pub at_ms: u64,
     /// Share faults: the probability per order (publish faults) or per delivery.
     pub share: f64,
-    /// `consumer_outage`: how long; `early_arrival`: how early (the clock skew).
+    /// `consumer_outage`: how long; `early_arrival`: how early (the clock skew);
+    /// `crash_before_ack`: how long the crashed service takes to restart and subscribe
+    /// again (`for`, default [`DEFAULT_RESTART_MS`]).
     pub duration_ms: u64,
 }
+
+/// `crash_before_ack` without `for`: a process manager restarts the service and its
+/// client subscribes again about 5 s after the crash.
+pub const DEFAULT_RESTART_MS: u64 = 5_000;
 
 pub const POLICIES: &[(&str, Policy)] = &[
     ("naive", Policy::Naive),

@@ -12,9 +12,21 @@
 //!   append it at the back, or, with `x-delivery-limit`, serve it first and dead-letter
 //!   it as `delivery_limit` once returned more than the limit.
 //!
+//! - A consumer that goes away (`to` or a stop, a node restart, a process that crashed:
+//!   the order lab's `crash_before_ack`) closes its channel, which requeues every
+//!   unacked delivery of that consumer, in delivery order (rabbit_fifo `return_all`
+//!   sorts by the consumer's message id), by the same rules, with no `basic.reject` on
+//!   the wire. Their handling timers are stale from then on. A new channel starts its
+//!   delivery tags at 1.
+//!
 //! ```text
 //! m1..m4 published, m1 m2 m3 delivered, m2 nacked with requeue:
 //!   classic: next deliveries m2, m4      quorum (3.10): m4, m2
+//! classic, prefetch 3, m1 m2 m3 delivered (tags 1 2 3), the process dies after
+//! handling m1, before its ack:
+//!   consumer_detached, requeued m1 m2 m3 (no rejected); queue [m1 m2 m3 m4];
+//!   after its restart: consumer_attached, m1 m2 m3 delivered again, redelivered=true,
+//!   tags 1 2 3
 //! ```
 
 use super::Sim;
@@ -24,6 +36,8 @@ use crate::ids::{ConsumerId, CopyId, QueueId};
 use crate::queue::{Entry, Unacked};
 use crate::scenario::{ConsumerSpec, Outcome};
 use crate::timers::Timer;
+
+use super::orders::LabEnd;
 
 impl Sim {
     pub(crate) fn add_consumer(&mut self, spec: ConsumerSpec) {
@@ -39,8 +53,8 @@ impl Sim {
 
     pub(crate) fn attach_consumer(&mut self, cid: ConsumerId) {
         let c = &self.consumers[cid.0 as usize];
-        if c.stopped || c.attached.is_some() {
-            return;
+        if c.stopped || c.attached.is_some() || self.lab_keeps_away(cid) {
+            return; // the lab's restart or outage end attaches it when its time comes
         }
         if !self.node_up {
             // The client retries; it gets in when the node is back.
@@ -80,10 +94,11 @@ impl Sim {
         q.next_consumer = 0;
         q.last_used_ms = now;
         let qname = q.name;
-        let held: Vec<CopyId> = q.unacked.iter().filter(|(_, u)| u.consumer == cid).map(|(c, _)| *c).collect();
+        let held = held_in_delivery_order(q, cid);
         self.emit(EventKind::ConsumerDetached { consumer: cid, queue: qname });
         for copy in held {
             let u = self.queue_mut(qid).expect("queue").unacked.remove(&copy).expect("held");
+            self.lab_forget(copy);
             self.requeue(qid, u.entry);
         }
         if self.queue(qid).is_some_and(|q| q.auto_delete && q.consumers.is_empty()) {
@@ -184,7 +199,11 @@ impl Sim {
         let qname = q.name;
         self.consumers[cid.0 as usize].unacked -= 1;
         let msg_id = u.entry.msg.id;
-        match self.lab_on_handled(copy, msg_id, u.outcome) {
+        let outcome = match self.lab_on_handled(copy, msg_id, u.outcome) {
+            LabEnd::Apply(o) => o,
+            LabEnd::Crash { restart_ms } => return self.crash(cid, qid, u, restart_ms),
+        };
+        match outcome {
             Outcome::Ack => {
                 self.emit(EventKind::Acked { msg: msg_id, copy, queue: qname, consumer: Some(cid) });
                 self.end_copy();
@@ -200,6 +219,18 @@ impl Sim {
             }
         }
         self.try_deliver(qid);
+    }
+
+    /// The consumer's process died before acking `u`: its connection closes, so `u`
+    /// (still unacked) and every other delivery it held go back as a channel close
+    /// sends them, and it subscribes again when the lab says it has restarted.
+    fn crash(&mut self, cid: ConsumerId, qid: QueueId, u: Unacked, restart_ms: u64) {
+        if let Some(q) = self.queue_mut(qid) {
+            q.unacked.insert(u.entry.copy, u);
+            self.consumers[cid.0 as usize].unacked += 1;
+        }
+        self.detach_consumer(cid, false);
+        self.lab_restart_later(cid, restart_ms);
     }
 
     /// Puts a delivered entry back (see module docs for the position).
@@ -255,8 +286,17 @@ impl Sim {
         let held = std::mem::take(&mut q.unacked);
         for (copy, u) in held {
             self.consumers[u.consumer.0 as usize].unacked -= 1;
+            self.lab_forget(copy);
             self.emit(EventKind::Dropped { msg: u.entry.msg.id, copy: Some(copy), queue: Some(qname), reason });
             self.end_copy();
         }
     }
+}
+
+/// The copies `cid` holds unacked in `q`, in the order they were delivered to it.
+fn held_in_delivery_order(q: &crate::queue::Queue, cid: ConsumerId) -> Vec<CopyId> {
+    let mut held: Vec<(u64, CopyId)> =
+        q.unacked.iter().filter(|(_, u)| u.consumer == cid).map(|(c, u)| (u.delivery, *c)).collect();
+    held.sort_unstable();
+    held.into_iter().map(|(_, c)| c).collect()
 }

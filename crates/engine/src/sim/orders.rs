@@ -5,14 +5,30 @@
 //! Create(i) timer  insert order, draw its payment/cancel times, publish its close
 //!                  message (and reminder) through the scenario's topology
 //! delivery         of a lab message to the lab's consumer: the policy's read
-//! handled          the policy's write, stock release; the outcome is ack (or a
-//!                  redelivery, for crash_before_ack), whatever the consumer spec says
+//! handled          the policy's write, stock release; then ack, whatever the consumer
+//!                  spec says, unless crash_before_ack strikes (below)
 //! Scan timer       the compensation scan, every N minutes while orders wait
 //! ```
+//! `crash_before_ack`: the consumer's process dies after the write, before the ack. The
+//! broker sees its connection close: every delivery the consumer held unacked is
+//! requeued (consume.rs rules: classic back in place, quorum by the return rules and
+//! delivery limit, `redelivered`), no `rejected` event (no client sent a reject), their
+//! reads are void. The service restarts `for` later (default 5 s) and subscribes on a
+//! new channel (tags from 1), unless it was stopped meanwhile or an outage still holds:
+//! ```text
+//! prefetch 3, classic queue, handle 200 ms, crash on m2 (restart 5 s):
+//! 30:00.000  delivered m1 m2 m3 (tags 1 2 3): three reads
+//! 30:00.200  m1 handled: write, ack.  m2 handled: write, fault_injected crash_before_ack,
+//!            consumer_detached, requeued m2 m3 (m3's read void, its timer stale)
+//! 30:05.200  consumer_attached; m2 m3 delivered, redelivered=true, tags 1 2
+//! ```
+//! `lost_in_store`: the close message is published as usual (stored in the delayed
+//! exchange or a wait queue, confirmed), then, at the same millisecond, every stored
+//! copy is lost: `fault_injected`, then `dropped` with reason `lost_in_store` (a disk
+//! losing what it had acknowledged). A copy already handed to a consumer was not stored.
+//!
 //! A simulation without `orders` never enters this file: no draws, no events, so every
 //! other scenario runs exactly as before.
-
-use std::rc::Rc;
 
 use super::Sim;
 use crate::event::{DropReason, EventKind};
@@ -25,8 +41,23 @@ use crate::orders::spec::{message_delay, After, DelayField, FaultKind, ShareAfte
 use crate::orders::{scan, Lab, LabTimer, OrderEvent, Skip};
 use crate::queue::Entry;
 use crate::scenario::{Outcome, PublishSpec, Scenario};
+use crate::sym::Sym;
 use crate::timers::Timer;
 use crate::value::FieldValue;
+
+/// What the lab makes of a delivery whose handling ended.
+pub(crate) enum LabEnd {
+    /// Apply this outcome (ack, or the consumer's own for a non-lab delivery).
+    Apply(Outcome),
+    /// The process crashed before the ack; it is back after `restart_ms`.
+    Crash { restart_ms: u64 },
+}
+
+/// Where a just-published message's copy was stored.
+enum StoredAt {
+    Delayed { due_ms: u64 },
+    Queue(Sym),
+}
 
 impl Sim {
     /// Builds the lab from the scenario (after its consumers were added).
@@ -93,10 +124,45 @@ impl Sim {
             LabTimer::Fault(i) => self.timed_fault(i),
             LabTimer::OutageEnd(_) => {
                 if let Some(cid) = self.lab().consumer {
+                    let away = self.lab().away.entry(cid).or_default();
+                    away.outages = away.outages.saturating_sub(1);
                     self.attach_consumer(cid);
                 }
             }
+            LabTimer::Restart(cid) => self.restarted(cid),
         }
+    }
+
+    /// Whether a lab fault (crash, outage) keeps the consumer from subscribing now.
+    pub(crate) fn lab_keeps_away(&self, cid: ConsumerId) -> bool {
+        self.orders.as_deref().is_some_and(|l| l.keeps_away(cid))
+    }
+
+    /// The copy went back to its queue (closed channel, deleted queue): the read made
+    /// at its delivery is void, and must not be applied to a later delivery of it.
+    pub(crate) fn lab_forget(&mut self, copy: CopyId) {
+        if let Some(lab) = self.orders.as_deref_mut() {
+            lab.handling.remove(&copy);
+        }
+    }
+
+    /// After a crash (its deliveries already requeued): the service restarts later.
+    pub(crate) fn lab_restart_later(&mut self, cid: ConsumerId, restart_ms: u64) {
+        let at = self.now_ms().saturating_add(restart_ms);
+        self.lab().away.entry(cid).or_default().restart_at_ms = Some(at);
+        self.arm(at, Timer::Order(LabTimer::Restart(cid)));
+    }
+
+    fn restarted(&mut self, cid: ConsumerId) {
+        let now = self.now_ms();
+        let away = self.lab().away.entry(cid).or_default();
+        if away.restart_at_ms != Some(now) {
+            return; // not this crash's restart
+        }
+        away.restart_at_ms = None;
+        // A new channel; refused if `to` stopped it meanwhile or an outage holds; while
+        // the node is down, the client retries until it is back.
+        self.attach_consumer(cid);
     }
 
     fn create_order(&mut self, i: u32) {
@@ -139,14 +205,18 @@ impl Sim {
             kind: MsgKind::Close,
         };
         let delay = early_by.and_then(|by| self.lab_delay(msg.kind).map(|d| shortened(d, by)));
-        let first = self.publish_lab_msg(msg, delay, lost);
+        let mark = self.events.len();
+        let first = self.publish_lab_msg(msg, delay);
         if lost {
             self.fault(FaultKind::LostInStore, Some(id), first);
+            if let Some(m) = first {
+                self.lose_stored(m, mark);
+            }
         } else if early_by.is_some() {
             self.fault(FaultKind::EarlyArrival, Some(id), first);
         }
         if duplicate {
-            let again = self.publish_lab_msg(msg, delay, false);
+            let again = self.publish_lab_msg(msg, delay);
             self.fault(FaultKind::DuplicateDelivery, Some(id), again);
         }
         if self.lab().spec.reminder.is_some() {
@@ -156,7 +226,6 @@ impl Sim {
                     kind: MsgKind::Reminder,
                 },
                 None,
-                false,
             );
         }
     }
@@ -190,8 +259,8 @@ impl Sim {
     }
 
     /// Publishes a lab message (body `order-<id>`, message_id its idempotency key) with
-    /// `delay_ms` replacing its per-message delay. `lost`: confirmed, then lost.
-    fn publish_lab_msg(&mut self, msg: LabMsg, delay_ms: Option<u64>, lost: bool) -> Option<MsgId> {
+    /// `delay_ms` replacing its per-message delay.
+    fn publish_lab_msg(&mut self, msg: LabMsg, delay_ms: Option<u64>) -> Option<MsgId> {
         let mut spec = self.lab_publish_spec(msg.kind);
         spec.body = match msg.kind {
             MsgKind::Close => format!("order-{}", msg.order),
@@ -205,28 +274,53 @@ impl Sim {
                 None => {}
             }
         }
-        let id = if lost {
-            let id = self.new_msg_id()?;
-            let m = Rc::new(self.build_message(id, spec, 0));
-            self.emit(EventKind::Published { msg: m, mandatory: false });
-            self.emit(EventKind::Confirmed { msg: id, ack: true });
-            self.emit(EventKind::Dropped {
-                msg: id,
-                copy: None,
-                queue: None,
-                reason: DropReason::NodeLost,
-            });
-            id
-        } else {
-            let before = self.next_msg;
-            self.publish(spec, 0);
-            if self.next_msg == before {
-                return None;
-            }
-            MsgId(self.next_msg)
-        };
+        let before = self.next_msg;
+        self.publish(spec, 0);
+        if self.next_msg == before {
+            return None;
+        }
+        let id = MsgId(self.next_msg);
         self.lab().msgs.insert(id.0, msg);
         Some(id)
+    }
+
+    /// `lost_in_store`: loses every copy of `msg` that its publish stored (the events
+    /// from `mark` on say where), right after the confirm.
+    fn lose_stored(&mut self, msg: MsgId, mark: usize) {
+        // The publish just ran inside this call, so its events are still queued here:
+        // they are the one record of which copies it made and where they went.
+        let stored: Vec<(CopyId, StoredAt)> = self
+            .events
+            .range(mark..)
+            .filter_map(|e| match e.kind {
+                EventKind::Delayed { msg: m, copy, due_ms, .. } if m == msg => Some((copy, StoredAt::Delayed { due_ms })),
+                EventKind::Enqueued { msg: m, copy, queue, .. } if m == msg => Some((copy, StoredAt::Queue(queue))),
+                _ => None,
+            })
+            .collect();
+        for (copy, at) in stored {
+            self.lose_copy(msg, copy, at);
+        }
+    }
+
+    fn lose_copy(&mut self, msg: MsgId, copy: CopyId, at: StoredAt) {
+        let queue = match at {
+            StoredAt::Delayed { due_ms } => {
+                // A stale store timer, if this was the earliest, fires and re-arms.
+                let Some(_) = self.delayed.remove(due_ms, copy) else { return };
+                None
+            }
+            StoredAt::Queue(name) => {
+                // Not there any more: delivered at once, or already dead-lettered.
+                let Some(qid) = self.queue_id(name) else { return };
+                let Some(_) = self.queue_mut(qid).and_then(|q| q.remove_ready(copy)) else { return };
+                self.expire_head(qid); // re-arms the head timer if that was the head
+                Some(name)
+            }
+        };
+        let reason = DropReason::LostInStore;
+        self.emit(EventKind::Dropped { msg, copy: Some(copy), queue, reason });
+        self.end_copy();
     }
 
     /// At delivery: a lab message to the consumer that handles it gets the policy's read.
@@ -243,10 +337,10 @@ impl Sim {
         Some(Outcome::Ack)
     }
 
-    /// At the end of handling: the policy's write. Returns the outcome to apply.
-    pub(crate) fn lab_on_handled(&mut self, copy: CopyId, msg_id: MsgId, planned: Outcome) -> Outcome {
+    /// At the end of handling: the policy's write. Returns what to do with the delivery.
+    pub(crate) fn lab_on_handled(&mut self, copy: CopyId, msg_id: MsgId, planned: Outcome) -> LabEnd {
         let Some(h) = self.orders.as_deref_mut().and_then(|l| l.handling.remove(&copy)) else {
-            return planned;
+            return LabEnd::Apply(planned);
         };
         let order = h.msg.order;
         let faults = self.lab().faults.clone();
@@ -268,11 +362,11 @@ impl Sim {
             MsgKind::Close => self.apply_close(h, msg_id),
             MsgKind::Reminder => self.apply_reminder(h, msg_id),
         }
-        if strikes(&faults, FaultKind::CrashBeforeAck, &mut self.rng).is_some() {
+        if let Some(f) = strikes(&faults, FaultKind::CrashBeforeAck, &mut self.rng) {
             self.fault(FaultKind::CrashBeforeAck, Some(order), Some(msg_id));
-            return Outcome::Requeue;
+            return LabEnd::Crash { restart_ms: f.duration_ms };
         }
-        Outcome::Ack
+        LabEnd::Apply(Outcome::Ack)
     }
 
     fn apply_close(&mut self, h: Handling, msg: MsgId) {
@@ -288,7 +382,7 @@ impl Sim {
                 self.lab().tally.skipped += 1;
                 self.order_event(OrderEvent::Skipped { order, msg, reason });
                 if let Skip::EarlyRepublished { delay_ms } = reason {
-                    self.publish_lab_msg(h.msg, Some(delay_ms), false);
+                    self.publish_lab_msg(h.msg, Some(delay_ms));
                 }
             }
         }
@@ -381,6 +475,7 @@ impl Sim {
             FaultKind::LoseNode => self.lose_node(),
             FaultKind::ConsumerOutage => {
                 if let Some(cid) = self.lab().consumer {
+                    self.lab().away.entry(cid).or_default().outages += 1;
                     self.detach_consumer(cid, false);
                     let back = self.now_ms().saturating_add(f.duration_ms);
                     self.arm(back, Timer::Order(LabTimer::OutageEnd(i)));

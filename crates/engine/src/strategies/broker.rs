@@ -16,6 +16,14 @@
 //! Messages are persistent and queues durable, as a production setup would have them,
 //! so a restart keeps them; tasks created while the node is down are published when it
 //! is back (the producer retries), with the delay that remains.
+//!
+//! [`delay_scenario`] builds the three classic delay topologies once, for the strategies
+//! here and for `delaylab bench` (which times the same broker setups):
+//! ```text
+//! PerMessageTtl      delay.wait (per-message expiration) -DLX delay.dlx-> delay.due
+//! PerTtlQueues(ttls) delay.wait.<ttl> (x-message-ttl)    -DLX delay.dlx-> delay.due
+//! DelayedExchange    delay.delayed (x-delayed-message, direct)         -> delay.due
+//! ```
 
 use super::stats::Tally;
 use super::workload::{OutageKind, Task, Workload};
@@ -29,9 +37,45 @@ use crate::value::{FieldValue, Table};
 use crate::{Command, Progress, Sim};
 
 /// Where delayed tasks end up, consumed by the application.
-pub(crate) const DUE_QUEUE: &str = "delay.due";
+pub const DUE_QUEUE: &str = "delay.due";
 /// The dead-letter exchange of the TTL queues (`dlx-per-message`, `-per-queue`, `fixed-levels`).
 pub(crate) const DLX: &str = "delay.dlx";
+/// The one wait queue of [`DelayTopology::PerMessageTtl`].
+pub const WAIT_QUEUE: &str = "delay.wait";
+/// The exchange of [`DelayTopology::DelayedExchange`], bound to `DUE_QUEUE` by the name
+/// `DUE_QUEUE`.
+pub const DELAYED_EXCHANGE: &str = "delay.delayed";
+
+/// A broker topology that delays messages on their way to `DUE_QUEUE`.
+#[derive(Clone, Copy, Debug)]
+pub enum DelayTopology<'a> {
+    /// One wait queue, `WAIT_QUEUE`: publish to it with a per-message `expiration`.
+    PerMessageTtl,
+    /// One wait queue per TTL, [`wait_queue`]`(ttl_ms)`: publish to the one of the delay.
+    PerTtlQueues(&'a [u64]),
+    /// The delayed-message exchange `DELAYED_EXCHANGE`: publish with `x-delay`.
+    DelayedExchange,
+}
+
+/// The scenario of a delay topology: its objects, and an auto-ack consumer on `DUE_QUEUE`.
+pub fn delay_scenario(name: &str, topology: DelayTopology) -> Scenario {
+    match topology {
+        DelayTopology::PerMessageTtl => {
+            let mut s = per_ttl_scenario(name, &[]);
+            s.topology.queues.push(dlx_queue(WAIT_QUEUE));
+            s
+        }
+        DelayTopology::PerTtlQueues(ttls_ms) => per_ttl_scenario(name, ttls_ms),
+        DelayTopology::DelayedExchange => {
+            let mut s = base_scenario(name);
+            let mut x = ExchangeDef::new(DELAYED_EXCHANGE, "x-delayed-message");
+            x.arguments.insert("x-delayed-type", FieldValue::str("direct"));
+            s.topology.exchanges.push(x);
+            s.topology.bindings.push(BindingDef::queue(DELAYED_EXCHANGE, DUE_QUEUE, DUE_QUEUE));
+            s
+        }
+    }
+}
 
 /// The publish of one task, given the delay that remains when it is published.
 pub(crate) type PublishFn = Box<dyn Fn(&Task, u64) -> PublishSpec>;
@@ -81,7 +125,8 @@ pub(crate) fn dlx_queue(name: &str) -> QueueDef {
         .with_arg("x-dead-letter-routing-key", FieldValue::str(DUE_QUEUE))
 }
 
-pub(crate) fn wait_queue(ttl_ms: u64) -> String {
+/// The wait queue of one TTL in [`DelayTopology::PerTtlQueues`].
+pub fn wait_queue(ttl_ms: u64) -> String {
     format!("delay.wait.{ttl_ms}")
 }
 

@@ -10,15 +10,12 @@
 //! ```
 //! Objects: the dead-letter exchange, the wait and due queues, one binding.
 
-use super::broker::{dlx_queue, per_ttl_scenario, persistent, BrokerRun, Plan};
+use super::broker::{delay_scenario, persistent, BrokerRun, DelayTopology, Plan, WAIT_QUEUE};
 use super::workload::Workload;
 use crate::value::Table;
 
-const WAIT_QUEUE: &str = "delay.wait";
-
 pub(crate) fn new(w: &Workload) -> BrokerRun {
-    let mut scenario = per_ttl_scenario("dlx-per-message", &[]);
-    scenario.topology.queues.push(dlx_queue(WAIT_QUEUE));
+    let scenario = delay_scenario("dlx-per-message", DelayTopology::PerMessageTtl);
     let plan = Plan {
         name: "dlx-per-message",
         params: "one queue, per-message TTL".into(),

@@ -14,7 +14,7 @@
 
 use std::collections::BTreeSet;
 
-use super::broker::{per_ttl_scenario, persistent, wait_queue, BrokerRun, Plan};
+use super::broker::{delay_scenario, persistent, wait_queue, BrokerRun, DelayTopology, Plan};
 use super::workload::Workload;
 use super::{OneShot, Strategy, StrategyResult};
 use crate::value::Table;
@@ -34,7 +34,7 @@ pub(crate) fn new(w: &Workload, max_queues: u64) -> Box<dyn Strategy> {
     let plan = Plan {
         name: "dlx-per-queue",
         params,
-        scenario: per_ttl_scenario("dlx-per-queue", &ttls),
+        scenario: delay_scenario("dlx-per-queue", DelayTopology::PerTtlQueues(&ttls)),
         publish: Box::new(|task, _remaining| persistent("", &wait_queue(task.delay_ms), None, Table::new())),
         facts: vec![("queues_for_delays", ttls.len() as u64)],
     };

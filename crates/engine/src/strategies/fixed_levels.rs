@@ -8,7 +8,7 @@
 //! ```
 //! Each queue has one TTL, so there is no head-of-line blocking inside a level.
 
-use super::broker::{per_ttl_scenario, persistent, wait_queue, BrokerRun, Plan};
+use super::broker::{delay_scenario, persistent, wait_queue, BrokerRun, DelayTopology, Plan};
 use super::workload::Workload;
 use crate::value::Table;
 
@@ -23,7 +23,7 @@ pub(crate) fn new(w: &Workload, levels_ms: &[u64]) -> BrokerRun {
     let plan = Plan {
         name: "fixed-levels",
         params: format!("{} levels, rounded up", levels.len()),
-        scenario: per_ttl_scenario("fixed-levels", &levels),
+        scenario: delay_scenario("fixed-levels", DelayTopology::PerTtlQueues(&levels)),
         publish: Box::new(move |_task, remaining_ms| {
             persistent("", &wait_queue(level_for(&levels, remaining_ms)), None, Table::new())
         }),

@@ -45,6 +45,7 @@ mod store_poll;
 mod timing_wheel;
 pub mod workload;
 
+pub use broker::{delay_scenario, wait_queue, DelayTopology, DELAYED_EXCHANGE, DUE_QUEUE, WAIT_QUEUE};
 pub use load::{load_workload_str, load_workload_value, WorkloadFile};
 pub use stats::{Lateness, SeriesPoint};
 pub use workload::{DelayMix, Outage, OutageKind, Task, Workload, WorkloadSpec};

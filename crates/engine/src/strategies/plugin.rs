@@ -10,19 +10,12 @@
 //! 10 m   the node is lost: the message is gone
 //! ```
 
-use super::broker::{base_scenario, persistent, BrokerRun, Plan, DUE_QUEUE};
+use super::broker::{delay_scenario, persistent, BrokerRun, DelayTopology, Plan, DELAYED_EXCHANGE, DUE_QUEUE};
 use super::workload::Workload;
-use crate::scenario::{BindingDef, ExchangeDef};
 use crate::value::{FieldValue, Table};
 
-const DELAYED_EXCHANGE: &str = "delay.delayed";
-
 pub(crate) fn new(w: &Workload) -> BrokerRun {
-    let mut scenario = base_scenario("plugin");
-    let mut x = ExchangeDef::new(DELAYED_EXCHANGE, "x-delayed-message");
-    x.arguments.insert("x-delayed-type", FieldValue::str("direct"));
-    scenario.topology.exchanges.push(x);
-    scenario.topology.bindings.push(BindingDef::queue(DELAYED_EXCHANGE, DUE_QUEUE, DUE_QUEUE));
+    let scenario = delay_scenario("plugin", DelayTopology::DelayedExchange);
     let plan = Plan {
         name: "plugin",
         params: "x-delayed-message exchange".into(),

@@ -223,6 +223,20 @@ fn share_after(o: &Obj) -> R<ShareAfter> {
     })
 }
 
+/// `crash_before_ack`'s `for`: how long the crashed service takes to subscribe again.
+/// 0 would bring it back in the same millisecond, which no restart does (and a crash on
+/// every delivery would then loop without time passing).
+fn restart_time(o: &Obj) -> R<u64> {
+    match o.dur_opt("for")? {
+        None => Ok(DEFAULT_RESTART_MS),
+        Some(0) => fail(
+            o.p("for"),
+            "the crashed consumer's restart time must be more than 0 (it subscribes again after it; default 5s)",
+        ),
+        Some(ms) => Ok(ms),
+    }
+}
+
 fn fault(o: &Obj) -> R<FaultSpec> {
     let kind = match o.get("kind") {
         None => return fail(o.p("kind"), format!("missing (required): one of {}", names(FAULT_KINDS))),
@@ -248,6 +262,11 @@ fn fault(o: &Obj) -> R<FaultSpec> {
             o.check_keys(&["kind", "share", "by"])?;
             f.share = share(o, "share")?;
             f.duration_ms = o.dur_opt("by")?.unwrap_or(300_000);
+        }
+        FaultKind::CrashBeforeAck => {
+            o.check_keys(&["kind", "share", "for"])?;
+            f.share = share(o, "share")?;
+            f.duration_ms = restart_time(o)?;
         }
         _ => {
             o.check_keys(&["kind", "share"])?;

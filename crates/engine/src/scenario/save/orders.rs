@@ -80,6 +80,13 @@ pub(super) fn fault(f: &FaultSpec) -> Value {
             m.insert("share".into(), json!(f.share));
             m.insert("by".into(), dur(f.duration_ms));
         }
+        FaultKind::CrashBeforeAck => {
+            m.insert("share".into(), json!(f.share));
+            // The default is left out, so scenarios saved before `for` existed stay as they were.
+            if f.duration_ms != DEFAULT_RESTART_MS {
+                m.insert("for".into(), dur(f.duration_ms));
+            }
+        }
         _ => {
             m.insert("share".into(), json!(f.share));
         }
