@@ -195,7 +195,17 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
 
 /// Top-left positions: rank (column) by breadth-first walk from the publisher and every
 /// node without incoming edges; rows ordered by the mean row of the predecessors.
-pub fn layout(m: &Model) -> HashMap<String, (f64, f64)> {
+/// `vertical` (a phone) turns the drawing a quarter: ranks go top to bottom and rows side
+/// by side, so a DLX chain stays readable at full size on a narrow screen instead of
+/// shrinking to fit a 1,600 px wide row:
+/// ```text
+///  wide:  publisher → exchange → wait queue → DLX → DLQ → consumer
+///  phone: publisher
+///            ↓
+///         exchange
+///            ↓  …
+/// ```
+pub fn layout(m: &Model, vertical: bool) -> HashMap<String, (f64, f64)> {
     let idx: HashMap<&str, usize> = m.nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
     let n = m.nodes.len();
     let mut out_e: Vec<Vec<usize>> = vec![vec![]; n];
@@ -262,6 +272,9 @@ pub fn layout(m: &Model) -> HashMap<String, (f64, f64)> {
     let rank: Vec<Option<usize>> = rank_v.into_iter().map(Some).collect();
     let in_e = preds;
     let max_rank = rank.iter().flatten().copied().max().unwrap_or(0);
+    // Vertical: one column per row, as wide as the widest box; one band per rank.
+    let col_w_v = m.nodes.iter().map(|n| n.w).fold(0.0, f64::max) + 28.0;
+    let rank_h_v = m.nodes.iter().map(|n| n.h).fold(0.0, f64::max) + 46.0;
     let mut row_of: Vec<f64> = vec![0.0; n];
     let mut pos = HashMap::new();
     for r in 0..=max_rank {
@@ -277,9 +290,12 @@ pub fn layout(m: &Model) -> HashMap<String, (f64, f64)> {
         for (row, (_, i)) in col.iter().enumerate() {
             row_of[*i] = row as f64;
             let node = &m.nodes[*i];
-            let x = 20.0 + r as f64 * COL_W;
-            let y = 20.0 + row as f64 * ROW_H + (ROW_H - 20.0 - node.h) / 2.0;
-            pos.insert(node.id.clone(), (x, y));
+            let at = if vertical {
+                (20.0 + row as f64 * col_w_v + (col_w_v - 28.0 - node.w) / 2.0, 20.0 + r as f64 * rank_h_v)
+            } else {
+                (20.0 + r as f64 * COL_W, 20.0 + row as f64 * ROW_H + (ROW_H - 20.0 - node.h) / 2.0)
+            };
+            pos.insert(node.id.clone(), at);
         }
     }
     pos

@@ -21,20 +21,32 @@ struct Drag {
     scale: f64,
 }
 
-/// Start and end of an edge between two boxes, with the cubic's control points.
+/// Start and end of an edge between two boxes, with the cubic's control points: side to
+/// side when `b` stands to the right of `a` (the wide layout), bottom to top when it
+/// stands below (the phone layout), else a loop around both (a dead-letter cycle).
 fn curve(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> [(f64, f64); 4] {
     let (ax, ay, aw, ah) = a;
-    let (bx, by, _bw, bh) = b;
+    let (bx, by, bw, bh) = b;
     let s = (ax + aw, ay + ah / 2.0);
     let e = (bx, by + bh / 2.0);
     if e.0 >= s.0 + 10.0 {
         let dx = ((e.0 - s.0) / 2.0).max(30.0);
-        [s, (s.0 + dx, s.1), (e.0 - dx, e.1), e]
-    } else {
-        // A back edge (a dead-letter cycle): loop below both boxes.
-        let low = ay.max(by) + ah.max(bh) + 50.0;
-        [s, (s.0 + 90.0, low), (e.0 - 90.0, low), e]
+        return [s, (s.0 + dx, s.1), (e.0 - dx, e.1), e];
     }
+    let (s, e) = ((ax + aw / 2.0, ay + ah), (bx + bw / 2.0, by));
+    if e.1 >= s.1 + 10.0 {
+        let dy = ((e.1 - s.1) / 2.0).max(20.0);
+        return [s, (s.0, s.1 + dy), (e.0, e.1 - dy), e];
+    }
+    // A back edge: loop to the right of both boxes, out of the side and back in.
+    let right = (ax + aw).max(bx + bw) + 60.0;
+    let (s, e) = ((ax + aw, ay + ah / 2.0), (bx + bw, by + bh / 2.0));
+    [s, (right, s.1), (right, e.1), e]
+}
+
+/// Whether an edge runs top to bottom (its label then sits beside it, not on it).
+fn is_vertical(c: &[(f64, f64); 4]) -> bool {
+    (c[3].1 - c[0].1).abs() > (c[3].0 - c[0].0).abs()
 }
 
 fn at(c: &[(f64, f64); 4], t: f64) -> (f64, f64) {
@@ -66,6 +78,9 @@ pub fn Topology() -> impl IntoView {
     // Phone: the frame fits the width; zoom widens the drawing instead of cropping it,
     // and the frame scrolls sideways to pan (`--topo-w`, style.css).
     let wide = RwSignal::new(1.0f64);
+    // Phones lay the graph out top to bottom (topo::layout) and draw it at its own size,
+    // centred, rather than scaled to the width (zoom still widens it).
+    let layout_vertical = StoredValue::new(false);
     let narrow = || web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w <= 760.0);
     let fit = move || {
         wide.set(1.0);
@@ -104,7 +119,9 @@ pub fn Topology() -> impl IntoView {
         let preset = c.preset.get();
         let _ = c.rev.get_untracked();
         let ids: Vec<String> = model.with(|m| m.nodes.iter().map(|n| n.id.clone()).collect());
-        let fresh = model.with_untracked(topo::layout);
+        let vertical = narrow();
+        layout_vertical.set_value(vertical);
+        let fresh = model.with_untracked(|m| topo::layout(m, vertical));
         let same_scenario = prev.as_ref().is_some_and(|p| p.0 == preset);
         let changed = prev.as_ref().is_none_or(|p| p.1 != ids);
         if !same_scenario {
@@ -139,6 +156,7 @@ pub fn Topology() -> impl IntoView {
                             cv[0].0, cv[0].1, cv[1].0, cv[1].1, cv[2].0, cv[2].1, cv[3].0, cv[3].1
                         );
                         let mid = at(&cv, 0.5);
+                        let (lx, ly, anchor) = if is_vertical(&cv) { (mid.0 + 7.0, mid.1 + 4.0, "start") } else { (mid.0, mid.1 - 5.0, "middle") };
                         let cls = match e.kind {
                             EdgeKind::Publish => "edge publish",
                             EdgeKind::Bind => "edge bind",
@@ -150,7 +168,7 @@ pub fn Topology() -> impl IntoView {
                         Some(if labels {
                             view! {
                                 <g class=cls>
-                                    <text x=format!("{:.1}", mid.0) y=format!("{:.1}", mid.1 - 5.0) text-anchor="middle" class="edge-label">
+                                    <text x=format!("{:.1}", lx) y=format!("{:.1}", ly) text-anchor=anchor class="edge-label">
                                         {label}
                                     </text>
                                 </g>
@@ -388,7 +406,12 @@ pub fn Topology() -> impl IntoView {
             <svg
                 class="topo-svg"
                 style:min-width=move || format!("{:.0}px", vb.with(|v| v.2) * 0.66)
-                style=("--topo-w", move || format!("{:.0}%", wide.get() * 100.0))
+                style=("--topo-w", move || {
+                    let w = wide.get();
+                    if layout_vertical.get_value() { format!("{:.0}px", vb.with(|v| v.2) * w) } else { format!("{:.0}%", w * 100.0) }
+                })
+                class:vertical=move || { vb.track(); layout_vertical.get_value() }
+                class:zoomed=move || { wide.get() > 1.0 }
                 data-testid="topology"
                 node_ref=svg_ref
                 role="group"
