@@ -71,14 +71,16 @@ pub struct QueueLine {
     pub chips: Vec<(String, Option<u64>, Option<u64>)>,
 }
 
+/// A delayed exchange in a lane: (name, messages_delayed, first (body, remaining ms) in due order).
+pub type DelayedLine = (String, u64, Vec<(String, u64)>);
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct LaneView {
     pub id: String,
     pub name: String,
     pub now_ms: u64,
     pub queues: Vec<QueueLine>,
-    /// (exchange, messages_delayed, first (body, remaining) in due order).
-    pub delayed: Vec<(String, u64, Vec<(String, u64)>)>,
+    pub delayed: Vec<DelayedLine>,
     /// The last deliveries: (body, at, late).
     pub delivered: Vec<(String, u64, u64)>,
     pub stats: Stats,
@@ -216,6 +218,15 @@ impl Default for Cmp {
     }
 }
 
+/// A preset's name in the page's language (the lanes and the picker show presets;
+/// `fallback` is the scenario's own name, for an id that is not a preset).
+fn preset_name(c: &Ctx, id: &str, fallback: &str) -> String {
+    let lang = c.lang.get();
+    c.presets
+        .with_value(|ps| ps.iter().find(|p| p.id == id).map(|p| super::preset_texts(lang, p).0))
+        .unwrap_or_else(|| fallback.to_string())
+}
+
 fn ctx() -> Ctx {
     expect_context::<Ctx>()
 }
@@ -297,7 +308,7 @@ pub fn Compare() -> impl IntoView {
                                         });
                                     }
                                 />
-                                {p.name.clone()}
+                                {let id = p.id.clone(); let name = p.name.clone(); move || preset_name(&c, &id, &name)}
                             </label>
                         }
                     })
@@ -350,7 +361,7 @@ fn LaneCard(v: LaneView) -> impl IntoView {
     view! {
         <article class="lane" data-testid=format!("lane-{}", v.id)>
             <header class="lane-head">
-                <button class="link" on:click=move |_| c.load(&id)>{v.name.clone()}</button>
+                <button class="link" on:click=move |_| c.load(&id)>{let (id, name) = (v.id.clone(), v.name.clone()); move || preset_name(&c, &id, &name)}</button>
                 <span class="lane-clock">{clock(v.now_ms)}</span>
             </header>
             <dl class="figures lane-figures" class:late=bad>
@@ -367,7 +378,7 @@ fn LaneCard(v: LaneView) -> impl IntoView {
                     <dd>{span(v.stats.p99)}</dd>
                 </div>
                 <div>
-                    <dt>"max"</dt>
+                    <dt>{c.tr("max")}</dt>
                     <dd data-testid="lane-max">{late_text(v.stats.max)}</dd>
                 </div>
             </dl>
@@ -464,7 +475,7 @@ fn FinalTable(rows: RwSignal<Vec<FinalRow>>) -> impl IntoView {
                                 <th scope="col">{c.tr("delivered_n")}</th>
                                 <th scope="col">{c.tr("mean")}</th>
                                 <th scope="col">"p99"</th>
-                                <th scope="col">"max"</th>
+                                <th scope="col">{c.tr("max")}</th>
                                 <th scope="col">{c.tr("compare_when")}</th>
                             </tr>
                         </thead>
@@ -476,7 +487,7 @@ fn FinalTable(rows: RwSignal<Vec<FinalRow>>) -> impl IntoView {
                                     view! {
                                         <tr data-testid=format!("compare-{}", row.id) class:late={row.late.3 > 0}>
                                             <th scope="row">
-                                                <button class="link" on:click=move |_| c.load(&id)>{row.name.clone()}</button>
+                                                <button class="link" on:click=move |_| c.load(&id)>{let (id, name) = (row.id.clone(), row.name.clone()); move || preset_name(&c, &id, &name)}</button>
                                             </th>
                                             <td>{row.late.0}</td>
                                             <td>{span(row.late.1.round() as u64)}</td>

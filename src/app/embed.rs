@@ -25,11 +25,11 @@
 //! posts `ready` to the lesson page) and shows clock, topology and queues.
 
 use delaylab_engine::report::text::clock;
-use delaylab_share::{decode_fragment, encode_fragment, make_link, ViewOptions};
+use delaylab_share::{decode_fragment, encode_fragment, make_link, LinkError, ViewOptions};
 use leptos::prelude::*;
 
 use super::i18n::Lang;
-use super::{host_api, panels, parse_clock, preset_text, topo_view, Ctx};
+use super::{host_api, panels, parse_clock, preset_text, topo_view, AfterSeek, Ctx};
 
 /// Panels an embed can show, by their URL names.
 const PANELS: [&str; 9] = [
@@ -155,7 +155,58 @@ fn tx(lang: Lang, key: &str) -> &'static str {
                 "Close"
             }
         }
+        "hint_flag" => {
+            if zh {
+                "应为 1 或 0"
+            } else {
+                "1 or 0"
+            }
+        }
+        "hint_panels" => {
+            if zh {
+                "可选:"
+            } else {
+                "one of "
+            }
+        }
+        "hint_speed" => {
+            if zh {
+                "应为 1 到 100000"
+            } else {
+                "1 to 100000"
+            }
+        }
+        "hint_start" => {
+            if zh {
+                "例如 6:00、6m 或 360000,最多 30 天"
+            } else {
+                "6:00, 6m or 360000, at most 30 days"
+            }
+        }
+        "hint_lang" => {
+            if zh {
+                "应为 en 或 zh"
+            } else {
+                "en or zh"
+            }
+        }
+        "hint_origin" => {
+            if zh {
+                "应为 https://school.example 这样的源(只有协议和主机)"
+            } else {
+                "an origin like https://school.example: scheme and host only"
+            }
+        }
         _ => "",
+    }
+}
+
+/// One option problem in `lang`: `speed="fast" (1 to 100000)`.
+pub fn note_text(lang: Lang, (what, hint): &(String, &'static str)) -> String {
+    match *hint {
+        "" => what.clone(),
+        "hint_panels" => format!("{what} ({}{})", tx(lang, hint), PANELS.join(", ")),
+        _ => format!("{what} ({})", tx(lang, hint)),
     }
 }
 
@@ -170,8 +221,16 @@ pub struct EmbedOptions {
     pub lang: Option<Lang>,
     pub events: bool,
     pub origins: Vec<String>,
-    /// Problems with the options, shown as text.
-    pub notes: Vec<String>,
+    /// Problems with the options, shown as text: what was written, and the key of the
+    /// hint saying what is expected (translated when shown, [`note_text`]).
+    pub notes: Vec<(String, &'static str)>,
+}
+
+/// The `events=1` option alone (read before the scenario loads; a bad value is named
+/// by [`EmbedOptions::read`]).
+fn events_requested() -> bool {
+    let mut ignored = vec![];
+    query().and_then(|q| q.get("events")).and_then(|v| flag("events", &v, &mut ignored)).unwrap_or(false)
 }
 
 /// True when the page was opened as an embed (`?embed`, `?embed=1`).
@@ -193,12 +252,12 @@ fn shown(v: &str) -> String {
     }
 }
 
-fn flag(name: &str, v: &str, notes: &mut Vec<String>) -> Option<bool> {
+fn flag(name: &str, v: &str, notes: &mut Vec<(String, &'static str)>) -> Option<bool> {
     match v.trim().to_ascii_lowercase().as_str() {
         "" | "1" | "true" | "yes" | "on" => Some(true),
         "0" | "false" | "no" | "off" => Some(false),
         _ => {
-            notes.push(format!("{name}=\"{}\" (1 or 0)", shown(v)));
+            notes.push((format!("{name}=\"{}\"", shown(v)), "hint_flag"));
             None
         }
     }
@@ -241,11 +300,7 @@ impl EmbedOptions {
                 match PANELS.iter().find(|k| **k == name) {
                     Some(k) if !list.contains(k) => list.push(*k),
                     Some(_) => {}
-                    None => notes.push(format!(
-                        "panels: \"{}\" (one of {})",
-                        shown(name),
-                        PANELS.join(", ")
-                    )),
+                    None => notes.push((format!("panels: \"{}\"", shown(name)), "hint_panels")),
                 }
             }
             if !list.is_empty() {
@@ -266,19 +321,19 @@ impl EmbedOptions {
         if let Some(v) = q.get("speed") {
             match v.trim().parse::<f64>() {
                 Ok(x) if (1.0..=100_000.0).contains(&x) => o.speed = Some(x),
-                _ => notes.push(format!("speed=\"{}\" (1 to 100000)", shown(&v))),
+                _ => notes.push((format!("speed=\"{}\"", shown(&v)), "hint_speed")),
             }
         }
         if let Some(v) = q.get("start") {
             match parse_clock(&v) {
-                Ok(ms) if ms <= host_api::MAX_SEEK_MS => o.start_ms = Some(ms),
-                _ => notes.push(format!("start=\"{}\" (6:00, 6m or 360000)", shown(&v))),
+                Ok(ms) if ms <= super::MAX_SEEK_MS => o.start_ms = Some(ms),
+                _ => notes.push((format!("start=\"{}\"", shown(&v)), "hint_start")),
             }
         }
         if let Some(v) = q.get("lang") {
             match lang_of(&v) {
                 Some(l) => o.lang = Some(l),
-                None => notes.push(format!("lang=\"{}\" (en or zh)", shown(&v))),
+                None => notes.push((format!("lang=\"{}\"", shown(&v)), "hint_lang")),
             }
         }
         if let Some(v) = q.get("origins") {
@@ -286,7 +341,7 @@ impl EmbedOptions {
                 match host_api::parse_origin(item) {
                     Ok(origin) if !o.origins.contains(&origin) => o.origins.push(origin),
                     Ok(_) => {}
-                    Err(e) => notes.push(format!("origins: {e}")),
+                    Err(_) => notes.push((format!("origins: \"{}\"", shown(item)), "hint_origin")),
                 }
             }
         }
@@ -296,7 +351,7 @@ impl EmbedOptions {
         let extra = notes.len().saturating_sub(MAX_NOTES);
         notes.truncate(MAX_NOTES);
         if extra > 0 {
-            notes.push(format!("(+{extra})"));
+            notes.push((format!("(+{extra})"), ""));
         }
         o.notes = notes;
         o
@@ -321,8 +376,8 @@ fn view_options(c: &Ctx) -> ViewOptions {
     }
 }
 
-/// Loads what the fragment names; `Err` is the problem, as text.
-fn load_fragment(c: &Ctx) -> Result<ViewOptions, String> {
+/// Loads what the fragment names; `Err` is the problem (shown with share::describe).
+fn load_fragment(c: &Ctx) -> Result<ViewOptions, LinkError> {
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
@@ -335,7 +390,7 @@ fn load_fragment(c: &Ctx) -> Result<ViewOptions, String> {
         c.load(id);
         return Ok(ViewOptions::default());
     }
-    let shared = decode_fragment(&hash).map_err(|e| e.to_string())?;
+    let shared = decode_fragment(&hash)?;
     c.load_scenario("custom", shared.scenario);
     Ok(shared.view)
 }
@@ -370,6 +425,8 @@ fn Panel(name: &'static str) -> impl IntoView {
 #[component]
 pub fn Embed() -> impl IntoView {
     let c = expect_context::<Ctx>();
+    // Listen for a host before loading: the load's own events reach it too.
+    host_api::tap_if_framed(&c, events_requested());
     let loaded = load_fragment(&c);
     let link_error = loaded.as_ref().err().cloned();
     let opts = EmbedOptions::read(&loaded.unwrap_or_default());
@@ -379,16 +436,13 @@ pub fn Embed() -> impl IntoView {
     if let Some(s) = opts.speed {
         c.set_speed(s);
     }
-    let resume = host_api::PlayAfterJump::new(c);
+    // A start time is a seek (Ctx::seek, as the Jump box), then autoplay plays.
+    let autoplay = opts.autoplay && link_error.is_none();
     match opts.start_ms {
         Some(t) => {
-            if opts.autoplay {
-                resume.arm();
-            }
-            c.jump_to.set(Some(t));
+            let _ = c.seek(t, if autoplay { AfterSeek::Play } else { AfterSeek::Pause });
         }
-        None if opts.autoplay && link_error.is_none() => c.set_playing(true),
-        None => {}
+        None => c.set_playing(autoplay),
     }
     host_api::start(c, opts.origins.clone(), opts.events);
 
@@ -421,13 +475,17 @@ pub fn Embed() -> impl IntoView {
             </header>
             {link_error.map(|e| view! {
                 <div class="embed-error" role="alert" data-testid="embed-error">
-                    <p>{move || tx(lang(), "bad_link")} " " {e.clone()}</p>
+                    <p>{move || tx(lang(), "bad_link")} " " {move || super::share::describe(lang(), &e)}</p>
                     <p><a href=app_base() target="_blank" rel="noopener">{move || tx(lang(), "fresh")}</a></p>
                 </div>
             })}
             {(!notes.is_empty()).then(|| view! {
                 <p class="embed-notes" data-testid="embed-notes">
-                    {move || tx(lang(), "ignored")} " " {notes.join("; ")}
+                    {move || {
+                        let l = lang();
+                        let list: Vec<String> = notes.iter().map(|n| note_text(l, n)).collect();
+                        format!("{} {}", tx(l, "ignored"), list.join("; "))
+                    }}
                 </p>
             })}
             {move || c.load_error.get().map(|e| view! { <p class="embed-error" role="alert">{e}</p> })}

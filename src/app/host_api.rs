@@ -4,7 +4,8 @@
 //! Contract (README, "Embedding"):
 //! - in (host → iframe): `{type:"load", scenario:{...}}` (the scenario-format JSON object,
 //!   checked by the engine's loader), `{type:"play"}`, `{type:"pause"}`,
-//!   `{type:"seek", ms}` (virtual time; back in time replays from 0), `{type:"speed", value}`
+//!   `{type:"seek", ms}` (virtual time; back in time replays from 0; the clock stops
+//!   there, as with the Jump box: send `play` to go on), `{type:"speed", value}`
 //!   (virtual ms per wall ms, 1..=100000), `{type:"subscribe", events:true|false}`,
 //!   `{type:"status"}`.
 //! - out (iframe → host): `ready` (once running, and again after each `load`), `status`,
@@ -26,6 +27,16 @@
 //!   is delivered by then: B waits behind A).
 //!
 //! Everything a host sends is data: names and bodies end up in text nodes only.
+//!
+//! No event is lost to a restart: the [`Tap`] that collects what the host hears is owned
+//! by the app ([`Ctx::tap`], a [`TapHandle`]), created before the embed loads its
+//! scenario, and every runner the app makes gets it before its first event
+//! (`Ctx::new_runner`). A `seek` back in time (a new runner) therefore sends the
+//! replayed run's events and deliveries exactly once, in order, after what the old run
+//! had already sent. A `seek` is [`Ctx::seek`], the same as the Jump box.
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use delaylab_engine::report::trace;
 use delaylab_engine::scenario;
@@ -36,7 +47,7 @@ use serde_json::{json, Value};
 use web_sys::wasm_bindgen::JsValue;
 
 use super::runner::Track;
-use super::Ctx;
+use super::{AfterSeek, Ctx};
 
 /// Version of this message protocol, sent in `ready`.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -49,7 +60,11 @@ pub const MAX_EVENTS_PER_FRAME: usize = 500;
 /// A delivered body longer than this many characters is cut (with "…").
 pub const MAX_BODY_CHARS: usize = 4096;
 /// The furthest a `seek` may go: 30 days of virtual time.
-pub const MAX_SEEK_MS: u64 = 30 * 24 * 3_600_000;
+pub const MAX_SEEK_MS: u64 = super::MAX_SEEK_MS;
+
+/// The tap as the app and its runners share it: the app owns it, each runner holds a
+/// clone from its creation on.
+pub type TapHandle = Rc<RefCell<Tap>>;
 
 /// What the runner's event stream hands to the host, collected between two frames.
 #[derive(Default)]
@@ -62,6 +77,10 @@ pub struct Tap {
 }
 
 impl Tap {
+    pub fn new(events_on: bool) -> TapHandle {
+        Rc::new(RefCell::new(Tap { events_on, ..Tap::default() }))
+    }
+
     /// Called by [`Track`] for every engine event, after its own bookkeeping.
     pub fn on_event(&mut self, e: &Event, sim: &Sim, track: &Track, late_ms: u64) {
         if let EventKind::Delivered { msg, queue, .. } = &e.kind {
@@ -208,7 +227,6 @@ pub struct HostState {
     pub allowed: Vec<String>,
     /// The parent's origin once known (and allowed); nothing is posted before.
     pub host_origin: Option<String>,
-    pub events_on: bool,
 }
 
 fn parent_window() -> Option<web_sys::Window> {
@@ -274,43 +292,7 @@ fn status_message(c: &Ctx) -> Value {
     })
 }
 
-/// Plays once a pending jump has arrived (a seek while playing, autoplay with a start
-/// time): playing during the jump would fight it for the clock.
-#[derive(Clone, Copy)]
-pub struct PlayAfterJump(StoredValue<bool>);
-
-impl PlayAfterJump {
-    pub fn new(c: Ctx) -> PlayAfterJump {
-        let armed = StoredValue::new(false);
-        Effect::new(move |_| {
-            if c.jump_to.get().is_none() && armed.get_value() {
-                armed.set_value(false);
-                c.set_playing(true);
-            }
-        });
-        PlayAfterJump(armed)
-    }
-
-    pub fn arm(&self) {
-        self.0.set_value(true);
-    }
-}
-
-/// Moves the clock to `ms` (replaying from 0 when it is in the past), as the jump box does.
-fn seek(c: &Ctx, st: StoredValue<HostState>, ms: u64, resume: PlayAfterJump) {
-    let playing = c.playing.get_untracked();
-    c.set_playing(false);
-    if ms < c.now() {
-        c.restart();
-        install_tap(c, st);
-    }
-    if playing {
-        resume.arm();
-    }
-    c.jump_to.set(Some(ms));
-}
-
-fn handle(c: Ctx, st: StoredValue<HostState>, resume: PlayAfterJump, data: JsValue) {
+fn handle(c: Ctx, st: StoredValue<HostState>, data: JsValue) {
     let text = if data.is_string() {
         return error(
             st,
@@ -348,7 +330,6 @@ fn handle(c: Ctx, st: StoredValue<HostState>, resume: PlayAfterJump, data: JsVal
         Request::Load(s) => match scenario::load_str(&s.to_string()) {
             Ok(s) => {
                 c.load_scenario("custom", s);
-                install_tap(&c, st);
                 post(st, &ready_message(&c));
             }
             Err(e) => error(
@@ -359,59 +340,51 @@ fn handle(c: Ctx, st: StoredValue<HostState>, resume: PlayAfterJump, data: JsVal
         },
         Request::Play => c.set_playing(true),
         Request::Pause => c.set_playing(false),
-        Request::Seek(ms) => seek(&c, st, ms, resume),
+        // Checked against MAX_SEEK_MS by parse_request: seek cannot refuse it.
+        Request::Seek(ms) => {
+            c.seek(ms, AfterSeek::Pause);
+        }
         Request::Speed(x) => c.set_speed(x),
         Request::Subscribe(on) => {
-            st.update_value(|s| s.events_on = on);
-            install_tap(&c, st);
-            c.runner.update_value(|r| {
-                if let Some(t) = r.track.tap.as_mut() {
-                    t.events_on = on;
-                }
-            });
+            if let Some(tap) = c.tap.get_value() {
+                tap.borrow_mut().events_on = on;
+            }
         }
         Request::Status => post(st, &status_message(&c)),
     }
 }
 
-/// Puts a tap on the current runner (a new runner, after a load or a restart, has none).
-fn install_tap(c: &Ctx, st: StoredValue<HostState>) {
-    let events_on = st.with_value(|s| s.events_on);
-    c.runner.update_value(|r| {
-        if r.track.tap.is_none() {
-            r.track.tap = Some(Tap {
-                events_on,
-                ..Tap::default()
-            });
-        }
-    });
-}
-
 /// Posts what the tap collected since the last frame.
 fn flush(c: &Ctx, st: StoredValue<HostState>) {
-    install_tap(c, st);
-    let out = c.runner.try_update_value(|r| {
-        r.track
-            .tap
-            .as_mut()
-            .map(Tap::take_messages)
-            .unwrap_or_default()
-    });
+    let Some(tap) = c.tap.get_value() else { return };
+    let out = tap.borrow_mut().take_messages();
     if st.with_value(|s| s.host_origin.is_none()) {
         return;
     }
-    for m in out.unwrap_or_default() {
+    for m in out {
         post(st, &m);
     }
 }
 
+/// When the page is framed, starts collecting for the host: the current runner and
+/// every later one get the tap. Called before the embed loads its scenario, so that
+/// load's own events (the topology declared at t=0) are heard too. `events_on` is the
+/// `events=1` option.
+pub fn tap_if_framed(c: &Ctx, events_on: bool) {
+    if parent_window().is_some() && c.tap.with_value(Option::is_none) {
+        c.set_tap(Tap::new(events_on));
+    }
+}
+
 /// Starts the API when the page is framed. `extra_origins` are the `origins=` option's
-/// (already normalised); `events_on` is the `events=1` option. Returns false when there
-/// is no parent to talk to.
+/// (already normalised); `events_on` is the `events=1` option (used when
+/// [`tap_if_framed`] was not called first). Returns false when there is no parent to
+/// talk to.
 pub fn start(c: Ctx, extra_origins: Vec<String>, events_on: bool) -> bool {
     if parent_window().is_none() {
         return false;
     }
+    tap_if_framed(&c, events_on);
     let own = web_sys::window()
         .and_then(|w| w.location().origin().ok())
         .unwrap_or_default();
@@ -425,10 +398,7 @@ pub fn start(c: Ctx, extra_origins: Vec<String>, events_on: bool) -> bool {
     let st = StoredValue::new(HostState {
         allowed,
         host_origin,
-        events_on,
     });
-    let resume = PlayAfterJump::new(c);
-    install_tap(&c, st);
     let handle_ev = move |ev: web_sys::MessageEvent| {
         let origin = ev.origin();
         if !st.with_value(|s| s.allowed.contains(&origin)) {
@@ -446,7 +416,7 @@ pub fn start(c: Ctx, extra_origins: Vec<String>, events_on: bool) -> bool {
         if first {
             post(st, &ready_message(&c));
         }
-        handle(c, st, resume, ev.data());
+        handle(c, st, ev.data());
     };
     // The embed lives as long as the page: the listener is never removed.
     let _ = window_event_listener(leptos::ev::message, handle_ev);

@@ -1,5 +1,14 @@
 //! The playground app: shared state (signals + a non-reactive runner), the frame loop
 //! that paces the simulation, and the page layout.
+//!
+//! Contract of the clock:
+//! - Every runner the page shows is made by `Ctx::new_runner` (a load, a restart), which
+//!   attaches the host tap (`Ctx::tap`, host_api.rs) before the runner's first event.
+//! - Every move of the clock to a chosen time is [`Ctx::seek`]: the Jump box, the Step
+//!   button, the host API's `seek`, a share link's or an embed's start time. Back in time
+//!   restarts from 0 and replays; forward runs the engine to the time in slices of about
+//!   10 ms per animation frame (`Ctx::frame`, the clock paused meanwhile, `jump_to` set);
+//!   on arrival it plays if asked to ([`AfterSeek`]).
 
 pub mod autosave;
 pub mod checked;
@@ -27,6 +36,7 @@ use delaylab_engine::scenario::{self, ActionKind, PublishSpec, Scenario};
 use delaylab_engine::snapshot::Snapshot;
 use leptos::prelude::*;
 
+use host_api::TapHandle;
 use i18n::{t, Lang};
 use runner::{Alert, Batch, Move, Runner};
 
@@ -34,6 +44,19 @@ include!(concat!(env!("OUT_DIR"), "/presets.rs"));
 
 /// The scenario loaded first: an empty DLX delay pipeline to publish into.
 pub const SANDBOX: &str = include_str!("sandbox.json");
+
+/// The furthest [`Ctx::seek`] goes: 30 days of virtual time.
+pub const MAX_SEEK_MS: u64 = 30 * 24 * 3_600_000;
+
+/// What the clock does once a seek has arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterSeek {
+    /// Stay paused at the time reached: the Jump box, Step, the host API's `seek` (the
+    /// learner looks at that moment; Play goes on from it).
+    Pause,
+    /// Play (autoplay with a start time).
+    Play,
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PresetMeta {
@@ -122,6 +145,11 @@ pub struct Ctx {
     pub rev: RwSignal<u64>,
     pub limit: RwSignal<Option<String>>,
     pub jump_to: RwSignal<Option<u64>>,
+    /// Play once the pending jump arrives (see [`Ctx::seek`]).
+    pub play_after_jump: StoredValue<bool>,
+    /// What an embed's host page hears (host_api.rs). Owned here, not by the runner, so
+    /// it outlives restarts and loads; None when no host listens.
+    pub tap: StoredValue<Option<TapHandle>, LocalStorage>,
     pub base: StoredValue<ClockBase>,
     pub reduced_motion: StoredValue<bool>,
     pub next_flight: StoredValue<u64>,
@@ -237,8 +265,21 @@ impl Ctx {
         self.meta.set(meta_of(id, &s));
         self.preset.set(id.to_string());
         self.load_error.set(None);
-        self.runner.set_value(Runner::new(s));
+        self.runner.set_value(self.new_runner(s));
         self.reset_views();
+    }
+
+    /// The one way a runner for the page is made: with the host tap (if any) attached
+    /// before the simulation's first event, so a host never misses one.
+    fn new_runner(&self, s: Scenario) -> Runner {
+        Runner::with_tap(s, self.tap.get_value())
+    }
+
+    /// Starts tapping the event stream for a host page: the current runner from now on,
+    /// and every later one from its start.
+    pub fn set_tap(&self, tap: TapHandle) {
+        self.tap.set_value(Some(tap.clone()));
+        self.runner.update_value(|r| r.set_tap(Some(tap)));
     }
 
     /// A consumer command now (add / stop), effects shown at once.
@@ -286,7 +327,7 @@ impl Ctx {
     /// Re-creates the simulation from the loaded scenario (time 0).
     pub fn restart(&self) {
         let (s, recorded) = self.runner.with_value(|r| (r.scenario.clone(), r.recorded));
-        let mut r = Runner::new(s);
+        let mut r = self.new_runner(s);
         r.recorded = recorded;
         self.runner.set_value(r);
         self.reset_views();
@@ -295,6 +336,7 @@ impl Ctx {
     fn reset_views(&self) {
         self.playing.set(false);
         self.jump_to.set(None);
+        self.play_after_jump.set_value(false);
         self.selected.set(None);
         self.alerts.set(vec![]);
         self.flights.set(vec![]);
@@ -313,17 +355,44 @@ impl Ctx {
         self.rev.update(|r| *r += 1);
     }
 
+    /// Play or pause now; an explicit choice cancels a play promised after a seek.
     pub fn set_playing(&self, on: bool) {
+        self.play_after_jump.set_value(false);
         if on {
-            self.base.set_value(ClockBase { wall: perf_now(), virt: self.now() });
+            self.rebase_clock();
         }
         self.playing.set(on);
     }
 
     pub fn set_speed(&self, speed: f64) {
         let speed = speed.clamp(1.0, 100_000.0);
-        self.base.set_value(ClockBase { wall: perf_now(), virt: self.now() });
+        self.rebase_clock();
         self.speed.set(speed);
+    }
+
+    /// Playing runs virtual time from here: the engine's clock (the snapshot shown may
+    /// be a few frames behind it when traffic is heavy).
+    fn rebase_clock(&self) {
+        let virt = self.runner.with_value(|r| r.now());
+        self.base.set_value(ClockBase { wall: perf_now(), virt });
+    }
+
+    /// Moves the virtual clock to `ms`; see the module docs. Back in time restarts the
+    /// simulation (a new runner, so a host hears the replay from its start) and replays
+    /// to `ms`; forward (or after the restart) `frame` runs the engine there over as many
+    /// frames as it takes, the clock paused so playing does not fight the jump; then
+    /// `after` says whether it plays. False, and nothing done, beyond [`MAX_SEEK_MS`].
+    pub fn seek(&self, ms: u64, after: AfterSeek) -> bool {
+        if ms > MAX_SEEK_MS {
+            return false;
+        }
+        self.set_playing(false);
+        if ms < self.runner.with_value(|r| r.now()) {
+            self.restart();
+        }
+        self.jump_to.set(Some(ms));
+        self.play_after_jump.set_value(after == AfterSeek::Play);
+        true
     }
 
     /// Applies what a batch of events changed to the signals.
@@ -331,7 +400,7 @@ impl Ctx {
         // Heavy traffic: redraw the broker's state at most ~12 times a second (the
         // simulation itself keeps going every frame); light traffic: every frame.
         let busy = self.playing.get_untracked() || self.jump_to.get_untracked().is_some();
-        let heavy = batch.events > 40 || self.runner.with_value(|r| r.track.log.len() > 0 && r.sim.live_copies() > 5_000);
+        let heavy = batch.events > 40 || self.runner.with_value(|r| !r.track.log.is_empty() && r.sim.live_copies() > 5_000);
         if busy && heavy && wall - self.snap_at.get_value() < 80.0 {
             self.snap_stale.set_value(true);
         } else {
@@ -463,9 +532,11 @@ impl Ctx {
             .try_update_value(|r| r.advance_to(target, &mut batch, || perf_now() > deadline))
             .unwrap_or(true);
         let now = self.runner.with_value(|r| r.now());
+        let mut arrived = false;
         if reached {
             if jump.is_some() {
                 self.jump_to.set(None);
+                arrived = true;
             }
             if playing && jump.is_none() {
                 if let Some(u) = until {
@@ -480,6 +551,12 @@ impl Ctx {
         }
         self.apply(batch, wall);
         self.cmp.follow(now, wall, busy);
+        if arrived && self.play_after_jump.get_value() {
+            self.set_playing(true);
+        } else if arrived && playing {
+            // Play was pressed during the jump: play on from where the jump arrived.
+            self.rebase_clock();
+        }
     }
 }
 
@@ -551,6 +628,8 @@ pub fn App() -> impl IntoView {
         rev: RwSignal::new(0),
         limit: RwSignal::new(None),
         jump_to: RwSignal::new(None),
+        play_after_jump: StoredValue::new(false),
+        tap: StoredValue::new_local(None),
         base: StoredValue::new(ClockBase::default()),
         reduced_motion: StoredValue::new(prefers_reduced_motion()),
         next_flight: StoredValue::new(0),

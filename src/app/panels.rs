@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use super::i18n::Lang;
 use super::runner::{span, Level};
-use super::{parse_clock, Ctx};
+use super::{parse_clock, AfterSeek, Ctx};
 
 fn ctx() -> Ctx {
     expect_context::<Ctx>()
@@ -19,7 +19,7 @@ fn fmt_speed(s: f64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -66,25 +66,18 @@ pub fn Controls() -> impl IntoView {
     let c = ctx();
     let jump_text = RwSignal::new(String::new());
     let msg = RwSignal::new(None::<&'static str>);
-    let step = move |_| {
-        c.set_playing(false);
-        match c.runner.with_value(|r| r.next_at()) {
-            Some(t) => {
-                msg.set(None);
-                c.jump_to.set(Some(t));
-            }
-            None => msg.set(Some("nothing_next")),
+    let step = move |_| match c.runner.with_value(|r| r.next_at()) {
+        Some(t) if c.seek(t, AfterSeek::Pause) => msg.set(None),
+        Some(_) => msg.set(Some("seek_too_far")),
+        None => {
+            c.set_playing(false);
+            msg.set(Some("nothing_next"))
         }
     };
+    // The same seek as the host API's and a link's start time (Ctx::seek).
     let jump = move || match parse_clock(&jump_text.get_untracked()) {
-        Ok(t) => {
-            msg.set(None);
-            c.set_playing(false);
-            if t < c.now() {
-                c.restart();
-            }
-            c.jump_to.set(Some(t));
-        }
+        Ok(t) if c.seek(t, AfterSeek::Pause) => msg.set(None),
+        Ok(_) => msg.set(Some("seek_too_far")),
         Err(_) => msg.set(Some("bad_time")),
     };
     let slider = move || c.speed.get().log10();
@@ -292,7 +285,7 @@ fn QueueCard(name: String) -> impl IntoView {
     let n3 = name.clone();
     let tid = format!("queue-{name}");
     view! {
-        <article class="qcard" data-testid=tid aria-label=format!("queue {name}")>
+        <article class="qcard" data-testid=tid aria-label={let n = name.clone(); move || format!("{} {n}", c.tr("queue_aria"))}>
             <header class="qhead">
                 <h3 class="qname">{name.clone()}</h3>
                 <span class="counts">
@@ -623,7 +616,7 @@ pub fn Publish() -> impl IntoView {
                 </label>
                 <div class="row2">
                     <label>
-                        <span>"expiration " <small>"(ms, string)"</small></span>
+                        <span>"expiration " <small>{move || c.tr("exp_unit")}</small></span>
                         <input
                             data-testid="pub-expiration"
                             inputmode="numeric"
@@ -633,7 +626,7 @@ pub fn Publish() -> impl IntoView {
                         />
                     </label>
                     <label>
-                        <span>"x-delay " <small>"(ms, integer)"</small></span>
+                        <span>"x-delay " <small>{move || c.tr("xdelay_unit")}</small></span>
                         <input
                             data-testid="pub-xdelay"
                             inputmode="numeric"
@@ -648,7 +641,7 @@ pub fn Publish() -> impl IntoView {
                         {move || c.tr("quick_delay")} " → "
                         {move || if is_delayed() { "x-delay" } else { "expiration" }}
                     </span>
-                    {[(5_000u64, "5 s"), (30_000, "30 s"), (300_000, "5 min"), (1_800_000, "30 min")]
+                    {[(5_000u64, "q_5s"), (30_000, "q_30s"), (300_000, "q_5min"), (1_800_000, "q_30min")]
                         .into_iter()
                         .map(|(ms, label)| {
                             view! {
@@ -658,7 +651,7 @@ pub fn Publish() -> impl IntoView {
                                     data-testid=format!("quick-{ms}")
                                     on:click=move |_| quick(ms)
                                 >
-                                    {label}
+                                    {move || c.tr(label)}
                                 </button>
                             }
                         })
@@ -765,10 +758,11 @@ pub fn Inspector() -> impl IntoView {
     let info = Memo::new(move |_| {
         let _ = c.rev.get();
         let id = c.selected.get()?;
+        let lang = c.lang.get();
         c.runner.try_with_value(|r| {
             let body = r.track.body(id).to_string();
             let entries = r.track.msgs.get(&id).map(|v| v.as_slice()).unwrap_or(&[]);
-            let steps: Vec<_> = entries.iter().map(|e| r.line(e)).collect();
+            let steps: Vec<_> = entries.iter().map(|e| r.line(e, lang)).collect();
             let (published, delivered) = super::runner::message_views(entries, &r.sim);
             (id, body, steps, published, delivered)
         })
@@ -866,7 +860,7 @@ pub fn Lateness() -> impl IntoView {
                     <dd data-testid="late-p99">{move || c.stats.with(|s| span(s.p99))}</dd>
                 </div>
                 <div>
-                    <dt>"max"</dt>
+                    <dt>{move || c.tr("max")}</dt>
                     <dd data-testid="late-max">{move || c.stats.with(|s| span(s.max))}</dd>
                 </div>
             </dl>
@@ -997,6 +991,7 @@ pub fn Log() -> impl IntoView {
         let _ = c.log_rev.get();
         let k = kind.get();
         let q = text.get().to_lowercase();
+        let lang = c.lang.get();
         c.runner
             .try_with_value(|r| {
                 let total = r.track.log.len();
@@ -1006,7 +1001,7 @@ pub fn Log() -> impl IntoView {
                     .iter()
                     .rev()
                     .filter(|e| k.is_empty() || e.ev.kind.name() == k)
-                    .map(|e| r.line(e))
+                    .map(|e| r.line(e, lang))
                     .filter(|x| {
                         q.is_empty()
                             || x.body.to_lowercase().contains(&q)
@@ -1167,16 +1162,26 @@ pub fn Consumers() -> impl IntoView {
                             <li class="cons" class:stopped=stopped>
                                 <span class="cons-name">"⚙ " {x.name.clone()}</span>
                                 <span class="muted">
-                                    {format!(
-                                        " ← {} · {} · prefetch {} · {} · {} · unacked {}{}",
-                                        x.queue,
-                                        if x.auto_ack { "auto-ack" } else { "manual ack" },
-                                        x.prefetch,
-                                        delaylab_engine::scenario::duration::format_duration(x.handle_ms),
-                                        x.outcome,
-                                        x.unacked,
-                                        if x.stopped { " · stopped" } else if !x.attached { " · not attached" } else { "" },
-                                    )}
+                                    {
+                                        let x = x.clone();
+                                        // AMQP's words (auto-ack, prefetch, unacked, the outcome) stay; ours follow the language.
+                                        move || format!(
+                                            " ← {} · {} · prefetch {} · {} · {} · unacked {}{}",
+                                            x.queue,
+                                            if x.auto_ack { "auto-ack" } else { c.tr("manual_ack") },
+                                            x.prefetch,
+                                            delaylab_engine::scenario::duration::format_duration(x.handle_ms),
+                                            x.outcome,
+                                            x.unacked,
+                                            if x.stopped {
+                                                format!(" · {}", c.tr("c_stopped"))
+                                            } else if !x.attached {
+                                                format!(" · {}", c.tr("c_not_attached"))
+                                            } else {
+                                                String::new()
+                                            },
+                                        )
+                                    }
                                 </span>
                                 {(!stopped)
                                     .then(|| {

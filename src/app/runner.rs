@@ -4,6 +4,10 @@
 //! The app owns the clock: it calls [`Runner::advance_to`] with a virtual target time
 //! every animation frame; the runner fires what is due, drains the engine's events and
 //! returns them digested as a [`Batch`]. Nothing here holds a signal.
+//!
+//! An embed's host page listens through a [`TapHandle`] owned by the app, not by the
+//! runner: [`Runner::with_tap`] attaches it before the new simulation's first event, so
+//! a restart or a load (a new runner) never has a moment without it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
@@ -12,6 +16,9 @@ use delaylab_engine::scenario::load::{MAX_ACTIONS, MAX_CONSUMERS};
 use delaylab_engine::scenario::{Action, ActionKind, ConsumerSpec, Scenario};
 use delaylab_engine::sym::Sym;
 use delaylab_engine::{Command, Event, EventKind, Progress, Sim};
+
+use super::host_api::TapHandle;
+use super::i18n::{t, Lang};
 
 /// Log lines kept (older ones are dropped).
 pub const LOG_CAP: usize = 5000;
@@ -112,7 +119,8 @@ pub struct Track {
     pub log: VecDeque<Entry>,
     pub publish_targets: BTreeSet<String>,
     /// What an embed's host page hears about (host_api.rs); None when nobody listens.
-    pub tap: Option<super::host_api::Tap>,
+    /// Shared with the app, which outlives this runner.
+    tap: Option<TapHandle>,
 }
 
 pub struct Runner {
@@ -164,8 +172,14 @@ pub fn span(ms: u64) -> String {
 
 impl Runner {
     pub fn new(scenario: Scenario) -> Runner {
+        Runner::with_tap(scenario, None)
+    }
+
+    /// A runner whose every event, from the topology declarations at t=0 on, also goes
+    /// to `tap` (an embed's host page).
+    pub fn with_tap(scenario: Scenario, tap: Option<TapHandle>) -> Runner {
         let sim = Sim::new(&scenario);
-        let mut track = Track::default();
+        let mut track = Track { tap, ..Track::default() };
         for a in &scenario.actions {
             if let ActionKind::Publish(p) = &a.kind {
                 track.publish_targets.insert(p.exchange.clone());
@@ -187,6 +201,12 @@ impl Runner {
         // animation but in the log.
         let _ = r.drain();
         r
+    }
+
+    /// Sends this runner's events from now on to `tap` too (a host that started
+    /// listening after the runner was made).
+    pub fn set_tap(&mut self, tap: Option<TapHandle>) {
+        self.track.tap = tap;
     }
 
     /// Without depth samples (a compare lane has no depth chart to feed).
@@ -359,9 +379,9 @@ impl Runner {
         }
     }
 
-    /// A log line for people (formatted on demand).
-    pub fn line(&self, e: &Entry) -> LogLine {
-        line(e, &self.sim, &self.track)
+    /// A log line for people (formatted on demand), its words in `lang`.
+    pub fn line(&self, e: &Entry, lang: Lang) -> LogLine {
+        line(e, &self.sim, &self.track, lang)
     }
 }
 
@@ -433,9 +453,8 @@ impl Track {
             _ => {}
         }
         let late = id.and_then(|i| self.late.get((i as usize).wrapping_sub(1)).copied()).unwrap_or(0);
-        if let Some(mut tap) = self.tap.take() {
-            tap.on_event(&e, sim, self, late);
-            self.tap = Some(tap);
+        if let Some(tap) = &self.tap {
+            tap.borrow_mut().on_event(&e, sim, self, late);
         }
         let entry = Entry { seq: self.seq, ev: e, late };
         if let Some(i) = id.filter(|i| *i <= TRACK_MSGS) {
@@ -451,8 +470,10 @@ impl Track {
     }
 }
 
-/// Formats one kept event as a log line.
-pub fn line(entry: &Entry, sim: &Sim, track: &Track) -> LogLine {
+/// Formats one kept event as a log line: our words (via, late, due...) in `lang`;
+/// RabbitMQ's names, codes, texts and reasons as RabbitMQ writes them.
+pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
+    let w = |key| t(lang, key);
     let e = &entry.ev;
     let syms = sim.symbols();
     let s = |x| syms.str(x).to_string();
@@ -479,17 +500,17 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track) -> LogLine {
             level = Level::Bad;
             (scope.as_str().to_string(), format!("{code} {text}"))
         }
-        EventKind::Delayed { exchange, due_ms, .. } => (ex_name(syms.str(*exchange)), format!("due {}", clock(*due_ms))),
+        EventKind::Delayed { exchange, due_ms, .. } => (ex_name(syms.str(*exchange)), format!("{} {}", w("l_due"), clock(*due_ms))),
         EventKind::DelayDue { exchange, late_ms, .. } => {
             if *late_ms > 0 {
                 level = Level::Warn;
             }
-            (ex_name(syms.str(*exchange)), if *late_ms > 0 { format!("late {}", clock(*late_ms)) } else { String::new() })
+            (ex_name(syms.str(*exchange)), if *late_ms > 0 { format!("{} {}", w("l_late"), clock(*late_ms)) } else { String::new() })
         }
         EventKind::Enqueued { queue, via, expires_at_ms, .. } => {
-            let mut d = format!("via {}", ex_name(syms.str(*via)));
-            if let Some(t) = expires_at_ms {
-                d.push_str(&format!(", expires at {}", clock(*t)));
+            let mut d = format!("{} {}", w("l_via"), ex_name(syms.str(*via)));
+            if let Some(at) = expires_at_ms {
+                d.push_str(&format!(", {} {}", w("l_expires_at"), clock(*at)));
             }
             (s(*queue), d)
         }
@@ -507,7 +528,7 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track) -> LogLine {
             if *late_ms > 0 {
                 level = Level::Warn;
             }
-            (s(*queue), if *late_ms > 0 { format!("late {}", clock(*late_ms)) } else { String::new() })
+            (s(*queue), if *late_ms > 0 { format!("{} {}", w("l_late"), clock(*late_ms)) } else { String::new() })
         }
         EventKind::DeadLettered { queue, reason, dlx, routing_keys, .. } => {
             let keys: Vec<String> = routing_keys.iter().map(|k| s(*k)).collect();
@@ -521,7 +542,7 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track) -> LogLine {
             level = Level::Good;
             let mut d = format!("→ {}", consumer(*c));
             if entry.late > 0 {
-                d.push_str(&format!(", late {}", clock(entry.late)));
+                d.push_str(&format!(", {} {}", w("l_late"), clock(entry.late)));
             }
             if *redelivered {
                 d.push_str(", redelivered");
@@ -559,8 +580,11 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track) -> LogLine {
     }
 }
 
+/// (properties, headers) as JSON text.
+pub type PropsView = Option<(String, String)>;
+
 /// (properties, headers) as JSON text, as published and as delivered, from a path.
-pub fn message_views(steps: &[Entry], sim: &Sim) -> (Option<(String, String)>, Option<(String, String)>) {
+pub fn message_views(steps: &[Entry], sim: &Sim) -> (PropsView, PropsView) {
     let syms = sim.symbols();
     let pretty = |v: serde_json::Value| serde_json::to_string_pretty(&v).unwrap_or_default();
     let mut published = None;

@@ -22,7 +22,7 @@ use delaylab_share::{
 use leptos::prelude::*;
 
 use super::i18n::Lang;
-use super::{autosave, Ctx};
+use super::{autosave, AfterSeek, Ctx};
 
 /// Share state, provided as a context by [`start`].
 #[derive(Clone, Copy)]
@@ -153,23 +153,13 @@ pub fn open(c: &Ctx, sh: &Share, shared: Shared) {
         // presets are skipped, fewer than two known leaves compare mode off.
         let _ = c.cmp.start_lanes(c, &v.compare, false);
     }
-    match (v.start_ms, v.autoplay) {
-        (Some(t), play) => {
-            c.jump_to.set(Some(t));
-            if play {
-                // Play once the jump is done (the clock base is set from the new time).
-                let c = *c;
-                Effect::new(move |done: Option<bool>| {
-                    if done == Some(true) || c.jump_to.get().is_some() {
-                        return done.unwrap_or(false);
-                    }
-                    c.set_playing(true);
-                    true
-                });
-            }
+    // The sharer's time, as the Jump box goes there (Ctx::seek); then play if it was.
+    let after = if v.autoplay { AfterSeek::Play } else { AfterSeek::Pause };
+    match v.start_ms {
+        Some(t) => {
+            let _ = c.seek(t, after);
         }
-        (None, true) => c.set_playing(true),
-        (None, false) => {}
+        None => c.set_playing(v.autoplay),
     }
 }
 

@@ -12,9 +12,15 @@
 //! Run -> Workload::generate (seeded) -> Comparison::new(selected configs)
 //! frame: step(4096) until 12 ms spent -> results grow row by row -> verdicts
 //! ```
+//!
+//! Language: everything shown is in the page's language. The workload files and the
+//! engine's result texts (`params`, `not_applicable`, `work_unit`, `human_ms`) are
+//! English, for the CLI; in Chinese this module says the same from the numbers
+//! ([`preset_texts`], [`params_text`], [`cells`], [`human`]). Strategy names stay as the
+//! CLI spells them (`polling-scan`): they are what `--strategies` takes.
 
 use delaylab_engine::scenario::duration::parse_duration;
-use delaylab_engine::strategies::report::{grouped, human_ms, row_cells};
+use delaylab_engine::strategies::report::{figure_cells, grouped, human_ms, row_cells};
 use delaylab_engine::strategies::{
     load, load_workload_str, Comparison, Outage, OutageKind, StrategyResult, Workload, WorkloadFile, NAMES,
 };
@@ -79,6 +85,134 @@ fn tr(lang: Lang, key: &'static str) -> &'static str {
     } else {
         en
     }
+}
+
+/// A workload preset's (name, description) in `lang`: the file's English, or Chinese
+/// kept here (presets_zh.rs holds the playground's scenario presets, not these).
+pub fn preset_texts(lang: Lang, id: &str, file: &WorkloadFile) -> (String, String) {
+    let zh = match id {
+        "promotion-burst" => Some((
+            "大促峰值:10 分钟内 200,000 个订单",
+            "一场促销在 10 分钟内带来 200,000 个订单。未支付的订单在 15 分钟、30 分钟或 1 小时后关闭(比例 1 : 2 : 1),与种子文章中的订单超时故事相同。没有故障:这里看的是峰值下的精度、扫描成本和队头阻塞。",
+        )),
+        "reminder-ladder" => Some((
+            "阶梯提醒,中途重启",
+            "一小时内发出 2,000 条付款提醒,分三级(10 分钟、30 分钟、2 小时)。第 40 分钟时,保存待发提醒的一方重启并停机 2 分钟:应用侧方案是应用,broker 方案是 broker 节点。停机期间创建的提醒在恢复后交接。",
+        )),
+        "any-delay-node-lost" => Some((
+            "1 秒到 2 小时的任意延迟,节点丢失",
+            "10 分钟内创建 10,000 个任务,每个任务的延迟在 1 秒到 2 小时之间任取。第 30 分钟时,保存等待任务的节点永久丢失并立即被替换。每个延迟一个队列行不通;固定等级会把延迟向上取整;插件的存储随节点一起丢失。",
+        )),
+        _ => None,
+    };
+    match zh {
+        Some((name, description)) if lang == Lang::Zh => (name.to_string(), description.to_string()),
+        _ => (file.name.clone(), file.description.clone()),
+    }
+}
+
+/// A lateness or a span, as the engine's `human_ms` (`12.3s`, `1.5m`, `2.00h`) with the
+/// units in `lang`.
+pub fn human(lang: Lang, ms: f64) -> String {
+    let en = human_ms(ms);
+    if lang == Lang::En {
+        return en;
+    }
+    // The engine's unit is the suffix after the number: ms, s, m or h.
+    let unit_at = en.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(en.len());
+    let (num, unit) = en.split_at(unit_at);
+    format!("{num} {}", zh_unit(unit))
+}
+
+fn zh_unit(unit: &str) -> &str {
+    match unit {
+        "ms" => "毫秒",
+        "s" => "秒",
+        "m" => "分钟",
+        "h" => "小时",
+        "d" => "天",
+        other => other,
+    }
+}
+
+/// A duration parameter (a period, a tick) in `lang`: `1m`, `100ms` / `1 分钟`, `100 毫秒`.
+fn dur_words(lang: Lang, ms: u64) -> String {
+    let en = dur_text(ms);
+    if lang == Lang::En {
+        return en;
+    }
+    let unit_at = en.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(en.len());
+    let (num, unit) = en.split_at(unit_at);
+    format!("{num} {}", zh_unit(unit))
+}
+
+/// The distinct delays a not-applicable `dlx-per-queue` would need queues for, read back
+/// from its English texts (the result carries no figure for it).
+fn distinct_delays(r: &StrategyResult) -> Option<u64> {
+    r.params.split(['(', ' ']).find_map(|w| w.parse::<u64>().ok())
+}
+
+/// The parameters column in `lang` (English: the engine's own text).
+pub fn params_text(r: &StrategyResult, lang: Lang) -> String {
+    if lang == Lang::En {
+        return r.params.clone();
+    }
+    let fact = |k: &str| r.fact(k).unwrap_or(0);
+    let d = |k: &str| dur_words(lang, fact(k));
+    match r.name {
+        "polling-scan" => {
+            let indexed = if fact("indexed") == 1 { "已建索引" } else { "未建索引" };
+            let batch = r.fact("batch").map_or(String::new(), |b| format!(",每批 {b}"));
+            format!("周期 {},{indexed}{batch}", d("period_ms"))
+        }
+        "store-poll" => format!("每 {} 轮询一次", d("period_ms")),
+        "store-notify" => format!(
+            "过期扫描周期 {},超过 {} 个键时丢弃 {}%",
+            d("expire_cycle_ms"),
+            fact("pressure_above"),
+            fact("drop_share_permille") as f64 / 10.0
+        ),
+        "timing-wheel" => format!("刻度 {},{} 个槽", d("tick_ms"), fact("wheel_size")),
+        "dlx-per-message" => "单个队列,消息级 TTL".into(),
+        "dlx-per-queue" => {
+            let n = r.fact("queues_for_delays").or_else(|| distinct_delays(r)).unwrap_or(0);
+            format!("每个延迟一个队列(共 {} 个)", grouped(n))
+        }
+        "dlx-cascade" => format!("{} 级 2^n 秒队列", fact("levels")),
+        "fixed-levels" => format!("{} 个等级,向上取整", fact("levels")),
+        "plugin" => "x-delayed-message 交换机".into(),
+        _ => r.params.clone(),
+    }
+}
+
+/// The unit of the work-per-task column in `lang`.
+fn work_unit(unit: &str, lang: Lang) -> &str {
+    if lang == Lang::En {
+        return unit;
+    }
+    match unit {
+        "rows" => "行",
+        "ops" => "次操作",
+        "visits" => "次访问",
+        "events" => "个事件",
+        other => other,
+    }
+}
+
+/// The row's cells after the name, as the engine's `row_cells` but in `lang`; one cell
+/// (the reason) for a strategy that does not apply.
+pub fn cells(r: &StrategyResult, lang: Lang) -> Vec<String> {
+    if lang == Lang::En {
+        return row_cells(r).split_off(1);
+    }
+    if r.not_applicable.is_some() {
+        let n = distinct_delays(r).map_or(String::new(), grouped);
+        return vec![format!("不适用:{n} 个不同的延迟需要同样多的队列(超过 max_queues);请改用 fixed-levels 或 dlx-cascade")];
+    }
+    let mut cells = figure_cells(r, |ms| human(lang, ms)).to_vec();
+    cells.push(format!("{:.1} {}", r.work_per_task, work_unit(r.work_unit, lang)));
+    cells.push(params_text(r, lang));
+    cells
 }
 
 const HEADER_KEYS: [&str; 10] =
@@ -174,11 +308,11 @@ pub fn verdict(r: &StrategyResult, lang: Lang) -> String {
     };
     let fills: [(&str, String); 18] = [
         ("{why}", r.not_applicable.clone().unwrap_or_default()),
-        ("{distinct}", r.params.split(['(', ' ']).find_map(|w| w.parse::<u64>().ok()).map_or(String::new(), grouped)),
-        ("{period}", dur_text(fact("period_ms"))),
-        ("{tick}", dur_text(fact("tick_ms"))),
-        ("{max}", human_ms(r.lateness.max_ms as f64)),
-        ("{mean}", human_ms(r.lateness.mean_ms)),
+        ("{distinct}", distinct_delays(r).map_or(String::new(), grouped)),
+        ("{period}", dur_words(lang, fact("period_ms"))),
+        ("{tick}", dur_words(lang, fact("tick_ms"))),
+        ("{max}", human(lang, r.lateness.max_ms as f64)),
+        ("{mean}", human(lang, r.lateness.mean_ms)),
         ("{rows_per_run}", grouped(fact("max_rows_per_run"))),
         ("{rows}", grouped(r.rows_scanned)),
         ("{lost}", grouped(r.lost)),
@@ -363,13 +497,17 @@ pub fn StrategyCompare() -> impl IntoView {
                         .iter()
                         .enumerate()
                         .map(|(i, (id, text))| {
-                            let name = load_workload_str(text).map(|f| f.name).unwrap_or_else(|_| id.to_string());
+                            let file = load_workload_str(text).ok();
+                            let name = move || file.as_ref().map_or_else(|| id.to_string(), |f| preset_texts(lang(), id, f).0);
                             view! { <option value=i.to_string() selected=i == 0>{name}</option> }
                         })
                         .collect_view()}
                 </select>
                 <p class="hint" data-testid="strat-description">
-                    {move || preset_file(form.preset.get()).description}
+                    {move || {
+                        let i = form.preset.get();
+                        preset_texts(lang(), PRESETS[i].0, &preset_file(i)).1
+                    }}
                 </p>
                 <label>
                     {move || tr(lang(), "count")}
@@ -463,17 +601,18 @@ fn ResultTable(results: RwSignal<Vec<StrategyResult>>, lang: Signal<Lang>) -> im
                 </thead>
                 <tbody>
                     {move || {
+                        let lang = lang.get();
                         results
                             .get()
                             .iter()
                             .map(|r| {
-                                let cells = row_cells(r);
+                                let cells = cells(r, lang);
                                 let name = r.name;
-                                if cells.len() < HEADER_KEYS.len() {
+                                if cells.len() < HEADER_KEYS.len() - 1 {
                                     return view! {
                                         <tr data-testid=format!("strat-row-{name}")>
                                             <th scope="row"><code>{name}</code></th>
-                                            <td colspan="9">{cells[1].clone()}</td>
+                                            <td colspan="9">{cells[0].clone()}</td>
                                         </tr>
                                     }
                                         .into_any();
@@ -481,7 +620,7 @@ fn ResultTable(results: RwSignal<Vec<StrategyResult>>, lang: Signal<Lang>) -> im
                                 view! {
                                     <tr data-testid=format!("strat-row-{name}")>
                                         <th scope="row"><code>{name}</code></th>
-                                        {cells[1..].iter().map(|c| view! { <td>{c.clone()}</td> }).collect_view()}
+                                        {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
                                     </tr>
                                 }
                                     .into_any()
@@ -531,10 +670,10 @@ fn StrategyCard(r: StrategyResult, lang: Signal<Lang>) -> impl IntoView {
                         <line x1=LEFT y1=BOTTOM x2=W - 6.0 y2=BOTTOM class="axis" />
                         <line x1=LEFT y1=TOP x2=LEFT y2=BOTTOM class="axis" />
                         <line x1=LEFT y1=zero_y.clone() x2=W - 6.0 y2=zero_y class="axis" />
-                        <text x=LEFT - 4.0 y=TOP + 8.0 class="tick" text-anchor="end">{human_ms(hi)}</text>
-                        <text x=LEFT - 4.0 y=BOTTOM class="tick" text-anchor="end">{if lo < 0.0 { human_ms(lo) } else { "0".into() }}</text>
-                        <text x=LEFT y=H - 4.0 class="tick">{human_ms(lo_t as f64)}</text>
-                        <text x=W - 6.0 y=H - 4.0 class="tick" text-anchor="end">{human_ms(hi_t as f64)}</text>
+                        <text x=LEFT - 4.0 y=TOP + 8.0 class="tick" text-anchor="end">{move || human(lang.get(), hi)}</text>
+                        <text x=LEFT - 4.0 y=BOTTOM class="tick" text-anchor="end">{move || if lo < 0.0 { human(lang.get(), lo) } else { "0".into() }}</text>
+                        <text x=LEFT y=H - 4.0 class="tick">{move || human(lang.get(), lo_t as f64)}</text>
+                        <text x=W - 6.0 y=H - 4.0 class="tick" text-anchor="end">{move || human(lang.get(), hi_t as f64)}</text>
                         <polyline points=mean_line class="depth d0" />
                         {dots}
                     </svg>

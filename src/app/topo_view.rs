@@ -202,13 +202,26 @@ pub fn Topology() -> impl IntoView {
             (NodeKind::Queue, _) => "node queue",
             (NodeKind::Consumer, _) => "node consumer",
         };
-        let kind_word = match n.kind {
-            NodeKind::Publisher => "publisher",
-            NodeKind::Exchange => "exchange",
-            NodeKind::Queue => "queue",
-            NodeKind::Consumer => "consumer",
+        let kind_key = match n.kind {
+            NodeKind::Publisher => "k_publisher",
+            NodeKind::Exchange => "k_exchange",
+            NodeKind::Queue => "k_queue",
+            NodeKind::Consumer => "k_consumer",
         };
-        let aria = format!("{kind_word} {} {} {}", n.name, n.sub, n.badges.join(", "));
+        // The consumer's sub line is built in topo.rs from the spec ("manual ack · ack"):
+        // its one English phrase is swapped here, where the language is known.
+        let sub_of = {
+            let sub = n.sub.clone();
+            move || if kind == NodeKind::Consumer { sub.replacen("manual ack", c.tr("manual_ack"), 1) } else { sub.clone() }
+        };
+        let label = {
+            let (sub_of, nm, badges) = (sub_of.clone(), n.name.clone(), n.badges.join(", "));
+            let publisher = kind == NodeKind::Publisher;
+            move || {
+                let name = if publisher { String::new() } else { nm.clone() };
+                format!("{} {} {} {}", c.tr(kind_key), name, sub_of(), badges)
+            }
+        };
         let transform = move || {
             pos.with(|p| p.get(&id).map(|(x, y)| format!("translate({x:.1},{y:.1})")).unwrap_or_default())
         };
@@ -258,8 +271,10 @@ pub fn Topology() -> impl IntoView {
                     .iter()
                     .find(|x| x.name == nm)
                     .map(|x| {
-                        let state = if x.stopped { " · stopped" } else if x.attached { "" } else { " · detached" };
-                        format!("unacked {}/{}{}", x.unacked, if x.prefetch == 0 { "∞".to_string() } else { x.prefetch.to_string() }, state)
+                        let state = if x.stopped { c.tr("c_stopped") } else if x.attached { "" } else { c.tr("c_not_attached") };
+                        let sep = if state.is_empty() { "" } else { " · " };
+                        let cap = if x.prefetch == 0 { "∞".to_string() } else { x.prefetch.to_string() };
+                        format!("{} {}/{cap}{sep}{state}", c.tr("unacked"), x.unacked)
                     })
                     .unwrap_or_default(),
                 NodeKind::Publisher => String::new(),
@@ -270,7 +285,6 @@ pub fn Topology() -> impl IntoView {
             move || kind == NodeKind::Queue && c.snap.with(|s| s.queue(&nm).is_some_and(|q| q.overdue > 0))
         };
         let maxc = ((w - 26.0) / 7.6) as usize;
-        let sub = n.sub.clone();
         let publisher = kind == NodeKind::Publisher;
         view! {
             <g
@@ -279,7 +293,7 @@ pub fn Topology() -> impl IntoView {
                 transform=transform
                 tabindex="0"
                 role="img"
-                aria-label=aria
+                aria-label=label
                 data-testid=format!("node-{}", n.id)
                 on:pointerdown=move |ev: web_sys::PointerEvent| {
                     if ev.button() != 0 {
@@ -340,10 +354,10 @@ pub fn Topology() -> impl IntoView {
                         NodeKind::Consumer => "⚙ ",
                         NodeKind::Publisher => "✉ ",
                     }}
-                    {trunc(&name, maxc)}
+                    {move || if publisher { c.tr("k_publisher").to_string() } else { trunc(&name, maxc) }}
                 </text>
                 {(kind == NodeKind::Exchange || kind == NodeKind::Consumer)
-                    .then(|| view! { <text x="10" y={if n.badges.is_empty() { 38 } else { 58 }} class="sub">{trunc(&sub, maxc + 4)}</text> })}
+                    .then(|| view! { <text x="10" y={if n.badges.is_empty() { 38 } else { 58 }} class="sub">{move || trunc(&sub_of(), maxc + 4)}</text> })}
                 {badges}
                 <text x="10" y=h - 10.0 class="info">{info}</text>
             </g>

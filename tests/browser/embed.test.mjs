@@ -169,6 +169,87 @@ export const tests = [
     },
   },
   {
+    // The host's tap belongs to the app, not to a runner: a seek back (a new runner, from
+    // the host or from the embed's own Jump box) sends the replayed run from its first
+    // event, each once, in order.
+    name: 'a seek back replays to a subscribed host every event and delivery, once, in order',
+    timeout: 90_000,
+    allowConsole: [/favicon\.ico/, /status of 404/],
+    async run(t) {
+      const { page, assert } = t;
+      const frame = await openHost(t, new URL(t.baseUrl), new URL('?embed', t.baseUrl).href);
+      await waitFor(t, (m) => m.type === 'ready', 'ready');
+      await post(t, { type: 'subscribe', events: true });
+      // 40 orders 5 s apart wait 60 s each in one wait queue; "late" (1 s) waits behind the first.
+      await post(t, {
+        type: 'load',
+        scenario: {
+          version: 1, name: 'replay', until: '10m',
+          topology: {
+            exchanges: [{ name: 'dlx', type: 'fanout' }],
+            queues: [{ name: 'wait', arguments: { 'x-dead-letter-exchange': 'dlx' } }, { name: 'done' }],
+            bindings: [{ source: 'dlx', destination: 'done', destination_type: 'queue', routing_key: '' }],
+          },
+          consumers: [{ name: 'c', queue: 'done', ack: 'auto' }],
+          actions: [
+            { at: '0s', publish: { exchange: '', routing_key: 'wait', body: 'm{n}', properties: { expiration: '60000' } },
+              repeat: { count: 40, every: '5s' } },
+            { at: '2s', publish: { exchange: '', routing_key: 'wait', body: 'late', properties: { expiration: '1000' } } },
+          ],
+        },
+      });
+      await waitFor(t, (m) => m.type === 'ready' && m.scenario === 'replay', 'ready after load');
+      const mark = async () => (await got(t)).length;
+      /** What the host got from message `from` on: the events (flattened) and the deliveries. */
+      const since = async (from) => {
+        const msgs = (await got(t)).slice(from);
+        assert.deepEqual(msgs.filter((m) => m.type === 'dropped'), [], 'over the per-frame caps');
+        return {
+          events: msgs.filter((m) => m.type === 'event').flatMap((m) => m.events),
+          delivered: msgs.filter((m) => m.type === 'delivered'),
+        };
+      };
+      /** Waits until `n` deliveries since `from` and the stream has been quiet a while. */
+      const settle = async (from, n) => {
+        await page.waitForFunction(([k, want]) => window.got.slice(k).filter((g) => g.data.type === 'delivered').length >= want,
+          [from, n], { timeout: 30_000 });
+        let len = -1;
+        while (len !== (len = await mark())) await page.waitForTimeout(300);
+        return since(from);
+      };
+      const loaded = (await got(t)).findIndex((m) => m.type === 'ready' && m.scenario === 'replay');
+      await post(t, { type: 'seek', ms: 300000 });
+      await waitFrameClock(frame, '0:05:00.000');
+      const run1 = await settle(loaded, 41);
+      assert.equal(run1.delivered.length, 41);
+      // The load's own events are there, from the topology declared at 0.
+      assert.equal(run1.events[0].t_ms, 0);
+      assert.ok(run1.events.some((e) => e.event === 'queue_declared' && e.queue === 'wait'),
+        `no queue_declared: ${JSON.stringify(run1.events.slice(0, 5))}`);
+      assert.deepEqual(run1.delivered.map((d) => d.body).slice(0, 3), ['m1', 'late', 'm2']);
+      const upTo = (run, ms) => ({
+        events: run.events.filter((e) => e.t_ms <= ms),
+        delivered: run.delivered.filter((d) => d.at_ms <= ms),
+      });
+
+      // Back to 2:32.5 through the API: a restart, then a replay to there.
+      let from = await mark();
+      await post(t, { type: 'seek', ms: 152500 });
+      await waitFrameClock(frame, '0:02:32.500');
+      let run2 = await settle(from, 20);
+      assert.equal(run2.delivered.length, 20);
+      assert.deepEqual(run2, upTo(run1, 152500), 'the replay differs from the first run');
+
+      // Back to 1:00.5 through the embed's own Jump box: the same seek, the same stream.
+      from = await mark();
+      await frame.locator('[data-testid="jump-input"]').fill('1:00.5');
+      await frame.locator('[data-testid="jump-btn"]').click();
+      await waitFrameClock(frame, '0:01:00.500');
+      run2 = await settle(from, 2);
+      assert.deepEqual(run2, upTo(run1, 60500), 'the Jump box replay differs from the first run');
+    },
+  },
+  {
     name: 'bad host messages get an error reply; a loaded scenario shows hostile text as text',
     timeout: 90_000,
     allowConsole: [/favicon\.ico/, /status of 404/],

@@ -43,6 +43,14 @@ export const tests = [
       const zh = await page.locator('[data-testid="strat-verdict-polling-scan"]').textContent();
       assert.match(zh, /[\u4e00-\u9fff]/, `Chinese verdict: ${zh}`);
       assert.match(await section.locator('h2').textContent(), /延迟方案对比/);
+      // The workload preset, its description, the table's units and parameters follow the language.
+      const preset = await page.locator('[data-testid="strat-preset"] option:checked').textContent();
+      assert.match(preset, /阶梯提醒/, `workload name: ${preset}`);
+      assert.match(await page.locator('[data-testid="strat-description"]').textContent(), /付款提醒/);
+      const row = await page.locator('[data-testid="strat-row-polling-scan"] td').allTextContents();
+      assert.match(row[0], /(毫秒|秒|分钟|小时)$/, `lateness unit: ${row[0]}`);
+      assert.match(row.at(-1), /周期 .*未建索引/, `parameters: ${row.at(-1)}`);
+      assert.doesNotMatch(await page.locator('[data-testid="strat-verdict-polling-scan"]').textContent(), /\d(ms|s|m|h)\b/);
       await section.screenshot({ path: 'tests/artifacts/strategies--section.png' });
     },
   },

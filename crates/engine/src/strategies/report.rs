@@ -74,10 +74,19 @@ pub fn row_cells(r: &StrategyResult) -> Vec<String> {
     if let Some(why) = &r.not_applicable {
         return vec![r.name.to_string(), format!("not applicable: {why}")];
     }
+    let mut cells = vec![r.name.to_string()];
+    cells.extend(figure_cells(r, human_ms));
+    cells.push(format!("{:.1} {}", r.work_per_task, r.work_unit));
+    cells.push(r.params.clone());
+    cells
+}
+
+/// The numeric cells, lateness mean / p99 / max (written by `human`) to peak stored,
+/// shared with the playground, which writes the durations in its own language.
+pub fn figure_cells(r: &StrategyResult, human: impl Fn(f64) -> String) -> [String; 7] {
     // Nothing fired: no lateness to show (every task was lost).
-    let late = |ms: f64| if r.delivered == 0 { "-".to_string() } else { human_ms(ms) };
-    vec![
-        r.name.to_string(),
+    let late = |ms: f64| if r.delivered == 0 { "-".to_string() } else { human(ms) };
+    [
         late(r.lateness.mean_ms),
         late(r.lateness.p99_ms as f64),
         late(r.lateness.max_ms as f64),
@@ -85,8 +94,6 @@ pub fn row_cells(r: &StrategyResult) -> Vec<String> {
         grouped(r.rows_scanned),
         grouped(r.broker_objects),
         grouped(r.peak_stored),
-        format!("{:.1} {}", r.work_per_task, r.work_unit),
-        r.params.clone(),
     ]
 }
 
