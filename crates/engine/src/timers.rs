@@ -4,7 +4,17 @@
 //! `head_timer_at_ms`) and ignores a timer that no longer matches when it fires. That
 //! keeps cancellation O(1) and the heap the only source of ordering. Two timers at the
 //! same millisecond fire in the order they were armed (FIFO), which is what makes every
-//! run of the same scenario identical.
+//! run of the same scenario identical, with one exception: a scenario action (the
+//! outside world: a publish, a declare, a node stop) fires after every broker timer of
+//! its millisecond, including those armed while that millisecond is processed. The
+//! world acts on the broker as it stands once everything due at that time has happened,
+//! which is what a user pressing a button in the paused playground does, so a session
+//! recorded into a scenario replays the same:
+//! ```text
+//! armed at load: action "publish m2" at 30:00; later, m1's head expiry at 30:00
+//! FIFO alone:    publish m2, expire m1       (m2 was armed first)
+//! actions last:  expire m1, publish m2       (as the user saw it: Step to 30:00, publish)
+//! ```
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -35,25 +45,27 @@ pub enum Timer {
 
 #[derive(Debug, Default)]
 pub struct Timers {
-    heap: BinaryHeap<Reverse<(u64, u64, Timer)>>,
+    /// (time, class: 0 broker / 1 action, sequence, timer).
+    heap: BinaryHeap<Reverse<(u64, u8, u64, Timer)>>,
     next_seq: u64,
 }
 
 impl Timers {
     pub fn arm(&mut self, at_ms: u64, timer: Timer) {
-        self.heap.push(Reverse((at_ms, self.next_seq, timer)));
+        let class = u8::from(matches!(timer, Timer::Action { .. }));
+        self.heap.push(Reverse((at_ms, class, self.next_seq, timer)));
         self.next_seq += 1;
     }
 
     /// The time of the earliest timer.
     pub fn next_at_ms(&self) -> Option<u64> {
-        self.heap.peek().map(|Reverse((t, _, _))| *t)
+        self.heap.peek().map(|Reverse((t, _, _, _))| *t)
     }
 
     /// Removes and returns the earliest timer if it is due at or before `now_ms`.
     pub fn pop_due(&mut self, now_ms: u64) -> Option<(u64, Timer)> {
         match self.heap.peek() {
-            Some(Reverse((t, _, _))) if *t <= now_ms => self.heap.pop().map(|Reverse((t, _, timer))| (t, timer)),
+            Some(Reverse((t, _, _, _))) if *t <= now_ms => self.heap.pop().map(|Reverse((t, _, _, timer))| (t, timer)),
             _ => None,
         }
     }
@@ -81,6 +93,21 @@ mod tests {
         assert_eq!(t.pop_due(10), Some((5, Timer::NodeUp)));
         assert_eq!(t.pop_due(10), Some((5, Timer::DelayedDue)));
         assert_eq!(t.pop_due(10), None);
+    }
+
+    #[test]
+    fn actions_fire_after_broker_timers_of_their_millisecond() {
+        let mut t = Timers::default();
+        let publish = Timer::Action { action: 0, run: 0 };
+        t.arm(5, publish);
+        t.arm(5, Timer::QueueHead(QueueId(0)));
+        t.arm(4, Timer::Action { action: 1, run: 0 });
+        assert_eq!(t.pop_due(10), Some((4, Timer::Action { action: 1, run: 0 })));
+        assert_eq!(t.pop_due(10), Some((5, Timer::QueueHead(QueueId(0)))));
+        // Armed while 5 is processed, still before the action.
+        t.arm(5, Timer::DelayedDue);
+        assert_eq!(t.pop_due(10), Some((5, Timer::DelayedDue)));
+        assert_eq!(t.pop_due(10), Some((5, publish)));
     }
 
     #[test]
