@@ -161,10 +161,8 @@ fn check(seed: u64, keep_trace: bool) -> Result<Vec<String>, String> {
             EventKind::Enqueued { copy, .. } | EventKind::Delayed { copy, .. } => create(copy.0, &mut problems),
             EventKind::Acked { copy, .. } | EventKind::DelayDue { copy, .. } => end(copy.0, &mut live, &mut problems),
             EventKind::DeadLettered { copy: Some(c), .. } | EventKind::Dropped { copy: Some(c), .. } => end(c.0, &mut live, &mut problems),
-            EventKind::Delivered { copy, .. } | EventKind::Expired { copy, .. } | EventKind::Requeued { copy, .. } => {
-                if !live.contains(&copy.0) {
-                    problems.push(format!("{} of a copy that is not alive: {}", e.kind.name(), copy.0));
-                }
+            EventKind::Delivered { copy, .. } | EventKind::Expired { copy, .. } | EventKind::Requeued { copy, .. } if !live.contains(&copy.0) => {
+                problems.push(format!("{} of a copy that is not alive: {}", e.kind.name(), copy.0));
             }
             _ => {}
         }

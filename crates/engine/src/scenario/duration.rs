@@ -96,7 +96,7 @@ pub fn format_duration(ms: u64) -> String {
     // The largest unit dividing `ms` gives the fewest digits, and every unit but `ms`
     // is one character, so it is also the shortest string.
     for (unit, factor) in UNITS {
-        if ms % factor == 0 {
+        if ms.is_multiple_of(factor) {
             return format!("{}{unit}", ms / factor);
         }
     }
