@@ -58,6 +58,14 @@ fn at(c: &[(f64, f64); 4], t: f64) -> (f64, f64) {
     (f(0), f(1))
 }
 
+/// The `textLength` that fits `chars` characters of the 11 px monospace info line into a
+/// box `box_w` wide, or none when they fit as they are.
+fn squeeze(chars: usize, box_w: f64) -> Option<String> {
+    const CHAR_W: f64 = 6.7;
+    let room = box_w - 18.0;
+    (chars as f64 * CHAR_W > room).then(|| format!("{room:.0}"))
+}
+
 fn trunc(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         s.to_string()
@@ -248,7 +256,7 @@ pub fn Topology() -> impl IntoView {
             })
             .collect_view();
         let nm = name.clone();
-        let info = move || -> String {
+        let info = Memo::new(move |_| -> String {
             c.snap.with(|s| match kind {
                 NodeKind::Queue => s
                     .queue(&nm)
@@ -279,7 +287,10 @@ pub fn Topology() -> impl IntoView {
                     .unwrap_or_default(),
                 NodeKind::Publisher => String::new(),
             })
-        };
+        });
+        // A long line ("ready 2 · unacked 0 · ⚠ overdue 1") is squeezed into its box
+        // rather than spilling over the border or being cut where the drawing ends.
+        let info_len = move || squeeze(info.with(|t| t.chars().count()), w);
         let has_overdue = {
             let nm = name.clone();
             move || kind == NodeKind::Queue && c.snap.with(|s| s.queue(&nm).is_some_and(|q| q.overdue > 0))
@@ -359,7 +370,7 @@ pub fn Topology() -> impl IntoView {
                 {(kind == NodeKind::Exchange || kind == NodeKind::Consumer)
                     .then(|| view! { <text x="10" y={if n.badges.is_empty() { 38 } else { 58 }} class="sub">{move || trunc(&sub_of(), maxc + 4)}</text> })}
                 {badges}
-                <text x="10" y=h - 10.0 class="info">{info}</text>
+                <text x="10" y=h - 10.0 class="info" textLength=info_len lengthAdjust="spacingAndGlyphs">{info}</text>
             </g>
         }
     };
