@@ -146,12 +146,6 @@ fn dur_words(lang: Lang, ms: u64) -> String {
     format!("{num} {}", zh_unit(unit))
 }
 
-/// The distinct delays a not-applicable `dlx-per-queue` would need queues for, read back
-/// from its English texts (the result carries no figure for it).
-fn distinct_delays(r: &StrategyResult) -> Option<u64> {
-    r.params.split(['(', ' ']).find_map(|w| w.parse::<u64>().ok())
-}
-
 /// The parameters column in `lang` (English: the engine's own text).
 pub fn params_text(r: &StrategyResult, lang: Lang) -> String {
     if lang == Lang::En {
@@ -175,7 +169,7 @@ pub fn params_text(r: &StrategyResult, lang: Lang) -> String {
         "timing-wheel" => format!("刻度 {},{} 个槽", d("tick_ms"), fact("wheel_size")),
         "dlx-per-message" => "单个队列,消息级 TTL".into(),
         "dlx-per-queue" => {
-            let n = r.fact("queues_for_delays").or_else(|| distinct_delays(r)).unwrap_or(0);
+            let n = fact("queues_for_delays");
             format!("每个延迟一个队列(共 {} 个)", grouped(n))
         }
         "dlx-cascade" => format!("{} 级 2^n 秒队列", fact("levels")),
@@ -206,7 +200,7 @@ pub fn cells(r: &StrategyResult, lang: Lang) -> Vec<String> {
         return row_cells(r).split_off(1);
     }
     if r.not_applicable.is_some() {
-        let n = distinct_delays(r).map_or(String::new(), grouped);
+        let n = r.fact("queues_for_delays").map_or(String::new(), grouped);
         return vec![format!("不适用:{n} 个不同的延迟需要同样多的队列(超过 max_queues);请改用 fixed-levels 或 dlx-cascade")];
     }
     let mut cells = figure_cells(r, |ms| human(lang, ms)).to_vec();
@@ -308,7 +302,7 @@ pub fn verdict(r: &StrategyResult, lang: Lang) -> String {
     };
     let fills: [(&str, String); 18] = [
         ("{why}", r.not_applicable.clone().unwrap_or_default()),
-        ("{distinct}", distinct_delays(r).map_or(String::new(), grouped)),
+        ("{distinct}", r.fact("queues_for_delays").map_or(String::new(), grouped)),
         ("{period}", dur_words(lang, fact("period_ms"))),
         ("{tick}", dur_words(lang, fact("tick_ms"))),
         ("{max}", human(lang, r.lateness.max_ms as f64)),

@@ -28,7 +28,10 @@ pub(crate) fn new(w: &Workload, max_queues: u64) -> Box<dyn Strategy> {
             delays.len(),
             delays.len()
         );
-        return OneShot::ready(StrategyResult::not_applicable("dlx-per-queue", params, w.tasks.len() as u64, why));
+        let mut r = StrategyResult::not_applicable("dlx-per-queue", params, w.tasks.len() as u64, why);
+        // The figure behind the texts, for a reader writing them in another language.
+        r.facts.push(("queues_for_delays", delays.len() as u64));
+        return OneShot::ready(r);
     }
     let ttls: Vec<u64> = delays.into_iter().collect();
     let plan = Plan {
