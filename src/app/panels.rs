@@ -15,16 +15,7 @@ fn ctx() -> Ctx {
 }
 
 fn fmt_speed(s: f64) -> String {
-    let n = s.round() as u64;
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out + "x"
+    delaylab_engine::strategies::report::grouped(s.round() as u64) + "x"
 }
 
 #[component]

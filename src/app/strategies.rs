@@ -114,11 +114,15 @@ pub fn preset_texts(lang: Lang, id: &str, file: &WorkloadFile) -> (String, Strin
 /// A lateness or a span, as the engine's `human_ms` (`12.3s`, `1.5m`, `2.00h`) with the
 /// units in `lang`.
 pub fn human(lang: Lang, ms: f64) -> String {
-    let en = human_ms(ms);
+    in_lang(lang, human_ms(ms))
+}
+
+/// The engine's `12.3s` / `100ms` / `1m` in `lang`: the unit suffix after the number
+/// (ms, s, m, h, d) in words.
+fn in_lang(lang: Lang, en: String) -> String {
     if lang == Lang::En {
         return en;
     }
-    // The engine's unit is the suffix after the number: ms, s, m or h.
     let unit_at = en.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(en.len());
     let (num, unit) = en.split_at(unit_at);
     format!("{num} {}", zh_unit(unit))
@@ -137,13 +141,7 @@ fn zh_unit(unit: &str) -> &str {
 
 /// A duration parameter (a period, a tick) in `lang`: `1m`, `100ms` / `1 分钟`, `100 毫秒`.
 fn dur_words(lang: Lang, ms: u64) -> String {
-    let en = dur_text(ms);
-    if lang == Lang::En {
-        return en;
-    }
-    let unit_at = en.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(en.len());
-    let (num, unit) = en.split_at(unit_at);
-    format!("{num} {}", zh_unit(unit))
+    in_lang(lang, dur_text(ms))
 }
 
 /// The parameters column in `lang` (English: the engine's own text).
