@@ -13,7 +13,8 @@ use delaylab_engine::snapshot::Snapshot;
 
 /// The head-of-line preset: publisher → exchange → wait queue → DLX → DLQ → consumer.
 fn dlx_chain() -> topo::Model {
-    let s = load_str(include_str!("../scenarios/head-of-line-blocking.json")).expect("preset loads");
+    let s =
+        load_str(include_str!("../scenarios/head-of-line-blocking.json")).expect("preset loads");
     let targets: BTreeSet<String> = s
         .actions
         .iter()
@@ -25,8 +26,16 @@ fn dlx_chain() -> topo::Model {
     topo::model(&Snapshot::of(&Sim::new(&s)), &targets)
 }
 
-fn at(p: &std::collections::HashMap<String, (f64, f64)>, m: &topo::Model, kind: topo::NodeKind) -> Vec<(f64, f64)> {
-    m.nodes.iter().filter(|n| n.kind == kind).map(|n| p[&n.id]).collect()
+fn at(
+    p: &std::collections::HashMap<String, (f64, f64)>,
+    m: &topo::Model,
+    kind: topo::NodeKind,
+) -> Vec<(f64, f64)> {
+    m.nodes
+        .iter()
+        .filter(|n| n.kind == kind)
+        .map(|n| p[&n.id])
+        .collect()
 }
 
 fn assert_no_overlap(m: &topo::Model, p: &std::collections::HashMap<String, (f64, f64)>) {
@@ -34,7 +43,14 @@ fn assert_no_overlap(m: &topo::Model, p: &std::collections::HashMap<String, (f64
         for b in &m.nodes[i + 1..] {
             let ((ax, ay), (bx, by)) = (p[&a.id], p[&b.id]);
             let apart = ax + a.w <= bx || bx + b.w <= ax || ay + a.h <= by || by + b.h <= ay;
-            assert!(apart, "{} at {:?} overlaps {} at {:?}", a.id, (ax, ay), b.id, (bx, by));
+            assert!(
+                apart,
+                "{} at {:?} overlaps {} at {:?}",
+                a.id,
+                (ax, ay),
+                b.id,
+                (bx, by)
+            );
         }
     }
 }
@@ -43,8 +59,14 @@ fn assert_no_overlap(m: &topo::Model, p: &std::collections::HashMap<String, (f64
 fn wide_layout_reads_left_to_right() {
     let m = dlx_chain();
     let p = topo::layout(&m, false);
-    let (publisher, consumer) = (at(&p, &m, topo::NodeKind::Publisher)[0], at(&p, &m, topo::NodeKind::Consumer)[0]);
-    assert!(publisher.0 < consumer.0, "publisher {publisher:?} left of consumer {consumer:?}");
+    let (publisher, consumer) = (
+        at(&p, &m, topo::NodeKind::Publisher)[0],
+        at(&p, &m, topo::NodeKind::Consumer)[0],
+    );
+    assert!(
+        publisher.0 < consumer.0,
+        "publisher {publisher:?} left of consumer {consumer:?}"
+    );
     let xs: BTreeSet<i64> = p.values().map(|v| v.0 as i64).collect();
     assert_eq!(xs.len(), m.nodes.len(), "a chain takes one column per box");
     assert_no_overlap(&m, &p);
@@ -54,10 +76,23 @@ fn wide_layout_reads_left_to_right() {
 fn phone_layout_reads_top_to_bottom_in_one_column() {
     let m = dlx_chain();
     let p = topo::layout(&m, true);
-    let (publisher, consumer) = (at(&p, &m, topo::NodeKind::Publisher)[0], at(&p, &m, topo::NodeKind::Consumer)[0]);
-    assert!(publisher.1 < consumer.1, "publisher {publisher:?} above consumer {consumer:?}");
+    let (publisher, consumer) = (
+        at(&p, &m, topo::NodeKind::Publisher)[0],
+        at(&p, &m, topo::NodeKind::Consumer)[0],
+    );
+    assert!(
+        publisher.1 < consumer.1,
+        "publisher {publisher:?} above consumer {consumer:?}"
+    );
     let widest = m.nodes.iter().map(|n| n.w).fold(0.0, f64::max);
-    let (x0, x1) = m.nodes.iter().map(|n| (p[&n.id].0, p[&n.id].0 + n.w)).fold((f64::MAX, f64::MIN), |a, b| (a.0.min(b.0), a.1.max(b.1)));
-    assert!(x1 - x0 <= widest + 0.5, "a chain is one column as wide as its widest box: {x0}..{x1}");
+    let (x0, x1) = m
+        .nodes
+        .iter()
+        .map(|n| (p[&n.id].0, p[&n.id].0 + n.w))
+        .fold((f64::MAX, f64::MIN), |a, b| (a.0.min(b.0), a.1.max(b.1)));
+    assert!(
+        x1 - x0 <= widest + 0.5,
+        "a chain is one column as wide as its widest box: {x0}..{x1}"
+    );
     assert_no_overlap(&m, &p);
 }

@@ -11,8 +11,8 @@ use super::Ctx;
 
 /// Rules 1-14 of Part A (rabbitmq-semantics.md), each checked by the conformance suite.
 const RULES: [&str; 14] = [
-    "chk_r1", "chk_r2", "chk_r3", "chk_r4", "chk_r5", "chk_r6", "chk_r7", "chk_r8", "chk_r9", "chk_r10", "chk_r11",
-    "chk_r12", "chk_r13", "chk_r14",
+    "chk_r1", "chk_r2", "chk_r3", "chk_r4", "chk_r5", "chk_r6", "chk_r7", "chk_r8", "chk_r9",
+    "chk_r10", "chk_r11", "chk_r12", "chk_r13", "chk_r14",
 ];
 
 /// Saves `text` as a file: a Blob, an object URL and a temporary `<a download>`.
@@ -33,7 +33,12 @@ fn download(name: &str, text: &str) -> Result<(), JsValue> {
     a.click();
     a.remove();
     // Revoked a little later: the browser reads the URL after the click returns.
-    set_timeout(move || { let _ = web_sys::Url::revoke_object_url(&url); }, std::time::Duration::from_secs(10));
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        std::time::Duration::from_secs(10),
+    );
     Ok(())
 }
 
@@ -56,13 +61,19 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
     let export = move |_| {
         let (text, info) = c.runner.with_value(|r| {
             let s = &r.scenario;
-            let text = serde_json::to_string_pretty(&export_definitions(s)).unwrap_or_default() + "\n";
+            let text =
+                serde_json::to_string_pretty(&export_definitions(s)).unwrap_or_default() + "\n";
             let t = &s.topology;
             let info = Exported {
                 plugin: t.exchanges.iter().any(|x| x.kind == "x-delayed-message"),
-                left_out: t.exchanges.iter().any(|x| x.name.is_empty() || x.name.starts_with("amq."))
+                left_out: t
+                    .exchanges
+                    .iter()
+                    .any(|x| x.name.is_empty() || x.name.starts_with("amq."))
                     || t.queues.iter().any(|q| q.exclusive)
-                    || s.actions.iter().any(|a| matches!(a.kind, ActionKind::Declare(_))),
+                    || s.actions
+                        .iter()
+                        .any(|a| matches!(a.kind, ActionKind::Declare(_))),
             };
             (text, info)
         });
@@ -117,7 +128,11 @@ pub fn CheckedPanel(open: RwSignal<bool>) -> impl IntoView {
         open.set(false);
         if let Some(b) = web_sys::window()
             .and_then(|w| w.document())
-            .and_then(|d| d.query_selector("[data-testid=\"checked-badge\"]").ok().flatten())
+            .and_then(|d| {
+                d.query_selector("[data-testid=\"checked-badge\"]")
+                    .ok()
+                    .flatten()
+            })
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
         {
             let _ = b.focus();

@@ -36,8 +36,14 @@ const LANE_DELIVERIES: usize = 6;
 pub const MAX_LANES: usize = 4;
 
 /// Sets of presets that carry the same workload through different topologies.
-pub const SETS: [(&str, &[&str]); 1] =
-    [("hol", &["head-of-line-blocking", "fix-one-queue-per-ttl", "fix-delayed-plugin"])];
+pub const SETS: [(&str, &[&str]); 1] = [(
+    "hol",
+    &[
+        "head-of-line-blocking",
+        "fix-one-queue-per-ttl",
+        "fix-delayed-plugin",
+    ],
+)];
 
 struct Lane {
     id: String,
@@ -50,7 +56,11 @@ struct Lane {
 impl Lane {
     fn new(id: &str) -> Option<Lane> {
         let s = delaylab_engine::scenario::load_str(preset_text(id)?).ok()?;
-        Some(Lane { id: id.to_string(), runner: Runner::new(s).without_depth_samples(), stats: (Stats::default(), 0) })
+        Some(Lane {
+            id: id.to_string(),
+            runner: Runner::new(s).without_depth_samples(),
+            stats: (Stats::default(), 0),
+        })
     }
 
     fn stats(&mut self) -> Stats {
@@ -97,7 +107,12 @@ fn view_of(lane: &mut Lane) -> LaneView {
             name: q.name.clone(),
             ready: q.ready,
             overdue: q.overdue,
-            chips: q.head.iter().take(LANE_CHIPS).map(|e| (short(&e.body), e.remaining_ms, e.overdue_ms)).collect(),
+            chips: q
+                .head
+                .iter()
+                .take(LANE_CHIPS)
+                .map(|e| (short(&e.body), e.remaining_ms, e.overdue_ms))
+                .collect(),
         })
         .collect();
     let delayed = snap
@@ -116,8 +131,10 @@ fn view_of(lane: &mut Lane) -> LaneView {
         })
         .collect();
     let d = &r.track.delivered;
-    let delivered =
-        d[d.len().saturating_sub(LANE_DELIVERIES)..].iter().map(|(m, at, late)| (short(r.track.body(*m)), *at, *late)).collect();
+    let delivered = d[d.len().saturating_sub(LANE_DELIVERIES)..]
+        .iter()
+        .map(|(m, at, late)| (short(r.track.body(*m)), *at, *late))
+        .collect();
     LaneView {
         id: lane.id.clone(),
         name: r.scenario.name.clone(),
@@ -159,7 +176,11 @@ impl Cmp {
     /// As [`Cmp::start`]; `load_first: false` keeps the main view's scenario (a shared
     /// link opens its own scenario with the lanes beside it).
     pub fn start_lanes(&self, ctx: &Ctx, ids: &[String], load_first: bool) -> Result<(), usize> {
-        let mut lanes: Vec<Lane> = ids.iter().take(MAX_LANES).filter_map(|id| Lane::new(id)).collect();
+        let mut lanes: Vec<Lane> = ids
+            .iter()
+            .take(MAX_LANES)
+            .filter_map(|id| Lane::new(id))
+            .collect();
         if lanes.len() < 2 {
             return Err(lanes.len());
         }
@@ -197,17 +218,24 @@ impl Cmp {
                     }
                     if lane.runner.now() < main_now {
                         let mut b = Batch::default();
-                        lane.runner.advance_to(main_now, &mut b, || perf_now() > deadline);
+                        lane.runner
+                            .advance_to(main_now, &mut b, || perf_now() > deadline);
                         moved = true;
                     }
                 }
                 moved
             })
             .unwrap_or(false);
-        let stale = self.views.with_untracked(|v| v.first().is_some_and(|l| l.now_ms != main_now));
+        let stale = self
+            .views
+            .with_untracked(|v| v.first().is_some_and(|l| l.now_ms != main_now));
         if (moved || stale) && (!busy || wall - self.refreshed.get_value() > REFRESH_MS) {
             self.refreshed.set_value(wall);
-            self.views.set(self.lanes.try_update_value(|l| l.iter_mut().map(view_of).collect()).unwrap_or_default());
+            self.views.set(
+                self.lanes
+                    .try_update_value(|l| l.iter_mut().map(view_of).collect())
+                    .unwrap_or_default(),
+            );
         }
     }
 }
@@ -223,7 +251,11 @@ impl Default for Cmp {
 fn preset_name(c: &Ctx, id: &str, fallback: &str) -> String {
     let lang = c.lang.get();
     c.presets
-        .with_value(|ps| ps.iter().find(|p| p.id == id).map(|p| super::preset_texts(lang, p).0))
+        .with_value(|ps| {
+            ps.iter()
+                .find(|p| p.id == id)
+                .map(|p| super::preset_texts(lang, p).0)
+        })
         .unwrap_or_else(|| fallback.to_string())
 }
 
@@ -245,16 +277,32 @@ fn run_to_end(id: &str) -> Option<FinalRow> {
     let s = delaylab_engine::scenario::load_str(preset_text(id)?).ok()?;
     let v = delaylab_engine::report::run(&s);
     let l = &v["lateness_ms"];
-    let late = (l["count"].as_u64()?, l["mean"].as_f64()?, l["p99"].as_u64()?, l["max"].as_u64()?);
+    let late = (
+        l["count"].as_u64()?,
+        l["mean"].as_f64()?,
+        l["p99"].as_u64()?,
+        l["max"].as_u64()?,
+    );
     let field = |d: &serde_json::Value, k: &str| d[k].as_u64().unwrap_or(0);
     let deliveries = v["deliveries"]
         .as_array()
         .map(Vec::as_slice)
         .unwrap_or_default()
         .iter()
-        .map(|d| (short(d["body"].as_str().unwrap_or("")), field(d, "delivered_at_ms"), field(d, "late_ms")))
+        .map(|d| {
+            (
+                short(d["body"].as_str().unwrap_or("")),
+                field(d, "delivered_at_ms"),
+                field(d, "late_ms"),
+            )
+        })
         .collect();
-    Some(FinalRow { id: id.to_string(), name: s.name.clone(), late, deliveries })
+    Some(FinalRow {
+        id: id.to_string(),
+        name: s.name.clone(),
+        late,
+        deliveries,
+    })
 }
 
 fn late_text(max_ms: u64) -> String {
@@ -269,7 +317,15 @@ pub fn Compare() -> impl IntoView {
     let rows = RwSignal::new(Vec::<FinalRow>::new());
     let chosen = RwSignal::new(SETS[0].1.iter().map(|s| s.to_string()).collect::<Vec<_>>());
     let error = RwSignal::new(None::<String>);
-    let run_all = move || rows.set(chosen.get_untracked().iter().filter_map(|id| run_to_end(id)).collect());
+    let run_all = move || {
+        rows.set(
+            chosen
+                .get_untracked()
+                .iter()
+                .filter_map(|id| run_to_end(id))
+                .collect(),
+        )
+    };
     let side_by_side = move || match cmp.start(&c, &chosen.get_untracked()) {
         Ok(()) => {
             error.set(None);
@@ -454,7 +510,13 @@ fn LaneCard(v: LaneView) -> impl IntoView {
 
 fn deliveries_text(d: &[(String, u64, u64)]) -> String {
     d.iter()
-        .map(|(b, t, l)| if *l > 0 { format!("{b} {} (+{})", clock(*t), span(*l)) } else { format!("{b} {}", clock(*t)) })
+        .map(|(b, t, l)| {
+            if *l > 0 {
+                format!("{b} {} (+{})", clock(*t), span(*l))
+            } else {
+                format!("{b} {}", clock(*t))
+            }
+        })
         .collect::<Vec<_>>()
         .join(" · ")
 }

@@ -230,7 +230,10 @@ pub struct EmbedOptions {
 /// by [`EmbedOptions::read`]).
 fn events_requested() -> bool {
     let mut ignored = vec![];
-    query().and_then(|q| q.get("events")).and_then(|v| flag("events", &v, &mut ignored)).unwrap_or(false)
+    query()
+        .and_then(|q| q.get("events"))
+        .and_then(|v| flag("events", &v, &mut ignored))
+        .unwrap_or(false)
 }
 
 /// True when the page was opened as an embed (`?embed`, `?embed=1`).
@@ -440,7 +443,14 @@ pub fn Embed() -> impl IntoView {
     let autoplay = opts.autoplay && link_error.is_none();
     match opts.start_ms {
         Some(t) => {
-            let _ = c.seek(t, if autoplay { AfterSeek::Play } else { AfterSeek::Pause });
+            let _ = c.seek(
+                t,
+                if autoplay {
+                    AfterSeek::Play
+                } else {
+                    AfterSeek::Pause
+                },
+            );
         }
         None => c.set_playing(autoplay),
     }

@@ -78,7 +78,10 @@ pub struct Tap {
 
 impl Tap {
     pub fn new(events_on: bool) -> TapHandle {
-        Rc::new(RefCell::new(Tap { events_on, ..Tap::default() }))
+        Rc::new(RefCell::new(Tap {
+            events_on,
+            ..Tap::default()
+        }))
     }
 
     /// Called by [`Track`] for every engine event, after its own bookkeeping.

@@ -12,12 +12,12 @@
 
 pub mod autosave;
 pub mod checked;
+pub mod compare;
 pub mod edit;
 pub mod edit_binding;
 pub mod edit_exchange;
 pub mod edit_queue;
 pub mod edit_rules;
-pub mod compare;
 pub mod embed;
 pub mod host_api;
 pub mod i18n;
@@ -162,17 +162,26 @@ pub struct Ctx {
 }
 
 pub fn perf_now() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
 }
 
 fn prefers_reduced_motion() -> bool {
     web_sys::window()
-        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
         .is_some_and(|m| m.matches())
 }
 
 fn browser_lang() -> Lang {
-    let l = web_sys::window().and_then(|w| w.navigator().language()).unwrap_or_default();
+    let l = web_sys::window()
+        .and_then(|w| w.navigator().language())
+        .unwrap_or_default();
     if l.to_lowercase().starts_with("zh") {
         Lang::Zh
     } else {
@@ -190,7 +199,11 @@ pub fn preset_text(id: &str) -> Option<&'static str> {
 /// A preset's (name, description, what to watch) in `lang` (Chinese from presets_zh.rs,
 /// English from the preset file as the fallback).
 pub fn preset_texts(lang: Lang, m: &PresetMeta) -> (String, String, String) {
-    presets_zh::pick(lang == Lang::Zh, &m.id, (m.name.clone(), m.description.clone(), m.watch.clone()))
+    presets_zh::pick(
+        lang == Lang::Zh,
+        &m.id,
+        (m.name.clone(), m.description.clone(), m.watch.clone()),
+    )
 }
 
 fn meta_of(id: &str, s: &Scenario) -> PresetMeta {
@@ -234,8 +247,13 @@ impl Ctx {
     pub fn meta_texts(&self) -> (String, String, String) {
         let lang = self.lang.get();
         self.meta.with(|m| {
-            let id = self.presets.with_value(|ps| ps.iter().find(|p| p.name == m.name).map(|p| p.id.clone()));
-            let m = PresetMeta { id: id.unwrap_or_else(|| m.id.clone()), ..m.clone() };
+            let id = self
+                .presets
+                .with_value(|ps| ps.iter().find(|p| p.name == m.name).map(|p| p.id.clone()));
+            let m = PresetMeta {
+                id: id.unwrap_or_else(|| m.id.clone()),
+                ..m.clone()
+            };
             preset_texts(lang, &m)
         })
     }
@@ -249,7 +267,9 @@ impl Ctx {
         let Some(text) = preset_text(id) else { return };
         match scenario::load_str(text) {
             Ok(s) => self.load_scenario(id, s),
-            Err(e) => self.load_error.set(Some(format!("{}: {}", e.path, e.message))),
+            Err(e) => self
+                .load_error
+                .set(Some(format!("{}: {}", e.path, e.message))),
         }
     }
 
@@ -257,7 +277,11 @@ impl Ctx {
     pub fn load_scenario(&self, id: &str, s: Scenario) {
         // The preset's name in the address, so a link opens it (#head-of-line-blocking).
         if let Some(loc) = web_sys::window().map(|w| w.location()) {
-            let want = if id == "sandbox" || id == "custom" { String::new() } else { format!("#{id}") };
+            let want = if id == "sandbox" || id == "custom" {
+                String::new()
+            } else {
+                format!("#{id}")
+            };
             if loc.hash().unwrap_or_default() != want {
                 let _ = loc.set_hash(&want);
             }
@@ -299,12 +323,24 @@ impl Ctx {
     pub fn publish_repeated(&self, template: PublishSpec, count: u32, every_ms: u64) {
         let now = self.runner.with_value(|r| r.now());
         let body = |i: u32| template.body.replace("{n}", &i.to_string());
-        let run = |i: u32| ActionKind::Publish(PublishSpec { body: body(i), ..template.clone() });
+        let run = |i: u32| {
+            ActionKind::Publish(PublishSpec {
+                body: body(i),
+                ..template.clone()
+            })
+        };
         let batch = self.runner.try_update_value(|r| {
             let repeat = Some(scenario::Repeat { count, every_ms });
-            let kept = r.record(scenario::Action { at_ms: now, kind: ActionKind::Publish(template.clone()), repeat });
+            let kept = r.record(scenario::Action {
+                at_ms: now,
+                kind: ActionKind::Publish(template.clone()),
+                repeat,
+            });
             for i in 2..=count {
-                r.schedule(now.saturating_add(every_ms.saturating_mul(u64::from(i - 1))), run(i));
+                r.schedule(
+                    now.saturating_add(every_ms.saturating_mul(u64::from(i - 1))),
+                    run(i),
+                );
             }
             let mut b = Batch::default();
             r.run_unrecorded(run(1), &mut b);
@@ -320,7 +356,9 @@ impl Ctx {
     fn after_input(&self, kept: bool) {
         self.scenario_rev.update(|v| *v += 1);
         if !kept {
-            self.limit.set(Some(t(self.lang.get_untracked(), "record_full").to_string()));
+            self.limit.set(Some(
+                t(self.lang.get_untracked(), "record_full").to_string(),
+            ));
         }
     }
 
@@ -374,7 +412,10 @@ impl Ctx {
     /// be a few frames behind it when traffic is heavy).
     fn rebase_clock(&self) {
         let virt = self.runner.with_value(|r| r.now());
-        self.base.set_value(ClockBase { wall: perf_now(), virt });
+        self.base.set_value(ClockBase {
+            wall: perf_now(),
+            virt,
+        });
     }
 
     /// Moves the virtual clock to `ms`; see the module docs. Back in time restarts the
@@ -400,7 +441,10 @@ impl Ctx {
         // Heavy traffic: redraw the broker's state at most ~12 times a second (the
         // simulation itself keeps going every frame); light traffic: every frame.
         let busy = self.playing.get_untracked() || self.jump_to.get_untracked().is_some();
-        let heavy = batch.events > 40 || self.runner.with_value(|r| !r.track.log.is_empty() && r.sim.live_copies() > 5_000);
+        let heavy = batch.events > 40
+            || self
+                .runner
+                .with_value(|r| !r.track.log.is_empty() && r.sim.live_copies() > 5_000);
         if busy && heavy && wall - self.snap_at.get_value() < 80.0 {
             self.snap_stale.set_value(true);
         } else {
@@ -410,17 +454,26 @@ impl Ctx {
     }
 
     fn refresh_snapshot(&self, wall: f64) {
-        let (snap, targets) = self.runner.with_value(|r| (Snapshot::of(&r.sim), r.track.publish_targets.clone()));
+        let (snap, targets) = self
+            .runner
+            .with_value(|r| (Snapshot::of(&r.sim), r.track.publish_targets.clone()));
         self.snap_at.set_value(wall);
         self.snap_stale.set_value(false);
         if self.targets.with_untracked(|t| *t != targets) {
             self.targets.set(targets);
         }
-        let sample: Vec<(String, u64)> = snap.queues.iter().map(|q| (q.name.clone(), q.ready)).collect();
+        let sample: Vec<(String, u64)> = snap
+            .queues
+            .iter()
+            .map(|q| (q.name.clone(), q.ready))
+            .collect();
         let t = snap.now_ms;
         let mut d = self.depths.get_untracked();
         // The samples the runner took at its fixed steps since the last refresh, then now.
-        let stepped = self.runner.try_update_value(|r| std::mem::take(&mut r.depth_log)).unwrap_or_default();
+        let stepped = self
+            .runner
+            .try_update_value(|r| std::mem::take(&mut r.depth_log))
+            .unwrap_or_default();
         let mut changed = false;
         for (at, v) in stepped {
             changed |= d.push(at, v);
@@ -452,7 +505,11 @@ impl Ctx {
                     }
                     let id = self.next_flight.get_value() + 1;
                     self.next_flight.set_value(id);
-                    f.push(Flight { id, mv, start: wall });
+                    f.push(Flight {
+                        id,
+                        mv,
+                        start: wall,
+                    });
                 }
             });
         }
@@ -465,7 +522,10 @@ impl Ctx {
             let last = self.last_stats.get_value();
             if !busy || (n < 2_000 && wall - last > 100.0) || wall - last > 500.0 {
                 self.last_stats.set_value(wall);
-                self.stats.set(self.runner.with_value(|r| compute_stats(&r.track.delivered)));
+                self.stats.set(
+                    self.runner
+                        .with_value(|r| compute_stats(&r.track.delivered)),
+                );
             }
         }
         if batch.events > 0 {
@@ -494,8 +554,14 @@ impl Ctx {
         if !busy && self.snap_stale.get_value() {
             self.refresh_snapshot(wall);
         }
-        if !busy && self.runner.with_value(|r| r.track.delivered.len() as u64) != self.stats.with_untracked(|s| s.total) {
-            self.stats.set(self.runner.with_value(|r| compute_stats(&r.track.delivered)));
+        if !busy
+            && self.runner.with_value(|r| r.track.delivered.len() as u64)
+                != self.stats.with_untracked(|s| s.total)
+        {
+            self.stats.set(
+                self.runner
+                    .with_value(|r| compute_stats(&r.track.delivered)),
+            );
         }
         if self.log_dirty.get_value() && (!busy || wall - self.log_refreshed.get_value() > 700.0) {
             self.log_dirty.set_value(false);
@@ -503,13 +569,15 @@ impl Ctx {
             self.log_rev.update(|r| *r += 1);
         }
         if !self.flights.with_untracked(|f| f.is_empty()) {
-            self.flights.update(|f| f.retain(|x| wall - x.start < 900.0));
+            self.flights
+                .update(|f| f.retain(|x| wall - x.start < 900.0));
         }
         let jump = self.jump_to.get_untracked();
         let playing = self.playing.get_untracked();
         if jump.is_none() && !playing {
             // Paused: lanes still catch up with a step, a restart or a user publish.
-            self.cmp.follow(self.runner.with_value(|r| r.now()), wall, false);
+            self.cmp
+                .follow(self.runner.with_value(|r| r.now()), wall, false);
             return;
         }
         let until = self.meta.with_untracked(|m| m.until_ms);
@@ -566,14 +634,23 @@ pub fn compute_stats(delivered: &[(u32, u64, u64)]) -> Stats {
     let max_points = 300usize;
     let n = delivered.len();
     let points = if n <= max_points {
-        delivered.iter().enumerate().map(|(i, d)| (i as u64, d.2)).collect()
+        delivered
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (i as u64, d.2))
+            .collect()
     } else {
         // One point per bucket: its largest lateness (what a learner must not miss).
         let mut pts = Vec::with_capacity(max_points);
         for b in 0..max_points {
             let lo = b * n / max_points;
             let hi = ((b + 1) * n / max_points).max(lo + 1).min(n);
-            let (i, d) = delivered[lo..hi].iter().enumerate().max_by_key(|(_, d)| d.2).map(|(i, d)| (lo + i, d)).unwrap();
+            let (i, d) = delivered[lo..hi]
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, d)| d.2)
+                .map(|(i, d)| (lo + i, d))
+                .unwrap();
             pts.push((i as u64, d.2));
         }
         pts
@@ -642,7 +719,10 @@ pub fn App() -> impl IntoView {
     provide_context(ctx);
     Effect::new(move |_| {
         let l = ctx.lang.get();
-        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
             let _ = el.set_attribute("lang", if l == Lang::Zh { "zh-CN" } else { "en" });
         }
     });
@@ -651,7 +731,9 @@ pub fn App() -> impl IntoView {
         request_animation_frame(move || frame_loop(ctx));
         return view! { <embed::Embed /> }.into_any();
     }
-    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
     let hash = hash.trim_start_matches('#');
     if !hash.is_empty() && preset_text(hash).is_some() {
         ctx.load(hash);

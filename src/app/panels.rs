@@ -240,10 +240,17 @@ pub fn Watch() -> impl IntoView {
 #[component]
 pub fn Queues() -> impl IntoView {
     let c = ctx();
-    let names = Memo::new(move |_| c.snap.with(|s| s.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>()));
+    let names = Memo::new(move |_| {
+        c.snap
+            .with(|s| s.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>())
+    });
     let delayed = Memo::new(move |_| {
         c.snap.with(|s| {
-            s.exchanges.iter().filter(|x| x.kind == "x-delayed-message").map(|x| x.name.clone()).collect::<Vec<_>>()
+            s.exchanges
+                .iter()
+                .filter(|x| x.kind == "x-delayed-message")
+                .map(|x| x.name.clone())
+                .collect::<Vec<_>>()
         })
     });
     view! {
@@ -264,13 +271,29 @@ fn QueueCard(name: String) -> impl IntoView {
     let n1 = name.clone();
     let q = Memo::new(move |_| {
         c.snap.with(|s| {
-            s.queue(&n1).map(|q| (q.ready, q.unacked, q.overdue, q.message_ttl_ms, q.dlx.clone(), q.head.len() as u64))
+            s.queue(&n1).map(|q| {
+                (
+                    q.ready,
+                    q.unacked,
+                    q.overdue,
+                    q.message_ttl_ms,
+                    q.dlx.clone(),
+                    q.head.len() as u64,
+                )
+            })
         })
     });
     let n2 = name.clone();
     let entries = Memo::new(move |_| {
         c.snap.with(|s| {
-            s.queue(&n2).map(|q| q.head.iter().map(|e| (e.copy, e.msg, e.body.clone())).collect::<Vec<_>>()).unwrap_or_default()
+            s.queue(&n2)
+                .map(|q| {
+                    q.head
+                        .iter()
+                        .map(|e| (e.copy, e.msg, e.body.clone()))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
         })
     });
     let n3 = name.clone();
@@ -361,9 +384,17 @@ fn DelayedCard(name: String) -> impl IntoView {
     let n1 = name.clone();
     let data = Memo::new(move |_| {
         c.snap.with(|s| {
-            let count = s.exchanges.iter().find(|x| x.name == n1).map_or(0, |x| x.messages_delayed);
-            let items: Vec<(u32, String, u64, u64)> =
-                s.delayed.iter().filter(|d| d.exchange == n1).map(|d| (d.msg, d.body.clone(), d.due_ms, d.remaining_ms)).collect();
+            let count = s
+                .exchanges
+                .iter()
+                .find(|x| x.name == n1)
+                .map_or(0, |x| x.messages_delayed);
+            let items: Vec<(u32, String, u64, u64)> = s
+                .delayed
+                .iter()
+                .filter(|d| d.exchange == n1)
+                .map(|d| (d.msg, d.body.clone(), d.due_ms, d.remaining_ms))
+                .collect();
             (count, items)
         })
     });
@@ -446,27 +477,49 @@ pub fn Publish() -> impl IntoView {
     let done = RwSignal::new(None::<String>);
 
     let exchanges = Memo::new(move |_| {
-        c.snap.with(|s| s.exchanges.iter().map(|x| (x.name.clone(), x.kind.clone())).collect::<Vec<_>>())
+        c.snap.with(|s| {
+            s.exchanges
+                .iter()
+                .map(|x| (x.name.clone(), x.kind.clone()))
+                .collect::<Vec<_>>()
+        })
     });
     let keys = Memo::new(move |_| {
         let ex = exchange.get();
         c.snap.with(|s| {
-            let mut k: Vec<String> = s.exchanges.iter().filter(|x| x.name == ex).flat_map(|x| x.bindings.iter().map(|b| b.routing_key.clone())).collect();
+            let mut k: Vec<String> = s
+                .exchanges
+                .iter()
+                .filter(|x| x.name == ex)
+                .flat_map(|x| x.bindings.iter().map(|b| b.routing_key.clone()))
+                .collect();
             k.dedup();
             k
         })
     });
-    let is_delayed = move || exchanges.with(|xs| xs.iter().any(|(n, k)| *n == exchange.get() && k == "x-delayed-message"));
+    let is_delayed = move || {
+        exchanges.with(|xs| {
+            xs.iter()
+                .any(|(n, k)| *n == exchange.get() && k == "x-delayed-message")
+        })
+    };
 
     // A new scenario: preselect the exchange its actions publish to, and a key bound to it.
     Effect::new(move |_| {
         let _ = c.preset.get();
         let targets = c.targets.get_untracked();
         let xs = exchanges.get_untracked();
-        let pick = targets.iter().find(|t| xs.iter().any(|(n, _)| n == *t)).cloned().or_else(|| xs.first().map(|x| x.0.clone()));
+        let pick = targets
+            .iter()
+            .find(|t| xs.iter().any(|(n, _)| n == *t))
+            .cloned()
+            .or_else(|| xs.first().map(|x| x.0.clone()));
         if let Some(x) = pick {
             let key = c.snap.with_untracked(|s| {
-                s.exchanges.iter().find(|e| e.name == x).and_then(|e| e.bindings.first().map(|b| b.routing_key.clone()))
+                s.exchanges
+                    .iter()
+                    .find(|e| e.name == x)
+                    .and_then(|e| e.bindings.first().map(|b| b.routing_key.clone()))
             });
             exchange.set(x);
             rk.set(key.unwrap_or_default());
@@ -541,7 +594,14 @@ pub fn Publish() -> impl IntoView {
         };
         let now = c.runner.with_value(|r| r.now());
         if n > 1 {
-            c.publish_repeated(PublishSpec { body: body_t.clone(), ..spec(1) }, n, every_ms);
+            c.publish_repeated(
+                PublishSpec {
+                    body: body_t.clone(),
+                    ..spec(1)
+                },
+                n,
+                every_ms,
+            );
         } else {
             c.run_now(ActionKind::Publish(spec(1)));
         }
@@ -1090,7 +1150,10 @@ pub fn Consumers() -> impl IntoView {
     use delaylab_engine::Command;
     let c = ctx();
     let list = Memo::new(move |_| c.snap.with(|s| s.consumers.clone()));
-    let queues = Memo::new(move |_| c.snap.with(|s| s.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>()));
+    let queues = Memo::new(move |_| {
+        c.snap
+            .with(|s| s.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>())
+    });
     let name = RwSignal::new("worker-1".to_string());
     let queue = RwSignal::new(String::new());
     let auto = RwSignal::new(false);
@@ -1129,14 +1192,20 @@ pub fn Consumers() -> impl IntoView {
         c.command(Command::AddConsumer(ConsumerSpec {
             name: n.clone(),
             queue: q,
-            ack: if auto.get_untracked() { AckMode::Auto } else { AckMode::Manual },
+            ack: if auto.get_untracked() {
+                AckMode::Auto
+            } else {
+                AckMode::Manual
+            },
             prefetch: pf,
             handle_ms,
             outcome: OutcomePlan::Fixed(o),
             from_ms: c.now(),
             to_ms: None,
         }));
-        let next = n.rsplit_once('-').and_then(|(a, b)| b.parse::<u32>().ok().map(|k| format!("{a}-{}", k + 1)));
+        let next = n
+            .rsplit_once('-')
+            .and_then(|(a, b)| b.parse::<u32>().ok().map(|k| format!("{a}-{}", k + 1)));
         name.set(next.unwrap_or_else(|| format!("{n}-2")));
     };
     view! {

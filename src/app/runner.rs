@@ -166,7 +166,12 @@ pub fn span(ms: u64) -> String {
         let s = ms / 1000;
         format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
     } else {
-        format!("{}:{:02}.{}", ms / 60_000, (ms / 1000) % 60, (ms % 1000) / 100)
+        format!(
+            "{}:{:02}.{}",
+            ms / 60_000,
+            (ms / 1000) % 60,
+            (ms % 1000) / 100
+        )
     }
 }
 
@@ -179,13 +184,18 @@ impl Runner {
     /// to `tap` (an embed's host page).
     pub fn with_tap(scenario: Scenario, tap: Option<TapHandle>) -> Runner {
         let sim = Sim::new(&scenario);
-        let mut track = Track { tap, ..Track::default() };
+        let mut track = Track {
+            tap,
+            ..Track::default()
+        };
         for a in &scenario.actions {
             if let ActionKind::Publish(p) = &a.kind {
                 track.publish_targets.insert(p.exchange.clone());
             }
         }
-        let depth_step_ms = scenario.until_ms.map_or(DEPTH_STEP_DEFAULT_MS, |u| (u / DEPTH_SAMPLES).max(100));
+        let depth_step_ms = scenario
+            .until_ms
+            .map_or(DEPTH_STEP_DEFAULT_MS, |u| (u / DEPTH_SAMPLES).max(100));
         let mut r = Runner {
             scenario,
             sim,
@@ -239,12 +249,22 @@ impl Runner {
 
     /// Runs everything due up to `target` unless `out_of_time()` says the frame is over.
     /// Returns true when the clock reached `target`.
-    pub fn advance_to(&mut self, target: u64, batch: &mut Batch, mut out_of_time: impl FnMut() -> bool) -> bool {
+    pub fn advance_to(
+        &mut self,
+        target: u64,
+        batch: &mut Batch,
+        mut out_of_time: impl FnMut() -> bool,
+    ) -> bool {
         loop {
             if self.sim.halted() {
                 return true;
             }
-            let due = self.pending.keys().next().copied().filter(|k| k.0 <= target);
+            let due = self
+                .pending
+                .keys()
+                .next()
+                .copied()
+                .filter(|k| k.0 <= target);
             let t = due.map_or(target, |k| k.0);
             // Stop at each depth-sampling boundary on the way (a jump draws a whole chart).
             let sample_at = self.next_sample_ms.filter(|&b| b < t);
@@ -269,7 +289,8 @@ impl Runner {
                     self.sim.handle(k.0, Command::Run(action));
                     self.drain_into(batch);
                     if out_of_time() {
-                        return self.sim.now_ms() >= target && self.pending.keys().next().is_none_or(|k| k.0 > target);
+                        return self.sim.now_ms() >= target
+                            && self.pending.keys().next().is_none_or(|k| k.0 > target);
                     }
                 }
                 None => return true,
@@ -281,7 +302,11 @@ impl Runner {
     /// boundary is one step later.
     fn sample_depths(&mut self, at_ms: u64) {
         let syms = self.sim.symbols();
-        let sample: Vec<(String, u64)> = self.sim.queues().map(|q| (syms.str(q.name).to_string(), q.ready_len())).collect();
+        let sample: Vec<(String, u64)> = self
+            .sim
+            .queues()
+            .map(|q| (syms.str(q.name).to_string(), q.ready_len()))
+            .collect();
         if self.depth_log.len() >= DEPTH_LOG_CAP {
             self.depth_log.pop_front();
         }
@@ -305,7 +330,11 @@ impl Runner {
     /// A user action at the current virtual time, recorded into the scenario.
     pub fn run_now(&mut self, action: ActionKind, batch: &mut Batch) -> bool {
         let at_ms = self.sim.now_ms();
-        let kept = self.record(Action { at_ms, kind: action.clone(), repeat: None });
+        let kept = self.record(Action {
+            at_ms,
+            kind: action.clone(),
+            repeat: None,
+        });
         self.run_unrecorded(action, batch);
         kept
     }
@@ -333,8 +362,12 @@ impl Runner {
         let consumers = &mut self.scenario.consumers;
         match cmd {
             Command::AddConsumer(spec) => {
-                if consumers.len() < MAX_CONSUMERS && consumers.iter().all(|c| c.name != spec.name) {
-                    consumers.push(ConsumerSpec { from_ms: spec.from_ms.max(now), ..spec.clone() });
+                if consumers.len() < MAX_CONSUMERS && consumers.iter().all(|c| c.name != spec.name)
+                {
+                    consumers.push(ConsumerSpec {
+                        from_ms: spec.from_ms.max(now),
+                        ..spec.clone()
+                    });
                     self.recorded += 1;
                 }
             }
@@ -365,7 +398,14 @@ impl Runner {
             RawNode::Publisher => "p:publisher".to_string(),
             RawNode::Exchange(x) => format!("x:{}", syms.str(x)),
             RawNode::Queue(q) => format!("q:{}", syms.str(q)),
-            RawNode::Consumer(c) => format!("c:{}", c.map_or("basic.get".to_string(), |c| self.sim.consumers()[c as usize].spec.name.clone())),
+            RawNode::Consumer(c) => format!(
+                "c:{}",
+                c.map_or("basic.get".to_string(), |c| self.sim.consumers()
+                    [c as usize]
+                    .spec
+                    .name
+                    .clone())
+            ),
         };
         for (kind, from, to, count, msg) in batch.raw_moves.drain(..) {
             batch.moves.push(Move {
@@ -386,7 +426,11 @@ impl Runner {
 }
 
 fn add_move(batch: &mut Batch, from: RawNode, to: RawNode, kind: MoveKind, msg: u32) {
-    if let Some(m) = batch.raw_moves.iter_mut().find(|m| m.0 == kind && m.1 == from && m.2 == to) {
+    if let Some(m) = batch
+        .raw_moves
+        .iter_mut()
+        .find(|m| m.0 == kind && m.1 == from && m.2 == to)
+    {
         m.3 += 1;
         return;
     }
@@ -397,7 +441,9 @@ fn add_move(batch: &mut Batch, from: RawNode, to: RawNode, kind: MoveKind, msg: 
 
 impl Track {
     pub fn body(&self, id: u32) -> &str {
-        self.bodies.get((id as usize).wrapping_sub(1)).map_or("", |b| b)
+        self.bodies
+            .get((id as usize).wrapping_sub(1))
+            .map_or("", |b| b)
     }
 
     fn alert(&self, batch: &mut Batch, t_ms: u64, code: u16, text: String, msg: Option<u32>) {
@@ -423,40 +469,85 @@ impl Track {
                     self.late.resize(i, 0);
                 }
                 self.bodies[i - 1] = msg.body.clone();
-                add_move(batch, RawNode::Publisher, RawNode::Exchange(msg.exchange), MoveKind::Publish, msg.id.0);
+                add_move(
+                    batch,
+                    RawNode::Publisher,
+                    RawNode::Exchange(msg.exchange),
+                    MoveKind::Publish,
+                    msg.id.0,
+                );
                 let x = sim.symbols().str(msg.exchange);
                 if !self.publish_targets.contains(x) {
                     self.publish_targets.insert(x.to_string());
                 }
             }
-            EventKind::Error { code, text, .. } => self.alert(batch, e.t_ms, *code, text.to_string(), id),
-            EventKind::Returned { code, text, .. } => self.alert(batch, e.t_ms, *code, text.to_string(), id),
-            EventKind::Confirmed { ack: false, .. } => self.alert(batch, e.t_ms, 0, "basic.nack".into(), id),
+            EventKind::Error { code, text, .. } => {
+                self.alert(batch, e.t_ms, *code, text.to_string(), id)
+            }
+            EventKind::Returned { code, text, .. } => {
+                self.alert(batch, e.t_ms, *code, text.to_string(), id)
+            }
+            EventKind::Confirmed { ack: false, .. } => {
+                self.alert(batch, e.t_ms, 0, "basic.nack".into(), id)
+            }
             EventKind::DelayDue { msg, late_ms, .. } | EventKind::Expired { msg, late_ms, .. } => {
                 if let Some(l) = self.late.get_mut((msg.0 as usize).wrapping_sub(1)) {
                     *l += late_ms;
                 }
             }
-            EventKind::Enqueued { msg, queue, via, .. } => {
-                add_move(batch, RawNode::Exchange(*via), RawNode::Queue(*queue), MoveKind::Route, msg.0);
+            EventKind::Enqueued {
+                msg, queue, via, ..
+            } => {
+                add_move(
+                    batch,
+                    RawNode::Exchange(*via),
+                    RawNode::Queue(*queue),
+                    MoveKind::Route,
+                    msg.0,
+                );
             }
-            EventKind::DeadLettered { msg, queue, dlx, .. } => {
-                add_move(batch, RawNode::Queue(*queue), RawNode::Exchange(*dlx), MoveKind::DeadLetter, msg.0);
+            EventKind::DeadLettered {
+                msg, queue, dlx, ..
+            } => {
+                add_move(
+                    batch,
+                    RawNode::Queue(*queue),
+                    RawNode::Exchange(*dlx),
+                    MoveKind::DeadLetter,
+                    msg.0,
+                );
             }
-            EventKind::Delivered { msg, queue, consumer, .. } => {
+            EventKind::Delivered {
+                msg,
+                queue,
+                consumer,
+                ..
+            } => {
                 let late = self.late.get(msg.id.0 as usize - 1).copied().unwrap_or(0);
                 self.delivered.push((msg.id.0, e.t_ms, late));
                 batch.delivered = true;
-                add_move(batch, RawNode::Queue(*queue), RawNode::Consumer(consumer.map(|c| c.0)), MoveKind::Deliver, msg.id.0);
+                add_move(
+                    batch,
+                    RawNode::Queue(*queue),
+                    RawNode::Consumer(consumer.map(|c| c.0)),
+                    MoveKind::Deliver,
+                    msg.id.0,
+                );
             }
             EventKind::LimitReached { text } => batch.limit = Some(text.to_string()),
             _ => {}
         }
-        let late = id.and_then(|i| self.late.get((i as usize).wrapping_sub(1)).copied()).unwrap_or(0);
+        let late = id
+            .and_then(|i| self.late.get((i as usize).wrapping_sub(1)).copied())
+            .unwrap_or(0);
         if let Some(tap) = &self.tap {
             tap.borrow_mut().on_event(&e, sim, self, late);
         }
-        let entry = Entry { seq: self.seq, ev: e, late };
+        let entry = Entry {
+            seq: self.seq,
+            ev: e,
+            late,
+        };
         if let Some(i) = id.filter(|i| *i <= TRACK_MSGS) {
             let steps = self.msgs.entry(i).or_default();
             if steps.len() < MAX_STEPS {
@@ -478,7 +569,9 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
     let syms = sim.symbols();
     let s = |x| syms.str(x).to_string();
     let consumer = |c: Option<delaylab_engine::ids::ConsumerId>| {
-        c.map_or("basic.get".to_string(), |c| sim.consumers()[c.0 as usize].spec.name.clone())
+        c.map_or("basic.get".to_string(), |c| {
+            sim.consumers()[c.0 as usize].spec.name.clone()
+        })
     };
     let id = e.kind.msg_id().map(|m| m.0);
     let mut level = Level::Info;
@@ -496,49 +589,115 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
             }
             (ex_name(syms.str(msg.exchange)), d)
         }
-        EventKind::Error { code, text, scope, .. } => {
+        EventKind::Error {
+            code, text, scope, ..
+        } => {
             level = Level::Bad;
             (scope.as_str().to_string(), format!("{code} {text}"))
         }
-        EventKind::Delayed { exchange, due_ms, .. } => (ex_name(syms.str(*exchange)), format!("{} {}", w("l_due"), clock(*due_ms))),
-        EventKind::DelayDue { exchange, late_ms, .. } => {
+        EventKind::Delayed {
+            exchange, due_ms, ..
+        } => (
+            ex_name(syms.str(*exchange)),
+            format!("{} {}", w("l_due"), clock(*due_ms)),
+        ),
+        EventKind::DelayDue {
+            exchange, late_ms, ..
+        } => {
             if *late_ms > 0 {
                 level = Level::Warn;
             }
-            (ex_name(syms.str(*exchange)), if *late_ms > 0 { format!("{} {}", w("l_late"), clock(*late_ms)) } else { String::new() })
+            (
+                ex_name(syms.str(*exchange)),
+                if *late_ms > 0 {
+                    format!("{} {}", w("l_late"), clock(*late_ms))
+                } else {
+                    String::new()
+                },
+            )
         }
-        EventKind::Enqueued { queue, via, expires_at_ms, .. } => {
+        EventKind::Enqueued {
+            queue,
+            via,
+            expires_at_ms,
+            ..
+        } => {
             let mut d = format!("{} {}", w("l_via"), ex_name(syms.str(*via)));
             if let Some(at) = expires_at_ms {
                 d.push_str(&format!(", {} {}", w("l_expires_at"), clock(*at)));
             }
             (s(*queue), d)
         }
-        EventKind::Returned { exchange, routing_key, code, text, .. } => {
+        EventKind::Returned {
+            exchange,
+            routing_key,
+            code,
+            text,
+            ..
+        } => {
             level = Level::Bad;
-            (ex_name(syms.str(*exchange)), format!("{code} {text} [{}]", s(*routing_key)))
+            (
+                ex_name(syms.str(*exchange)),
+                format!("{code} {text} [{}]", s(*routing_key)),
+            )
         }
         EventKind::Confirmed { ack, .. } => {
             if !ack {
                 level = Level::Bad;
             }
-            (String::new(), if *ack { "basic.ack".into() } else { "basic.nack".into() })
+            (
+                String::new(),
+                if *ack {
+                    "basic.ack".into()
+                } else {
+                    "basic.nack".into()
+                },
+            )
         }
         EventKind::Expired { queue, late_ms, .. } => {
             if *late_ms > 0 {
                 level = Level::Warn;
             }
-            (s(*queue), if *late_ms > 0 { format!("{} {}", w("l_late"), clock(*late_ms)) } else { String::new() })
+            (
+                s(*queue),
+                if *late_ms > 0 {
+                    format!("{} {}", w("l_late"), clock(*late_ms))
+                } else {
+                    String::new()
+                },
+            )
         }
-        EventKind::DeadLettered { queue, reason, dlx, routing_keys, .. } => {
+        EventKind::DeadLettered {
+            queue,
+            reason,
+            dlx,
+            routing_keys,
+            ..
+        } => {
             let keys: Vec<String> = routing_keys.iter().map(|k| s(*k)).collect();
-            (s(*queue), format!("{} → {} [{}]", reason.as_str(), ex_name(syms.str(*dlx)), keys.join(", ")))
+            (
+                s(*queue),
+                format!(
+                    "{} → {} [{}]",
+                    reason.as_str(),
+                    ex_name(syms.str(*dlx)),
+                    keys.join(", ")
+                ),
+            )
         }
         EventKind::Dropped { queue, reason, .. } => {
             level = Level::Bad;
-            (queue.map(s).unwrap_or_default(), reason.as_str().to_string())
+            (
+                queue.map(s).unwrap_or_default(),
+                reason.as_str().to_string(),
+            )
         }
-        EventKind::Delivered { queue, consumer: c, redelivered, .. } => {
+        EventKind::Delivered {
+            queue,
+            consumer: c,
+            redelivered,
+            ..
+        } => {
             level = Level::Good;
             let mut d = format!("→ {}", consumer(*c));
             if entry.late > 0 {
@@ -549,10 +708,20 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
             }
             (s(*queue), d)
         }
-        EventKind::Acked { queue, consumer: c, .. } => (s(*queue), consumer(*c)),
-        EventKind::Rejected { queue, consumer: c, requeue, .. } => {
+        EventKind::Acked {
+            queue, consumer: c, ..
+        } => (s(*queue), consumer(*c)),
+        EventKind::Rejected {
+            queue,
+            consumer: c,
+            requeue,
+            ..
+        } => {
             level = Level::Warn;
-            (s(*queue), format!("{} requeue={requeue}", consumer(Some(*c))))
+            (
+                s(*queue),
+                format!("{} requeue={requeue}", consumer(Some(*c))),
+            )
         }
         EventKind::Requeued { queue, .. } => (s(*queue), String::new()),
         EventKind::LimitReached { text } => {
@@ -592,10 +761,16 @@ pub fn message_views(steps: &[Entry], sim: &Sim) -> (PropsView, PropsView) {
     for s in steps {
         match &s.ev.kind {
             EventKind::Published { msg, .. } if published.is_none() => {
-                published = Some((pretty(render::properties(msg, syms)), pretty(msg.headers.to_json())));
+                published = Some((
+                    pretty(render::properties(msg, syms)),
+                    pretty(msg.headers.to_json()),
+                ));
             }
             EventKind::Delivered { msg, returns, .. } => {
-                delivered = Some((pretty(render::properties(msg, syms)), pretty(render::headers(msg, syms, *returns))));
+                delivered = Some((
+                    pretty(render::properties(msg, syms)),
+                    pretty(render::headers(msg, syms, *returns)),
+                ));
             }
             _ => {}
         }

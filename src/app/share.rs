@@ -154,7 +154,11 @@ pub fn open(c: &Ctx, sh: &Share, shared: Shared) {
         let _ = c.cmp.start_lanes(c, &v.compare, false);
     }
     // The sharer's time, as the Jump box goes there (Ctx::seek); then play if it was.
-    let after = if v.autoplay { AfterSeek::Play } else { AfterSeek::Pause };
+    let after = if v.autoplay {
+        AfterSeek::Play
+    } else {
+        AfterSeek::Pause
+    };
     match v.start_ms {
         Some(t) => {
             let _ = c.seek(t, after);
@@ -231,7 +235,9 @@ pub fn write_clipboard(text: &str, done: impl FnOnce(bool) + 'static) {
 }
 
 fn copy_to_clipboard(text: &str, status: RwSignal<Option<&'static str>>) {
-    write_clipboard(text, move |ok| status.set(Some(if ok { "copied" } else { "copy_by_hand" })));
+    write_clipboard(text, move |ok| {
+        status.set(Some(if ok { "copied" } else { "copy_by_hand" }))
+    });
 }
 
 /// "Copy link" (with its read-only choice) and "Reset", beside the scenario's name.

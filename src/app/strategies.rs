@@ -22,7 +22,8 @@
 use delaylab_engine::scenario::duration::parse_duration;
 use delaylab_engine::strategies::report::{figure_cells, grouped, human_ms, row_cells};
 use delaylab_engine::strategies::{
-    load, load_workload_str, Comparison, Outage, OutageKind, StrategyResult, Workload, WorkloadFile, NAMES,
+    load, load_workload_str, Comparison, Outage, OutageKind, StrategyResult, Workload,
+    WorkloadFile, NAMES,
 };
 use leptos::prelude::*;
 
@@ -31,9 +32,18 @@ use super::{perf_now, Ctx};
 
 /// The workload presets (`scenarios/workloads/`).
 const PRESETS: [(&str, &str); 3] = [
-    ("promotion-burst", include_str!("../../scenarios/workloads/promotion-burst.json")),
-    ("reminder-ladder", include_str!("../../scenarios/workloads/reminder-ladder.json")),
-    ("any-delay-node-lost", include_str!("../../scenarios/workloads/any-delay-node-lost.json")),
+    (
+        "promotion-burst",
+        include_str!("../../scenarios/workloads/promotion-burst.json"),
+    ),
+    (
+        "reminder-ladder",
+        include_str!("../../scenarios/workloads/reminder-ladder.json"),
+    ),
+    (
+        "any-delay-node-lost",
+        include_str!("../../scenarios/workloads/any-delay-node-lost.json"),
+    ),
 ];
 /// A preset's count is capped at this in the browser until "full size" is pressed.
 pub const BROWSER_DEFAULT_COUNT: u64 = 20_000;
@@ -106,7 +116,9 @@ pub fn preset_texts(lang: Lang, id: &str, file: &WorkloadFile) -> (String, Strin
         _ => None,
     };
     match zh {
-        Some((name, description)) if lang == Lang::Zh => (name.to_string(), description.to_string()),
+        Some((name, description)) if lang == Lang::Zh => {
+            (name.to_string(), description.to_string())
+        }
         _ => (file.name.clone(), file.description.clone()),
     }
 }
@@ -123,7 +135,9 @@ fn in_lang(lang: Lang, en: String) -> String {
     if lang == Lang::En {
         return en;
     }
-    let unit_at = en.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(en.len());
+    let unit_at = en
+        .find(|c: char| c.is_ascii_alphabetic())
+        .unwrap_or(en.len());
     let (num, unit) = en.split_at(unit_at);
     format!("{num} {}", zh_unit(unit))
 }
@@ -153,8 +167,14 @@ pub fn params_text(r: &StrategyResult, lang: Lang) -> String {
     let d = |k: &str| dur_words(lang, fact(k));
     match r.name {
         "polling-scan" => {
-            let indexed = if fact("indexed") == 1 { "已建索引" } else { "未建索引" };
-            let batch = r.fact("batch").map_or(String::new(), |b| format!(",每批 {b}"));
+            let indexed = if fact("indexed") == 1 {
+                "已建索引"
+            } else {
+                "未建索引"
+            };
+            let batch = r
+                .fact("batch")
+                .map_or(String::new(), |b| format!(",每批 {b}"));
             format!("周期 {},{indexed}{batch}", d("period_ms"))
         }
         "store-poll" => format!("每 {} 轮询一次", d("period_ms")),
@@ -202,13 +222,27 @@ pub fn cells(r: &StrategyResult, lang: Lang) -> Vec<String> {
         return vec![format!("不适用:{n} 个不同的延迟需要同样多的队列(超过 max_queues);请改用 fixed-levels 或 dlx-cascade")];
     }
     let mut cells = figure_cells(r, |ms| human(lang, ms)).to_vec();
-    cells.push(format!("{:.1} {}", r.work_per_task, work_unit(r.work_unit, lang)));
+    cells.push(format!(
+        "{:.1} {}",
+        r.work_per_task,
+        work_unit(r.work_unit, lang)
+    ));
     cells.push(params_text(r, lang));
     cells
 }
 
-const HEADER_KEYS: [&str; 10] =
-    ["strategy", "late_mean", "p99", "max", "lost", "rows", "objects", "peak", "work", "params"];
+const HEADER_KEYS: [&str; 10] = [
+    "strategy",
+    "late_mean",
+    "p99",
+    "max",
+    "lost",
+    "rows",
+    "objects",
+    "peak",
+    "work",
+    "params",
+];
 
 /// The verdict template of a strategy for its numbers; `{name}` placeholders are filled
 /// by [`verdict`].
@@ -300,7 +334,10 @@ pub fn verdict(r: &StrategyResult, lang: Lang) -> String {
     };
     let fills: [(&str, String); 18] = [
         ("{why}", r.not_applicable.clone().unwrap_or_default()),
-        ("{distinct}", r.fact("queues_for_delays").map_or(String::new(), grouped)),
+        (
+            "{distinct}",
+            r.fact("queues_for_delays").map_or(String::new(), grouped),
+        ),
         ("{period}", dur_words(lang, fact("period_ms"))),
         ("{tick}", dur_words(lang, fact("tick_ms"))),
         ("{max}", human(lang, r.lateness.max_ms as f64)),
@@ -348,12 +385,19 @@ fn dur_text(ms: u64) -> String {
 impl Form {
     fn fill_from(&self, i: usize) {
         let f = preset_file(i);
-        self.count.set(f.spec.count.min(BROWSER_DEFAULT_COUNT).to_string());
+        self.count
+            .set(f.spec.count.min(BROWSER_DEFAULT_COUNT).to_string());
         self.over.set(dur_text(f.spec.over_ms));
         let (kind, at, down) = match f.spec.outage {
             None => ("none", 0, 0),
-            Some(Outage { at_ms, kind: OutageKind::Restart { downtime_ms } }) => ("restart", at_ms, downtime_ms),
-            Some(Outage { at_ms, kind: OutageKind::Lose }) => ("lose", at_ms, 0),
+            Some(Outage {
+                at_ms,
+                kind: OutageKind::Restart { downtime_ms },
+            }) => ("restart", at_ms, downtime_ms),
+            Some(Outage {
+                at_ms,
+                kind: OutageKind::Lose,
+            }) => ("lose", at_ms, 0),
         };
         self.outage.set(kind.into());
         self.at.set(dur_text(at));
@@ -363,24 +407,43 @@ impl Form {
     /// The workload and the chosen configurations, or the key of what is wrong.
     fn build(&self) -> Result<(Workload, Vec<delaylab_engine::strategies::Config>), &'static str> {
         let mut f = preset_file(self.preset.get_untracked());
-        let count: u64 = self.count.get_untracked().trim().replace(',', "").parse().map_err(|_| "bad_count")?;
+        let count: u64 = self
+            .count
+            .get_untracked()
+            .trim()
+            .replace(',', "")
+            .parse()
+            .map_err(|_| "bad_count")?;
         if count == 0 || count > load::MAX_TASKS {
             return Err("bad_count");
         }
         let dur = |s: RwSignal<String>| -> Result<u64, &'static str> {
-            parse_duration(s.get_untracked().trim()).ok().filter(|ms| *ms <= load::MAX_OVER_MS).ok_or("bad_duration")
+            parse_duration(s.get_untracked().trim())
+                .ok()
+                .filter(|ms| *ms <= load::MAX_OVER_MS)
+                .ok_or("bad_duration")
         };
         f.spec.count = count;
         f.spec.over_ms = dur(self.over)?;
         f.spec.outage = match self.outage.get_untracked().as_str() {
-            "restart" => {
-                Some(Outage { at_ms: dur(self.at)?, kind: OutageKind::Restart { downtime_ms: dur(self.downtime)? } })
-            }
-            "lose" => Some(Outage { at_ms: dur(self.at)?, kind: OutageKind::Lose }),
+            "restart" => Some(Outage {
+                at_ms: dur(self.at)?,
+                kind: OutageKind::Restart {
+                    downtime_ms: dur(self.downtime)?,
+                },
+            }),
+            "lose" => Some(Outage {
+                at_ms: dur(self.at)?,
+                kind: OutageKind::Lose,
+            }),
             _ => None,
         };
         let chosen = self.chosen.get_untracked();
-        let configs: Vec<_> = NAMES.iter().filter(|n| chosen.contains(n)).filter_map(|n| f.config(n)).collect();
+        let configs: Vec<_> = NAMES
+            .iter()
+            .filter(|n| chosen.contains(n))
+            .filter_map(|n| f.config(n))
+            .collect();
         if configs.is_empty() {
             return Err("none_chosen");
         }
@@ -429,7 +492,9 @@ impl Run {
             .flatten()
             .unwrap_or((true, 0, ""));
         if finished != self.results.with_untracked(|r| r.len()) {
-            let rs = self.cmp.with_value(|c| c.as_ref().map(|c| c.results.clone()).unwrap_or_default());
+            let rs = self
+                .cmp
+                .with_value(|c| c.as_ref().map(|c| c.results.clone()).unwrap_or_default());
             self.results.set(rs);
         }
         if done {
@@ -636,12 +701,23 @@ const TOP: f64 = 8.0;
 fn StrategyCard(r: StrategyResult, lang: Signal<Lang>) -> impl IntoView {
     let name = r.name;
     let points = &r.series;
-    let (lo_t, hi_t) = (points.first().map_or(0, |p| p.due_ms), points.last().map_or(1, |p| p.due_ms).max(1));
-    let lo = points.iter().map(|p| p.max_ms.min(p.mean_ms as i64)).min().unwrap_or(0).min(0) as f64;
+    let (lo_t, hi_t) = (
+        points.first().map_or(0, |p| p.due_ms),
+        points.last().map_or(1, |p| p.due_ms).max(1),
+    );
+    let lo = points
+        .iter()
+        .map(|p| p.max_ms.min(p.mean_ms as i64))
+        .min()
+        .unwrap_or(0)
+        .min(0) as f64;
     let hi = (points.iter().map(|p| p.max_ms).max().unwrap_or(0) as f64).max(lo + 1.0);
     let x = move |t: u64| LEFT + (W - LEFT - 6.0) * (t - lo_t) as f64 / (hi_t - lo_t).max(1) as f64;
     let y = move |v: f64| BOTTOM - (BOTTOM - TOP) * (v - lo) / (hi - lo);
-    let mean_line: String = points.iter().map(|p| format!("{:.1},{:.1} ", x(p.due_ms), y(p.mean_ms))).collect();
+    let mean_line: String = points
+        .iter()
+        .map(|p| format!("{:.1},{:.1} ", x(p.due_ms), y(p.mean_ms)))
+        .collect();
     let dots = points
         .iter()
         .map(|p| {

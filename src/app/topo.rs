@@ -85,7 +85,12 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
     }
     for t in targets {
         if exchanges.contains(t.as_str()) || t.is_empty() {
-            m.edges.push(TEdge { from: "p:publisher".into(), to: format!("x:{t}"), label: String::new(), kind: EdgeKind::Publish });
+            m.edges.push(TEdge {
+                from: "p:publisher".into(),
+                to: format!("x:{t}"),
+                label: String::new(),
+                kind: EdgeKind::Publish,
+            });
         }
     }
     for x in &snap.exchanges {
@@ -104,7 +109,11 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         let extra = if badges.is_empty() { 0.0 } else { 18.0 };
         m.nodes.push(TNode {
             id: format!("x:{}", x.name),
-            name: if x.name.is_empty() { "(AMQP default)".into() } else { x.name.clone() },
+            name: if x.name.is_empty() {
+                "(AMQP default)".into()
+            } else {
+                x.name.clone()
+            },
             kind: NodeKind::Exchange,
             sub,
             delayed,
@@ -113,13 +122,31 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             h: if delayed { 74.0 } else { 58.0 } + extra,
         });
         for b in &x.bindings {
-            let to = if b.to_exchange { format!("x:{}", b.destination) } else { format!("q:{}", b.destination) };
-            let label = if b.routing_key.is_empty() && !b.arguments.is_empty() { b.arguments.clone() } else { b.routing_key.clone() };
-            m.edges.push(TEdge { from: format!("x:{}", x.name), to, label, kind: EdgeKind::Bind });
+            let to = if b.to_exchange {
+                format!("x:{}", b.destination)
+            } else {
+                format!("q:{}", b.destination)
+            };
+            let label = if b.routing_key.is_empty() && !b.arguments.is_empty() {
+                b.arguments.clone()
+            } else {
+                b.routing_key.clone()
+            };
+            m.edges.push(TEdge {
+                from: format!("x:{}", x.name),
+                to,
+                label,
+                kind: EdgeKind::Bind,
+            });
         }
         if let Some(a) = &x.alternate {
             if exchanges.contains(a.as_str()) {
-                m.edges.push(TEdge { from: format!("x:{}", x.name), to: format!("x:{a}"), label: "AE".into(), kind: EdgeKind::Alternate });
+                m.edges.push(TEdge {
+                    from: format!("x:{}", x.name),
+                    to: format!("x:{a}"),
+                    label: "AE".into(),
+                    kind: EdgeKind::Alternate,
+                });
             }
         }
     }
@@ -132,7 +159,11 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             badges.push(format!("TTL {}", fmt_ms(t)));
         }
         if let Some(d) = &q.dlx {
-            badges.push(if d.is_empty() { "DLX (default)".into() } else { "DLX".into() });
+            badges.push(if d.is_empty() {
+                "DLX (default)".into()
+            } else {
+                "DLX".into()
+            });
         }
         if let Some(k) = &q.dlrk {
             badges.push(format!("DLRK {k}"));
@@ -153,7 +184,11 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             id: format!("q:{}", q.name),
             name: q.name.clone(),
             kind: NodeKind::Queue,
-            sub: if q.quorum { "quorum".into() } else { "classic".into() },
+            sub: if q.quorum {
+                "quorum".into()
+            } else {
+                "classic".into()
+            },
             delayed: false,
             badges,
             w: 184.0,
@@ -163,10 +198,20 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             let label = "DLX".to_string();
             if d.is_empty() {
                 if let Some(k) = q.dlrk.as_deref().filter(|k| queues.contains(k)) {
-                    m.edges.push(TEdge { from: format!("q:{}", q.name), to: format!("q:{k}"), label, kind: EdgeKind::DeadLetter });
+                    m.edges.push(TEdge {
+                        from: format!("q:{}", q.name),
+                        to: format!("q:{k}"),
+                        label,
+                        kind: EdgeKind::DeadLetter,
+                    });
                 }
             } else if exchanges.contains(d.as_str()) {
-                m.edges.push(TEdge { from: format!("q:{}", q.name), to: format!("x:{d}"), label, kind: EdgeKind::DeadLetter });
+                m.edges.push(TEdge {
+                    from: format!("q:{}", q.name),
+                    to: format!("x:{d}"),
+                    label,
+                    kind: EdgeKind::DeadLetter,
+                });
             }
         }
     }
@@ -179,14 +224,27 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             id: id.clone(),
             name: c.name.clone(),
             kind: NodeKind::Consumer,
-            sub: format!("{}{}", if c.auto_ack { "auto-ack" } else { "manual ack" }, if c.outcome.is_empty() { String::new() } else { format!(" · {}", c.outcome) }),
+            sub: format!(
+                "{}{}",
+                if c.auto_ack { "auto-ack" } else { "manual ack" },
+                if c.outcome.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · {}", c.outcome)
+                }
+            ),
             delayed: false,
             badges: vec![],
             w: 170.0,
             h: 66.0,
         });
         if queues.contains(c.queue.as_str()) {
-            m.edges.push(TEdge { from: format!("q:{}", c.queue), to: id, label: String::new(), kind: EdgeKind::Consume });
+            m.edges.push(TEdge {
+                from: format!("q:{}", c.queue),
+                to: id,
+                label: String::new(),
+                kind: EdgeKind::Consume,
+            });
         }
     }
     // Consumers that only take from queues with basic.get are drawn when they appear.
@@ -206,7 +264,12 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
 ///            ↓  …
 /// ```
 pub fn layout(m: &Model, vertical: bool) -> HashMap<String, (f64, f64)> {
-    let idx: HashMap<&str, usize> = m.nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
+    let idx: HashMap<&str, usize> = m
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id.as_str(), i))
+        .collect();
     let n = m.nodes.len();
     let mut out_e: Vec<Vec<usize>> = vec![vec![]; n];
     let mut in_e: Vec<Vec<usize>> = vec![vec![]; n];
@@ -242,7 +305,9 @@ pub fn layout(m: &Model, vertical: bool) -> HashMap<String, (f64, f64)> {
     }
     let mut state = vec![0u8; n];
     let mut keep = Vec::new();
-    let mut roots: Vec<usize> = (0..n).filter(|&i| m.nodes[i].kind == NodeKind::Publisher).collect();
+    let mut roots: Vec<usize> = (0..n)
+        .filter(|&i| m.nodes[i].kind == NodeKind::Publisher)
+        .collect();
     roots.extend((0..n).filter(|&i| in_e[i].is_empty() && m.nodes[i].kind != NodeKind::Publisher));
     roots.extend(0..n);
     for r in roots {
@@ -258,7 +323,15 @@ pub fn layout(m: &Model, vertical: bool) -> HashMap<String, (f64, f64)> {
         preds[b].push(a);
         indeg[b] += 1;
     }
-    let mut rank_v: Vec<usize> = (0..n).map(|i| if indeg[i] == 0 { default_rank(m.nodes[i].kind) } else { 0 }).collect();
+    let mut rank_v: Vec<usize> = (0..n)
+        .map(|i| {
+            if indeg[i] == 0 {
+                default_rank(m.nodes[i].kind)
+            } else {
+                0
+            }
+        })
+        .collect();
     let mut queue: VecDeque<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
     while let Some(i) = queue.pop_front() {
         for &j in &dag[i] {
@@ -281,19 +354,37 @@ pub fn layout(m: &Model, vertical: bool) -> HashMap<String, (f64, f64)> {
         let mut col: Vec<(f64, usize)> = (0..n)
             .filter(|&i| rank[i] == Some(r))
             .map(|i| {
-                let preds: Vec<f64> = in_e[i].iter().filter(|&&p| rank[p].is_some_and(|pr| pr < r)).map(|&p| row_of[p]).collect();
-                let key = if preds.is_empty() { 1e6 + i as f64 } else { preds.iter().sum::<f64>() / preds.len() as f64 };
+                let preds: Vec<f64> = in_e[i]
+                    .iter()
+                    .filter(|&&p| rank[p].is_some_and(|pr| pr < r))
+                    .map(|&p| row_of[p])
+                    .collect();
+                let key = if preds.is_empty() {
+                    1e6 + i as f64
+                } else {
+                    preds.iter().sum::<f64>() / preds.len() as f64
+                };
                 (key, i)
             })
             .collect();
-        col.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
+        col.sort_by(|a, b| {
+            a.0.partial_cmp(&b.0)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.1.cmp(&b.1))
+        });
         for (row, (_, i)) in col.iter().enumerate() {
             row_of[*i] = row as f64;
             let node = &m.nodes[*i];
             let at = if vertical {
-                (20.0 + row as f64 * col_w_v + (col_w_v - 28.0 - node.w) / 2.0, 20.0 + r as f64 * rank_h_v)
+                (
+                    20.0 + row as f64 * col_w_v + (col_w_v - 28.0 - node.w) / 2.0,
+                    20.0 + r as f64 * rank_h_v,
+                )
             } else {
-                (20.0 + r as f64 * COL_W, 20.0 + row as f64 * ROW_H + (ROW_H - 20.0 - node.h) / 2.0)
+                (
+                    20.0 + r as f64 * COL_W,
+                    20.0 + row as f64 * ROW_H + (ROW_H - 20.0 - node.h) / 2.0,
+                )
             };
             pos.insert(node.id.clone(), at);
         }

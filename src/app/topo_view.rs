@@ -89,7 +89,12 @@ pub fn Topology() -> impl IntoView {
     // Phones lay the graph out top to bottom (topo::layout) and draw it at its own size,
     // centred, rather than scaled to the width (zoom still widens it).
     let layout_vertical = StoredValue::new(false);
-    let narrow = || web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w <= 760.0);
+    let narrow = || {
+        web_sys::window()
+            .and_then(|w| w.inner_width().ok())
+            .and_then(|w| w.as_f64())
+            .is_some_and(|w| w <= 760.0)
+    };
     let fit = move || {
         wide.set(1.0);
         let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
@@ -220,7 +225,13 @@ pub fn Topology() -> impl IntoView {
         // its one English phrase is swapped here, where the language is known.
         let sub_of = {
             let sub = n.sub.clone();
-            move || if kind == NodeKind::Consumer { sub.replacen("manual ack", c.tr("manual_ack"), 1) } else { sub.clone() }
+            move || {
+                if kind == NodeKind::Consumer {
+                    sub.replacen("manual ack", c.tr("manual_ack"), 1)
+                } else {
+                    sub.clone()
+                }
+            }
         };
         let label = {
             let (sub_of, nm, badges) = (sub_of.clone(), n.name.clone(), n.badges.join(", "));
@@ -231,7 +242,11 @@ pub fn Topology() -> impl IntoView {
             }
         };
         let transform = move || {
-            pos.with(|p| p.get(&id).map(|(x, y)| format!("translate({x:.1},{y:.1})")).unwrap_or_default())
+            pos.with(|p| {
+                p.get(&id)
+                    .map(|(x, y)| format!("translate({x:.1},{y:.1})"))
+                    .unwrap_or_default()
+            })
         };
         let mut bx = 8.0;
         let mut by = 28.0;
@@ -261,7 +276,13 @@ pub fn Topology() -> impl IntoView {
                 NodeKind::Queue => s
                     .queue(&nm)
                     .map(|q| {
-                        let mut t = format!("{} {} · {} {}", c.tr("ready"), q.ready, c.tr("unacked"), q.unacked);
+                        let mut t = format!(
+                            "{} {} · {} {}",
+                            c.tr("ready"),
+                            q.ready,
+                            c.tr("unacked"),
+                            q.unacked
+                        );
                         if q.overdue > 0 {
                             t.push_str(&format!(" · ⚠ {} {}", c.tr("overdue"), q.overdue));
                         }
@@ -279,9 +300,19 @@ pub fn Topology() -> impl IntoView {
                     .iter()
                     .find(|x| x.name == nm)
                     .map(|x| {
-                        let state = if x.stopped { c.tr("c_stopped") } else if x.attached { "" } else { c.tr("c_not_attached") };
+                        let state = if x.stopped {
+                            c.tr("c_stopped")
+                        } else if x.attached {
+                            ""
+                        } else {
+                            c.tr("c_not_attached")
+                        };
                         let sep = if state.is_empty() { "" } else { " · " };
-                        let cap = if x.prefetch == 0 { "∞".to_string() } else { x.prefetch.to_string() };
+                        let cap = if x.prefetch == 0 {
+                            "∞".to_string()
+                        } else {
+                            x.prefetch.to_string()
+                        };
                         format!("{} {}/{cap}{sep}{state}", c.tr("unacked"), x.unacked)
                     })
                     .unwrap_or_default(),
@@ -293,7 +324,10 @@ pub fn Topology() -> impl IntoView {
         let info_len = move || squeeze(info.with(|t| t.chars().count()), w);
         let has_overdue = {
             let nm = name.clone();
-            move || kind == NodeKind::Queue && c.snap.with(|s| s.queue(&nm).is_some_and(|q| q.overdue > 0))
+            move || {
+                kind == NodeKind::Queue
+                    && c.snap.with(|s| s.queue(&nm).is_some_and(|q| q.overdue > 0))
+            }
         };
         let maxc = ((w - 26.0) / 7.6) as usize;
         let publisher = kind == NodeKind::Publisher;
@@ -384,7 +418,11 @@ pub fn Topology() -> impl IntoView {
                 Some(curve(rect_of(p, a)?, rect_of(p, b)?))
             })
         });
-        let label = if fl.mv.count > 1 { format!("+{}", fl.mv.count) } else { trunc(&fl.mv.body, 10) };
+        let label = if fl.mv.count > 1 {
+            format!("+{}", fl.mv.count)
+        } else {
+            trunc(&fl.mv.body, 10)
+        };
         let w = label.chars().count() as f64 * 6.6 + 14.0;
         let cls = match fl.mv.kind {
             MoveKind::Publish => "flight publish",

@@ -16,7 +16,9 @@ use std::time::Instant;
 
 use delaylab_engine::rng::Rng;
 use delaylab_engine::scenario::{ActionKind, Properties, PublishSpec, Scenario};
-use delaylab_engine::strategies::{delay_scenario, wait_queue, DelayTopology, DELAYED_EXCHANGE, DUE_QUEUE, WAIT_QUEUE};
+use delaylab_engine::strategies::{
+    delay_scenario, wait_queue, DelayTopology, DELAYED_EXCHANGE, DUE_QUEUE, WAIT_QUEUE,
+};
 use delaylab_engine::value::{FieldValue, Table};
 use delaylab_engine::{Command, Progress, Sim};
 use serde_json::json;
@@ -27,7 +29,9 @@ const PUBLISH_WINDOW_MS: u64 = 600_000;
 const MIN_DELAY_MS: u64 = 1_000;
 const MAX_DELAY_MS: u64 = 7_200_000;
 /// dlx-per-queue: one wait queue per level; a delay is rounded up to a level.
-const LEVELS_MS: [u64; 10] = [1_000, 5_000, 10_000, 30_000, 60_000, 300_000, 600_000, 1_800_000, 3_600_000, 7_200_000];
+const LEVELS_MS: [u64; 10] = [
+    1_000, 5_000, 10_000, 30_000, 60_000, 300_000, 600_000, 1_800_000, 3_600_000, 7_200_000,
+];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Topology {
@@ -55,7 +59,11 @@ pub fn best_of(runs: u32, n: u64, topology: Topology, seed: u64) -> Figures {
     let mut best = run(n, topology, seed);
     for _ in 1..runs {
         let f = run(n, topology, seed);
-        assert_eq!((f.events, f.delivered), (best.events, best.delivered), "a deterministic run changed");
+        assert_eq!(
+            (f.events, f.delivered),
+            (best.events, best.delivered),
+            "a deterministic run changed"
+        );
         best.wall_ms = best.wall_ms.min(f.wall_ms);
         best.floor_wall_ms = best.floor_wall_ms.min(f.floor_wall_ms);
     }
@@ -75,13 +83,24 @@ pub fn run(n: u64, topology: Topology, seed: u64) -> Figures {
     let mut drain = |sim: &mut Sim| {
         while let Some(e) = sim.poll_event() {
             events += 1;
-            delivered += u64::from(matches!(e.kind, delaylab_engine::EventKind::Delivered { .. }));
+            delivered += u64::from(matches!(
+                e.kind,
+                delaylab_engine::EventKind::Delivered { .. }
+            ));
         }
     };
     let delay_header = delay_header();
     for (i, delay) in delays.iter().enumerate() {
         let at = i as u64 * PUBLISH_WINDOW_MS / n.max(1);
-        sim.handle(at, Command::Run(ActionKind::Publish(publish_for(topology, i, *delay, &delay_header))));
+        sim.handle(
+            at,
+            Command::Run(ActionKind::Publish(publish_for(
+                topology,
+                i,
+                *delay,
+                &delay_header,
+            ))),
+        );
         peak_waiting = peak_waiting.max(sim.live_copies());
         drain(&mut sim);
     }
@@ -94,12 +113,22 @@ pub fn run(n: u64, topology: Topology, seed: u64) -> Figures {
     let wall_ms = start.elapsed().as_secs_f64() * 1000.0;
     let peak_bytes = alloc::peak_bytes().saturating_sub(base);
     drop(sim);
-    Figures { wall_ms, floor_wall_ms, events, delivered, peak_bytes, peak_waiting, runs: 1 }
+    Figures {
+        wall_ms,
+        floor_wall_ms,
+        events,
+        delivered,
+        peak_bytes,
+        peak_waiting,
+        runs: 1,
+    }
 }
 
 fn draw_delays(n: u64, seed: u64) -> Vec<u64> {
     let mut rng = Rng::new(seed);
-    (0..n).map(|_| rng.range_u64(MIN_DELAY_MS, MAX_DELAY_MS)).collect()
+    (0..n)
+        .map(|_| rng.range_u64(MIN_DELAY_MS, MAX_DELAY_MS))
+        .collect()
 }
 
 /// The floor: a bare binary heap pushing every due time and popping them all.
@@ -119,7 +148,10 @@ fn floor(delays: &[u64]) -> f64 {
 }
 
 fn level_for(delay_ms: u64) -> u64 {
-    *LEVELS_MS.iter().find(|l| **l >= delay_ms).unwrap_or(&MAX_DELAY_MS)
+    *LEVELS_MS
+        .iter()
+        .find(|l| **l >= delay_ms)
+        .unwrap_or(&MAX_DELAY_MS)
 }
 
 fn scenario_for(t: Topology) -> Scenario {
@@ -140,7 +172,10 @@ fn delay_header() -> Table {
 }
 
 fn publish_for(t: Topology, i: usize, delay_ms: u64, delay_header: &Table) -> PublishSpec {
-    let mut properties = Properties { delivery_mode: Some(2), ..Properties::default() };
+    let mut properties = Properties {
+        delivery_mode: Some(2),
+        ..Properties::default()
+    };
     let (exchange, routing_key) = match t {
         Topology::DlxPerMessage => {
             properties.expiration = Some(delay_ms.to_string());
@@ -149,11 +184,19 @@ fn publish_for(t: Topology, i: usize, delay_ms: u64, delay_header: &Table) -> Pu
         Topology::DlxPerQueue => ("", wait_queue(level_for(delay_ms))),
         Topology::Plugin => {
             properties.headers = delay_header.clone();
-            properties.headers.insert("x-delay", FieldValue::Int(delay_ms as i64));
+            properties
+                .headers
+                .insert("x-delay", FieldValue::Int(delay_ms as i64));
             (DELAYED_EXCHANGE, DUE_QUEUE.to_string())
         }
     };
-    PublishSpec { exchange: exchange.into(), routing_key, body: body(i), properties, mandatory: false }
+    PublishSpec {
+        exchange: exchange.into(),
+        routing_key,
+        body: body(i),
+        properties,
+        mandatory: false,
+    }
 }
 
 /// `order-{i}` in a string of exactly its length, which the message keeps as it is.
@@ -166,7 +209,11 @@ fn body(i: usize) -> String {
 }
 
 pub fn report(n: u64, t: Topology, f: &Figures) -> serde_json::Value {
-    let per_waiting = if f.peak_waiting == 0 { 0.0 } else { f.peak_bytes as f64 / f.peak_waiting as f64 };
+    let per_waiting = if f.peak_waiting == 0 {
+        0.0
+    } else {
+        f.peak_bytes as f64 / f.peak_waiting as f64
+    };
     json!({
         "topology": clap::ValueEnum::to_possible_value(&t).map_or_else(|| format!("{t:?}"), |v| v.get_name().to_string()),
         "messages": n,

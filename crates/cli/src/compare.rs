@@ -14,7 +14,13 @@ use serde_json::json;
 
 use crate::Format;
 
-pub fn main(path: &str, selected: Option<&str>, count: Option<u64>, format: Format, timing: bool) -> ExitCode {
+pub fn main(
+    path: &str,
+    selected: Option<&str>,
+    count: Option<u64>,
+    format: Format,
+    timing: bool,
+) -> ExitCode {
     match compare(path, selected, count, format, timing) {
         Ok(out) => {
             print!("{out}");
@@ -38,7 +44,10 @@ fn compare(
     let mut file = strategies::load_workload_str(&text).map_err(|e| format!("{path}: {e}"))?;
     if let Some(n) = count {
         if n > strategies::load::MAX_TASKS {
-            return Err(format!("--count {n}: the limit is {} (MAX_TASKS)", strategies::load::MAX_TASKS));
+            return Err(format!(
+                "--count {n}: the limit is {} (MAX_TASKS)",
+                strategies::load::MAX_TASKS
+            ));
         }
         file.spec.count = n;
     }
@@ -50,11 +59,19 @@ fn compare(
         let start = Instant::now();
         results.push(strategies::run(c, &workload));
         if timing {
-            eprintln!("{:<16} {:>9.1} ms", c.name(), start.elapsed().as_secs_f64() * 1000.0);
+            eprintln!(
+                "{:<16} {:>9.1} ms",
+                c.name(),
+                start.elapsed().as_secs_f64() * 1000.0
+            );
         }
     }
     if timing {
-        eprintln!("{:<16} {:>9.1} ms", "total", total.elapsed().as_secs_f64() * 1000.0);
+        eprintln!(
+            "{:<16} {:>9.1} ms",
+            "total",
+            total.elapsed().as_secs_f64() * 1000.0
+        );
     }
     Ok(match format {
         Format::Json => {
@@ -64,14 +81,23 @@ fn compare(
             });
             format!("{doc}\n")
         }
-        Format::Text => format!("{} ({} tasks)\n{}", file.name, workload.tasks.len(), report::text_table(&results)),
+        Format::Text => format!(
+            "{} ({} tasks)\n{}",
+            file.name,
+            workload.tasks.len(),
+            report::text_table(&results)
+        ),
     })
 }
 
 fn configs(file: &strategies::WorkloadFile, selected: Option<&str>) -> Result<Vec<Config>, String> {
     let names: Vec<&str> = match selected {
         None => NAMES.to_vec(),
-        Some(list) => list.split(',').map(str::trim).filter(|s| !s.is_empty()).collect(),
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect(),
     };
     if names.is_empty() {
         return Err("--strategies: no strategy named".into());
@@ -79,8 +105,12 @@ fn configs(file: &strategies::WorkloadFile, selected: Option<&str>) -> Result<Ve
     names
         .iter()
         .map(|n| {
-            file.config(n)
-                .ok_or_else(|| format!("--strategies: unknown strategy {n:?}; expected some of: {}", NAMES.join(", ")))
+            file.config(n).ok_or_else(|| {
+                format!(
+                    "--strategies: unknown strategy {n:?}; expected some of: {}",
+                    NAMES.join(", ")
+                )
+            })
         })
         .collect()
 }

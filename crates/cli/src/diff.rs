@@ -26,7 +26,9 @@ pub fn main(a_path: &str, b_path: &str, tolerance_ms: u64) -> ExitCode {
         let src = std::fs::read_to_string(p).map_err(|e| format!("{p}: cannot read: {e}"))?;
         let v: Value = serde_json::from_str(&src).map_err(|e| format!("{p}: not JSON: {e}"))?;
         if !v.is_object() || !v.get("deliveries").is_some_and(Value::is_array) {
-            return Err(format!("{p}: not a delaylab result (no `deliveries` array)"));
+            return Err(format!(
+                "{p}: not a delaylab result (no `deliveries` array)"
+            ));
         }
         Ok(v)
     };
@@ -48,7 +50,10 @@ pub fn main(a_path: &str, b_path: &str, tolerance_ms: u64) -> ExitCode {
         );
         ExitCode::SUCCESS
     } else {
-        println!("{} difference(s) between {a_path} (A) and {b_path} (B):", diffs.len());
+        println!(
+            "{} difference(s) between {a_path} (A) and {b_path} (B):",
+            diffs.len()
+        );
         for d in diffs.iter().take(MAX_SHOWN) {
             println!("- {d}");
         }
@@ -60,7 +65,9 @@ pub fn main(a_path: &str, b_path: &str, tolerance_ms: u64) -> ExitCode {
 }
 
 fn arr<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v.get(key).and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    v.get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
 }
 
 fn s(v: &Value) -> String {
@@ -79,11 +86,32 @@ fn time(v: &Value) -> Option<i64> {
 pub fn compare(a: &Value, b: &Value, tol: u64) -> Vec<String> {
     let mut out = Vec::new();
     deliveries(arr(a, "deliveries"), arr(b, "deliveries"), tol, &mut out);
-    listed("error", arr(a, "errors"), arr(b, "errors"), &["code", "text", "scope"], tol, &mut out);
-    listed("returned message", arr(a, "returned"), arr(b, "returned"), &["body", "code", "text"], tol, &mut out);
+    listed(
+        "error",
+        arr(a, "errors"),
+        arr(b, "errors"),
+        &["code", "text", "scope"],
+        tol,
+        &mut out,
+    );
+    listed(
+        "returned message",
+        arr(a, "returned"),
+        arr(b, "returned"),
+        &["body", "code", "text"],
+        tol,
+        &mut out,
+    );
     let (da, db) = (arr(a, "dropped"), arr(b, "dropped"));
     if !da.is_empty() && !db.is_empty() {
-        listed("dropped message", da, db, &["body", "queue", "reason"], tol, &mut out);
+        listed(
+            "dropped message",
+            da,
+            db,
+            &["body", "queue", "reason"],
+            tol,
+            &mut out,
+        );
     }
     finals(&a["final"]["queues"], &b["final"]["queues"], &mut out);
     out
@@ -94,7 +122,10 @@ fn deliveries(a: &[Value], b: &[Value], tol: u64, out: &mut Vec<String>) {
     let group = |list: &[Value]| {
         let mut m: BTreeMap<(String, String), Vec<(usize, Value)>> = BTreeMap::new();
         for (i, d) in list.iter().enumerate() {
-            let key = (d["body"].as_str().unwrap_or_default().to_string(), d["queue"].as_str().unwrap_or_default().to_string());
+            let key = (
+                d["body"].as_str().unwrap_or_default().to_string(),
+                d["queue"].as_str().unwrap_or_default().to_string(),
+            );
             m.entry(key).or_default().push((i, d.clone()));
         }
         m
@@ -117,7 +148,11 @@ fn deliveries(a: &[Value], b: &[Value], tol: u64, out: &mut Vec<String>) {
             ));
         }
         for (n, ((_, da), (_, db))) in la.iter().zip(lb.iter()).enumerate() {
-            let what = if la.len() > 1 || lb.len() > 1 { format!("delivery #{} of {body:?} from {queue:?}", n + 1) } else { format!("delivery of {body:?} from {queue:?}") };
+            let what = if la.len() > 1 || lb.len() > 1 {
+                format!("delivery #{} of {body:?} from {queue:?}", n + 1)
+            } else {
+                format!("delivery of {body:?} from {queue:?}")
+            };
             one_delivery(&what, da, db, tol, out);
         }
     }
@@ -125,7 +160,9 @@ fn deliveries(a: &[Value], b: &[Value], tol: u64, out: &mut Vec<String>) {
     let order = |list: &[Value]| {
         let mut m: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for d in list {
-            m.entry(d["queue"].as_str().unwrap_or_default().to_string()).or_default().push(d["body"].as_str().unwrap_or_default().to_string());
+            m.entry(d["queue"].as_str().unwrap_or_default().to_string())
+                .or_default()
+                .push(d["body"].as_str().unwrap_or_default().to_string());
         }
         m
     };
@@ -137,48 +174,83 @@ fn deliveries(a: &[Value], b: &[Value], tol: u64, out: &mut Vec<String>) {
             sa.sort();
             sb.sort();
             if sa == sb && seq_a != seq_b {
-                out.push(format!("queue {q:?} delivered in another order: A {seq_a:?}, B {seq_b:?}"));
+                out.push(format!(
+                    "queue {q:?} delivered in another order: A {seq_a:?}, B {seq_b:?}"
+                ));
             }
         }
     }
 }
 
 fn at_list(l: &[(usize, Value)]) -> String {
-    let t: Vec<String> = l.iter().map(|(_, d)| d["delivered_at_ms"].to_string()).collect();
+    let t: Vec<String> = l
+        .iter()
+        .map(|(_, d)| d["delivered_at_ms"].to_string())
+        .collect();
     format!("(at {} ms)", t.join(", "))
 }
 
 fn one_delivery(what: &str, a: &Value, b: &Value, tol: u64, out: &mut Vec<String>) {
     for key in ["consumer", "redelivered", "routing_key", "exchange"] {
         if a[key] != b[key] {
-            out.push(format!("{what}: {key} is {} in A, {} in B", s(&a[key]), s(&b[key])));
+            out.push(format!(
+                "{what}: {key} is {} in A, {} in B",
+                s(&a[key]),
+                s(&b[key])
+            ));
         }
     }
     for key in ["published_at_ms", "delivered_at_ms"] {
         if let (Some(x), Some(y)) = (time(&a[key]), time(&b[key])) {
             if x.abs_diff(y) > tol {
-                out.push(format!("{what}: {key} is {x} in A, {y} in B (more than {tol} ms apart)"));
+                out.push(format!(
+                    "{what}: {key} is {x} in A, {y} in B (more than {tol} ms apart)"
+                ));
             }
         } else if !a[key].is_null() && !b[key].is_null() {
-            out.push(format!("{what}: {key} is {} in A, {} in B", s(&a[key]), s(&b[key])));
+            out.push(format!(
+                "{what}: {key} is {} in A, {} in B",
+                s(&a[key]),
+                s(&b[key])
+            ));
         }
     }
     let empty = Map::new();
-    let (pa, pb) = (a["properties"].as_object().unwrap_or(&empty), b["properties"].as_object().unwrap_or(&empty));
+    let (pa, pb) = (
+        a["properties"].as_object().unwrap_or(&empty),
+        b["properties"].as_object().unwrap_or(&empty),
+    );
     for k in union(pa, pb) {
-        let (x, y) = (pa.get(&k).unwrap_or(&Value::Null), pb.get(&k).unwrap_or(&Value::Null));
+        let (x, y) = (
+            pa.get(&k).unwrap_or(&Value::Null),
+            pb.get(&k).unwrap_or(&Value::Null),
+        );
         // A timestamp property is wall-clock on a broker; compare presence only.
         if x != y {
-            out.push(format!("{what}: property {k} is {} in A, {} in B", s(x), s(y)));
+            out.push(format!(
+                "{what}: property {k} is {} in A, {} in B",
+                s(x),
+                s(y)
+            ));
         }
     }
-    let (ha, hb) = (a["headers"].as_object().unwrap_or(&empty), b["headers"].as_object().unwrap_or(&empty));
+    let (ha, hb) = (
+        a["headers"].as_object().unwrap_or(&empty),
+        b["headers"].as_object().unwrap_or(&empty),
+    );
     for k in union(ha, hb) {
-        let (x, y) = (ha.get(&k).unwrap_or(&Value::Null), hb.get(&k).unwrap_or(&Value::Null));
+        let (x, y) = (
+            ha.get(&k).unwrap_or(&Value::Null),
+            hb.get(&k).unwrap_or(&Value::Null),
+        );
         if k == "x-death" {
             x_death(what, x, y, out);
         } else if x != y && !same_number(x, y) {
-            out.push(format!("{what}: header {k} is {} in A, {} in B", s(x), s(y)));
+            out.push(format!(
+                "{what}: header {k} is {} in A, {} in B",
+                s(x),
+                s(y)
+            ));
         }
     }
 }
@@ -195,33 +267,67 @@ fn union(a: &Map<String, Value>, b: &Map<String, Value>) -> Vec<String> {
     keys
 }
 
-const X_DEATH_FIELDS: [&str; 6] = ["count", "reason", "queue", "routing-keys", "exchange", "original-expiration"];
+const X_DEATH_FIELDS: [&str; 6] = [
+    "count",
+    "reason",
+    "queue",
+    "routing-keys",
+    "exchange",
+    "original-expiration",
+];
 
 fn x_death(what: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
     let empty = Vec::new();
-    let (la, lb) = (a.as_array().unwrap_or(&empty), b.as_array().unwrap_or(&empty));
+    let (la, lb) = (
+        a.as_array().unwrap_or(&empty),
+        b.as_array().unwrap_or(&empty),
+    );
     if la.len() != lb.len() {
-        out.push(format!("{what}: x-death has {} entr(ies) in A {}, {} in B {}", la.len(), brief(la), lb.len(), brief(lb)));
+        out.push(format!(
+            "{what}: x-death has {} entr(ies) in A {}, {} in B {}",
+            la.len(),
+            brief(la),
+            lb.len(),
+            brief(lb)
+        ));
         return;
     }
     for (i, (x, y)) in la.iter().zip(lb).enumerate() {
         for f in X_DEATH_FIELDS {
             if x[f] != y[f] {
-                out.push(format!("{what}: x-death[{i}].{f} is {} in A, {} in B", s(&x[f]), s(&y[f])));
+                out.push(format!(
+                    "{what}: x-death[{i}].{f} is {} in A, {} in B",
+                    s(&x[f]),
+                    s(&y[f])
+                ));
             }
         }
     }
 }
 
 fn brief(l: &[Value]) -> String {
-    let parts: Vec<String> = l.iter().map(|e| format!("{}/{} x{}", e["queue"].as_str().unwrap_or("?"), e["reason"].as_str().unwrap_or("?"), e["count"])).collect();
+    let parts: Vec<String> = l
+        .iter()
+        .map(|e| {
+            format!(
+                "{}/{} x{}",
+                e["queue"].as_str().unwrap_or("?"),
+                e["reason"].as_str().unwrap_or("?"),
+                e["count"]
+            )
+        })
+        .collect();
     format!("[{}]", parts.join(", "))
 }
 
 /// Lists compared in order on `fields`, times within the tolerance.
 fn listed(what: &str, a: &[Value], b: &[Value], fields: &[&str], tol: u64, out: &mut Vec<String>) {
     let show = |v: &Value| {
-        let parts: Vec<String> = fields.iter().filter(|f| !v[**f].is_null()).map(|f| format!("{f} {}", s(&v[*f]))).collect();
+        let parts: Vec<String> = fields
+            .iter()
+            .filter(|f| !v[**f].is_null())
+            .map(|f| format!("{f} {}", s(&v[*f])))
+            .collect();
         format!("{} at {} ms", parts.join(", "), v["at_ms"])
     };
     for i in 0..a.len().max(b.len()) {
@@ -229,7 +335,12 @@ fn listed(what: &str, a: &[Value], b: &[Value], fields: &[&str], tol: u64, out: 
             (Some(x), Some(y)) => {
                 let diff: Vec<&&str> = fields.iter().filter(|f| x[**f] != y[**f]).collect();
                 if !diff.is_empty() {
-                    out.push(format!("{what} #{}: A has {}; B has {}", i + 1, show(x), show(y)));
+                    out.push(format!(
+                        "{what} #{}: A has {}; B has {}",
+                        i + 1,
+                        show(x),
+                        show(y)
+                    ));
                 } else if let (Some(tx), Some(ty)) = (time(&x["at_ms"]), time(&y["at_ms"])) {
                     if tx.abs_diff(ty) > tol {
                         out.push(format!("{what} #{} ({}): at {tx} ms in A, {ty} ms in B (more than {tol} ms apart)", i + 1, show(x)));
@@ -245,13 +356,19 @@ fn listed(what: &str, a: &[Value], b: &[Value], fields: &[&str], tol: u64, out: 
 
 fn finals(a: &Value, b: &Value, out: &mut Vec<String>) {
     let empty = Map::new();
-    let (qa, qb) = (a.as_object().unwrap_or(&empty), b.as_object().unwrap_or(&empty));
+    let (qa, qb) = (
+        a.as_object().unwrap_or(&empty),
+        b.as_object().unwrap_or(&empty),
+    );
     for q in union(qa, qb) {
         match (qa.get(&q), qb.get(&q)) {
             (Some(x), Some(y)) => {
                 for f in ["ready", "unacked"] {
                     if x[f] != y[f] {
-                        out.push(format!("queue {q:?} ends with {} {f} message(s) in A, {} in B", x[f], y[f]));
+                        out.push(format!(
+                            "queue {q:?} ends with {} {f} message(s) in A, {} in B",
+                            x[f], y[f]
+                        ));
                     }
                 }
             }
@@ -273,7 +390,9 @@ mod tests {
 
     #[test]
     fn times_within_tolerance_agree() {
-        let a = result(json!([{"body": "A", "queue": "q", "consumer": "c", "published_at_ms": 0, "delivered_at_ms": 500, "redelivered": false, "routing_key": "k", "exchange": "x", "properties": {}, "headers": {"x-death": [{"count": 1, "reason": "expired", "queue": "w", "time": 0, "exchange": "x", "routing-keys": ["k"]}]}}]));
+        let a = result(
+            json!([{"body": "A", "queue": "q", "consumer": "c", "published_at_ms": 0, "delivered_at_ms": 500, "redelivered": false, "routing_key": "k", "exchange": "x", "properties": {}, "headers": {"x-death": [{"count": 1, "reason": "expired", "queue": "w", "time": 0, "exchange": "x", "routing-keys": ["k"]}]}}]),
+        );
         let mut b = a.clone();
         b["deliveries"][0]["delivered_at_ms"] = json!(502);
         b["deliveries"][0]["headers"]["x-death"][0]["time"] = json!(1764460000);

@@ -20,7 +20,10 @@ pub const DEFAULT_BASE: &str = "https://delaylab.example/";
 /// Whether `arg` of `run` is a link rather than a file: a URL, anything with a `#`,
 /// or a bare fragment (`v1.…`), unless a file of that name exists (a file wins).
 pub fn is_link(arg: &str) -> bool {
-    let link_like = arg.contains('#') || arg.starts_with("http://") || arg.starts_with("https://") || looks_like_link(arg);
+    let link_like = arg.contains('#')
+        || arg.starts_with("http://")
+        || arg.starts_with("https://")
+        || looks_like_link(arg);
     link_like && !Path::new(arg).exists()
 }
 

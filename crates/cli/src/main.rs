@@ -27,7 +27,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 static ALLOC: alloc::Counting = alloc::Counting;
 
 #[derive(Parser)]
-#[command(name = "delaylab", version, about = "Simulate RabbitMQ delayed messaging (DLX + TTL, delayed-message exchange) in virtual time")]
+#[command(
+    name = "delaylab",
+    version,
+    about = "Simulate RabbitMQ delayed messaging (DLX + TTL, delayed-message exchange) in virtual time"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
@@ -130,22 +134,44 @@ enum ExportCmd {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Cmd::Run { scenario, format, trace } => run::main(&scenario, format, trace.as_deref()),
-        Cmd::Bench { messages, topology, seed, runs, format } => {
+        Cmd::Run {
+            scenario,
+            format,
+            trace,
+        } => run::main(&scenario, format, trace.as_deref()),
+        Cmd::Bench {
+            messages,
+            topology,
+            seed,
+            runs,
+            format,
+        } => {
             let figures = bench::best_of(runs, messages, topology, seed);
             let report = bench::report(messages, topology, &figures);
             match format {
                 Format::Json => println!("{report}"),
-                Format::Text => println!("{}", serde_json::to_string_pretty(&report).expect("json")),
+                Format::Text => {
+                    println!("{}", serde_json::to_string_pretty(&report).expect("json"))
+                }
             }
             ExitCode::SUCCESS
         }
-        Cmd::Replay { scenario, amqp, time_scale } => replay::main(&scenario, &amqp, time_scale),
+        Cmd::Replay {
+            scenario,
+            amqp,
+            time_scale,
+        } => replay::main(&scenario, &amqp, time_scale),
         Cmd::Diff { a, b, tolerance_ms } => diff::main(&a, &b, tolerance_ms),
-        Cmd::Compare { workload, strategies, count, format, timing } => {
-            compare::main(&workload, strategies.as_deref(), count, format, timing)
-        }
+        Cmd::Compare {
+            workload,
+            strategies,
+            count,
+            format,
+            timing,
+        } => compare::main(&workload, strategies.as_deref(), count, format, timing),
         Cmd::Link { scenario, base } => link::main(&scenario, &base),
-        Cmd::Export { what: ExportCmd::Definitions { scenario, output } } => export::main(&scenario, output.as_deref()),
+        Cmd::Export {
+            what: ExportCmd::Definitions { scenario, output },
+        } => export::main(&scenario, output.as_deref()),
     }
 }

@@ -21,7 +21,9 @@ pub fn load(path: &str) -> Result<Scenario, String> {
     let read = if path == "-" {
         std::io::stdin().read_to_string(&mut src).map(|_| ())
     } else {
-        File::open(path).and_then(|mut f| f.read_to_string(&mut src)).map(|_| ())
+        File::open(path)
+            .and_then(|mut f| f.read_to_string(&mut src))
+            .map(|_| ())
     };
     read.map_err(|e| format!("{path}: cannot read: {e}"))?;
     scenario::load_str(&src).map_err(|e| format!("{path}: {e}"))
@@ -38,7 +40,10 @@ pub fn main(path: &str, format: Format, trace_path: Option<&str>) -> ExitCode {
     let mut trace_out = match trace_path.map(File::create).transpose() {
         Ok(f) => f.map(BufWriter::new),
         Err(e) => {
-            eprintln!("{}: cannot write trace: {e}", trace_path.unwrap_or_default());
+            eprintln!(
+                "{}: cannot write trace: {e}",
+                trace_path.unwrap_or_default()
+            );
             return ExitCode::from(2);
         }
     };
@@ -63,7 +68,8 @@ pub fn main(path: &str, format: Format, trace_path: Option<&str>) -> ExitCode {
         }
     });
     let mut result = rec.finish(&scenario, &sim);
-    result["stats"]["wall_ms"] = serde_json::json!((start.elapsed().as_secs_f64() * 1e6).round() / 1000.0);
+    result["stats"]["wall_ms"] =
+        serde_json::json!((start.elapsed().as_secs_f64() * 1e6).round() / 1000.0);
     if let Some(err) = io_error.or_else(|| trace_out.as_mut().and_then(|o| o.flush().err())) {
         eprintln!("trace: {err}");
         return ExitCode::from(1);

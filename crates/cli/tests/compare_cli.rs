@@ -6,11 +6,18 @@ use std::process::Command;
 use serde_json::Value;
 
 fn workload(name: &str) -> String {
-    format!("{}/../../scenarios/workloads/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/../../scenarios/workloads/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 fn compare(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_delaylab")).arg("compare").args(args).output().expect("runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_delaylab"))
+        .arg("compare")
+        .args(args)
+        .output()
+        .expect("runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into(),
@@ -29,7 +36,11 @@ fn json_has_one_entry_per_strategy_with_the_named_fields() {
     assert_eq!(names, delaylab_engine::strategies::NAMES.to_vec());
     for s in list {
         for key in ["mean", "p99", "max"] {
-            assert!(s["lateness_ms"][key].is_number(), "{}: lateness_ms.{key}", s["name"]);
+            assert!(
+                s["lateness_ms"][key].is_number(),
+                "{}: lateness_ms.{key}",
+                s["name"]
+            );
         }
         for key in ["lost", "rows_scanned", "broker_objects", "peak_stored"] {
             assert!(s[key].is_u64(), "{}: {key}", s["name"]);
@@ -38,13 +49,22 @@ fn json_has_one_entry_per_strategy_with_the_named_fields() {
     }
     assert_eq!(doc["workload"]["tasks"], 300);
     let wheel = list.iter().find(|s| s["name"] == "timing-wheel").unwrap();
-    assert!(wheel["lost"].as_u64().unwrap() > 0, "the restart costs the wheel its tasks");
+    assert!(
+        wheel["lost"].as_u64().unwrap() > 0,
+        "the restart costs the wheel its tasks"
+    );
 }
 
 #[test]
 fn strategies_can_be_selected_and_text_is_a_table() {
     let path = workload("reminder-ladder.json");
-    let (code, out, _) = compare(&[&path, "--strategies", "plugin,polling-scan", "--count", "50"]);
+    let (code, out, _) = compare(&[
+        &path,
+        "--strategies",
+        "plugin,polling-scan",
+        "--count",
+        "50",
+    ]);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[1].starts_with("strategy") && lines[1].contains("p99"));
@@ -59,9 +79,16 @@ fn bad_input_is_one_line_and_status_2() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown strategy \"cron\""), "{err}");
     let bad = std::env::temp_dir().join("delaylab-compare-bad.json");
-    std::fs::write(&bad, r#"{"workload": {"count": 10, "delays": [{"delay": "soon"}]}}"#).unwrap();
+    std::fs::write(
+        &bad,
+        r#"{"workload": {"count": 10, "delays": [{"delay": "soon"}]}}"#,
+    )
+    .unwrap();
     let (code, _, err) = compare(&[bad.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("workload.delays[0].delay: invalid duration \"soon\""), "{err}");
+    assert!(
+        err.contains("workload.delays[0].delay: invalid duration \"soon\""),
+        "{err}"
+    );
     assert_eq!(err.trim().lines().count(), 1);
 }

@@ -22,7 +22,15 @@ pub struct Consumer {
 
 impl Consumer {
     pub fn new(spec: ConsumerSpec, queue_name: Sym) -> Consumer {
-        Consumer { spec, queue_name, attached: None, unacked: 0, deliveries: 0, next_tag: 1, stopped: false }
+        Consumer {
+            spec,
+            queue_name,
+            attached: None,
+            unacked: 0,
+            deliveries: 0,
+            next_tag: 1,
+            stopped: false,
+        }
     }
 
     pub fn auto_ack(&self) -> bool {
@@ -40,7 +48,9 @@ impl Consumer {
         self.deliveries += 1;
         match &self.spec.outcome {
             OutcomePlan::Fixed(o) => *o,
-            OutcomePlan::Sequence(list) => list.get(n).or(list.last()).copied().unwrap_or(Outcome::Ack),
+            OutcomePlan::Sequence(list) => {
+                list.get(n).or(list.last()).copied().unwrap_or(Outcome::Ack)
+            }
             OutcomePlan::Weighted(weights) => pick_weighted(weights, rng.next_f64()),
         }
     }

@@ -92,7 +92,10 @@ impl Deaths {
 
     /// The number of deaths recorded for `queue` with `reason` (the retry-count idiom).
     pub fn count(&self, queue: Sym, reason: Reason) -> u64 {
-        self.entries.iter().find(|d| d.queue == queue && d.reason == reason).map_or(0, |d| d.count)
+        self.entries
+            .iter()
+            .find(|d| d.queue == queue && d.reason == reason)
+            .map_or(0, |d| d.count)
     }
 
     /// Whether dead-lettering to `target` closes an automatic cycle (see module docs).
@@ -103,7 +106,9 @@ impl Deaths {
         }
         match self.entries.iter().position(|d| d.queue == target) {
             None => false,
-            Some(at) => self.entries[..=at].iter().all(|d| d.reason != Reason::Rejected),
+            Some(at) => self.entries[..=at]
+                .iter()
+                .all(|d| d.reason != Reason::Rejected),
         }
     }
 }

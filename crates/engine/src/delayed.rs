@@ -229,7 +229,9 @@ impl DelayedStore {
             self.ring_len -= 1;
             if bucket == self.cursor && self.slot(bucket).held.is_empty() {
                 let end = self.base + RING_BUCKETS;
-                self.cursor = (bucket + 1..end).find(|b| !self.slot(*b).held.is_empty()).unwrap_or(end);
+                self.cursor = (bucket + 1..end)
+                    .find(|b| !self.slot(*b).held.is_empty())
+                    .unwrap_or(end);
             }
             held
         } else {
@@ -481,7 +483,10 @@ mod tests {
             let (m, r) = (msg(copy as u32, &mut syms), record(&mut syms, "x"));
             store.insert(due, CopyId(copy), m, r, since_zero(due));
         }
-        assert!(store.remove(1000, CopyId(1)).is_some(), "ring, the cursor's bucket");
+        assert!(
+            store.remove(1000, CopyId(1)).is_some(),
+            "ring, the cursor's bucket"
+        );
         assert_eq!(store.next_due_ms(), Some(1500));
         assert!(store.remove(9_000_000, CopyId(3)).is_some(), "far");
         assert!(store.remove(9_000_000, CopyId(3)).is_none(), "only once");

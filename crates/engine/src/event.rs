@@ -43,22 +43,72 @@ pub enum DropReason {
 
 #[derive(Clone, Debug)]
 pub enum EventKind {
-    Published { msg: Rc<Message>, mandatory: bool },
+    Published {
+        msg: Rc<Message>,
+        mandatory: bool,
+    },
     /// A broker error closed the publisher's (or the declaring) channel or connection.
-    Error { msg: Option<MsgId>, code: u16, text: Rc<str>, scope: ErrorScope },
+    Error {
+        msg: Option<MsgId>,
+        code: u16,
+        text: Rc<str>,
+        scope: ErrorScope,
+    },
     /// The delayed-message exchange took the message into its store.
-    Delayed { msg: MsgId, copy: CopyId, exchange: Sym, due_ms: u64 },
+    Delayed {
+        msg: MsgId,
+        copy: CopyId,
+        exchange: Sym,
+        due_ms: u64,
+    },
     /// A stored delayed message fell due and is routed now (`Enqueued`/`Dropped` follow).
-    DelayDue { msg: MsgId, copy: CopyId, exchange: Sym, late_ms: u64 },
-    Enqueued { msg: MsgId, copy: CopyId, queue: Sym, via: Sym, expires_at_ms: Option<u64> },
-    Returned { msg: MsgId, exchange: Sym, routing_key: Sym, code: u16, text: &'static str },
-    Confirmed { msg: MsgId, ack: bool },
+    DelayDue {
+        msg: MsgId,
+        copy: CopyId,
+        exchange: Sym,
+        late_ms: u64,
+    },
+    Enqueued {
+        msg: MsgId,
+        copy: CopyId,
+        queue: Sym,
+        via: Sym,
+        expires_at_ms: Option<u64>,
+    },
+    Returned {
+        msg: MsgId,
+        exchange: Sym,
+        routing_key: Sym,
+        code: u16,
+        text: &'static str,
+    },
+    Confirmed {
+        msg: MsgId,
+        ack: bool,
+    },
     /// The copy's TTL has passed and it left the head of the queue; `late_ms` is how long
     /// after its expiry time that happened (head-of-line blocking makes it large).
-    Expired { msg: MsgId, copy: CopyId, queue: Sym, late_ms: u64 },
+    Expired {
+        msg: MsgId,
+        copy: CopyId,
+        queue: Sym,
+        late_ms: u64,
+    },
     /// `copy` is None when the message never entered the queue (reject-publish-dlx).
-    DeadLettered { msg: MsgId, copy: Option<CopyId>, queue: Sym, reason: Reason, dlx: Sym, routing_keys: RoutingKeys },
-    Dropped { msg: MsgId, copy: Option<CopyId>, queue: Option<Sym>, reason: DropReason },
+    DeadLettered {
+        msg: MsgId,
+        copy: Option<CopyId>,
+        queue: Sym,
+        reason: Reason,
+        dlx: Sym,
+        routing_keys: RoutingKeys,
+    },
+    Dropped {
+        msg: MsgId,
+        copy: Option<CopyId>,
+        queue: Option<Sym>,
+        reason: DropReason,
+    },
     Delivered {
         msg: Rc<Message>,
         copy: CopyId,
@@ -70,22 +120,69 @@ pub enum EventKind {
         /// Quorum queues: times it was returned before (rendered as `x-delivery-count`).
         returns: u32,
     },
-    Acked { msg: MsgId, copy: CopyId, queue: Sym, consumer: Option<ConsumerId> },
-    Rejected { msg: MsgId, copy: CopyId, queue: Sym, consumer: ConsumerId, requeue: bool },
-    Requeued { msg: MsgId, copy: CopyId, queue: Sym },
-    ConsumerAttached { consumer: ConsumerId, queue: Sym },
-    ConsumerDetached { consumer: ConsumerId, queue: Sym },
-    ExchangeDeclared { exchange: Sym },
-    ExchangeDeleted { exchange: Sym },
-    QueueDeclared { queue: Sym },
-    QueueDeleted { queue: Sym, expired: bool },
-    Bound { source: Sym, destination: Sym, to_exchange: bool, routing_key: Sym },
-    Unbound { source: Sym, destination: Sym, to_exchange: bool, routing_key: Sym },
-    Purged { queue: Sym, count: u64 },
-    NodeDown { lost: bool },
+    Acked {
+        msg: MsgId,
+        copy: CopyId,
+        queue: Sym,
+        consumer: Option<ConsumerId>,
+    },
+    Rejected {
+        msg: MsgId,
+        copy: CopyId,
+        queue: Sym,
+        consumer: ConsumerId,
+        requeue: bool,
+    },
+    Requeued {
+        msg: MsgId,
+        copy: CopyId,
+        queue: Sym,
+    },
+    ConsumerAttached {
+        consumer: ConsumerId,
+        queue: Sym,
+    },
+    ConsumerDetached {
+        consumer: ConsumerId,
+        queue: Sym,
+    },
+    ExchangeDeclared {
+        exchange: Sym,
+    },
+    ExchangeDeleted {
+        exchange: Sym,
+    },
+    QueueDeclared {
+        queue: Sym,
+    },
+    QueueDeleted {
+        queue: Sym,
+        expired: bool,
+    },
+    Bound {
+        source: Sym,
+        destination: Sym,
+        to_exchange: bool,
+        routing_key: Sym,
+    },
+    Unbound {
+        source: Sym,
+        destination: Sym,
+        to_exchange: bool,
+        routing_key: Sym,
+    },
+    Purged {
+        queue: Sym,
+        count: u64,
+    },
+    NodeDown {
+        lost: bool,
+    },
     NodeUp,
     /// A limit stopped the run (the text says which); nothing happens after it.
-    LimitReached { text: Rc<str> },
+    LimitReached {
+        text: Rc<str>,
+    },
     /// The order-timeout lab (`crate::orders`): orders, stock, scans, injected faults.
     Order(crate::orders::OrderEvent),
 }

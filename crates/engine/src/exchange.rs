@@ -75,16 +75,27 @@ impl Exchange {
         routing_keys: &'a [Sym],
         headers: &'a Table,
     ) -> impl Iterator<Item = Destination> + 'a {
-        self.bindings.iter().filter(move |b| self.binding_matches(b, syms, routing_keys, headers)).map(|b| b.destination)
+        self.bindings
+            .iter()
+            .filter(move |b| self.binding_matches(b, syms, routing_keys, headers))
+            .map(|b| b.destination)
     }
 
-    fn binding_matches(&self, b: &Binding, syms: &Symbols, routing_keys: &[Sym], headers: &Table) -> bool {
+    fn binding_matches(
+        &self,
+        b: &Binding,
+        syms: &Symbols,
+        routing_keys: &[Sym],
+        headers: &Table,
+    ) -> bool {
         match self.kind {
             ExchangeKind::Fanout => true,
             ExchangeKind::Direct => routing_keys.contains(&b.routing_key),
             ExchangeKind::Topic => {
                 let pattern = syms.str(b.routing_key);
-                routing_keys.iter().any(|rk| topic::topic_matches(pattern, syms.str(*rk)))
+                routing_keys
+                    .iter()
+                    .any(|rk| topic::topic_matches(pattern, syms.str(*rk)))
             }
             ExchangeKind::Headers => headers::headers_match(&b.arguments, headers),
         }

@@ -1,8 +1,5 @@
 //! delaylab-engine: a deterministic simulation of RabbitMQ delayed messaging.
 pub mod amqp;
-pub mod routing;
-pub mod scenario;
-pub mod value;
 pub mod consumer;
 pub mod death;
 pub mod delayed;
@@ -14,10 +11,13 @@ pub mod message;
 pub mod orders;
 pub mod queue;
 pub mod rng;
+pub mod routing;
+pub mod scenario;
 pub mod sim;
 pub mod strategies;
 pub mod sym;
 pub mod timers;
+pub mod value;
 
 pub use event::{DropReason, Event, EventKind};
 pub use sim::{Command, Progress, Sim};

@@ -107,7 +107,11 @@ impl RoutingKeys {
         if extra.is_empty() {
             return RoutingKeys::One(first);
         }
-        RoutingKeys::Many(std::iter::once(first).chain(extra.iter().copied()).collect())
+        RoutingKeys::Many(
+            std::iter::once(first)
+                .chain(extra.iter().copied())
+                .collect(),
+        )
     }
 
     pub fn first(&self) -> Sym {
@@ -131,7 +135,10 @@ impl Expiration {
     /// spellings are few) unless it is the plain decimal of `ms`.
     pub fn new(text: &str, ms: Option<u64>, syms: &mut Symbols) -> Expiration {
         let plain = ms.is_some() && is_plain_decimal(text);
-        Expiration { ms: ms.unwrap_or(NO_TTL), verbatim: (!plain).then(|| syms.intern(text)) }
+        Expiration {
+            ms: ms.unwrap_or(NO_TTL),
+            verbatim: (!plain).then(|| syms.intern(text)),
+        }
     }
 
     /// Whether the text parses (a publish with an invalid one fails with a 406).
@@ -162,7 +169,16 @@ mod tests {
     #[test]
     fn expiration_keeps_only_odd_text() {
         let mut syms = Symbols::default();
-        let cases = [("500", Some(500), false), ("0", Some(0), false), ("+5", Some(5), true), ("007", Some(7), true), ("-0", Some(0), true), ("00", Some(0), true), ("315360000001", None, true), ("abc", None, true)];
+        let cases = [
+            ("500", Some(500), false),
+            ("0", Some(0), false),
+            ("+5", Some(5), true),
+            ("007", Some(7), true),
+            ("-0", Some(0), true),
+            ("00", Some(0), true),
+            ("315360000001", None, true),
+            ("abc", None, true),
+        ];
         for (text, ms, kept) in cases {
             let e = Expiration::new(text, ms, &mut syms);
             assert_eq!(e.verbatim.is_some(), kept, "{text}");

@@ -130,7 +130,10 @@ impl Queue {
     }
 
     pub fn pop_head(&mut self) -> Option<Entry> {
-        let e = self.returns.pop_front().or_else(|| self.ready.pop_front())?;
+        let e = self
+            .returns
+            .pop_front()
+            .or_else(|| self.ready.pop_front())?;
         self.ready_bytes -= e.msg.body_bytes();
         Some(e)
     }
@@ -197,19 +200,32 @@ impl Queue {
     /// Whether the ready part is over a length limit (only ready messages count).
     pub fn over_limit(&self) -> bool {
         self.rules.max_length.is_some_and(|m| self.ready_len() > m)
-            || self.rules.max_length_bytes.is_some_and(|m| self.ready_bytes > m)
+            || self
+                .rules
+                .max_length_bytes
+                .is_some_and(|m| self.ready_bytes > m)
     }
 
     /// Whether one more message of `bytes` would go over a limit (reject-publish check).
     pub fn would_overflow(&self, bytes: u64) -> bool {
-        self.rules.max_length.is_some_and(|m| self.ready_len() + 1 > m)
-            || self.rules.max_length_bytes.is_some_and(|m| self.ready_bytes + bytes > m)
+        self.rules
+            .max_length
+            .is_some_and(|m| self.ready_len() + 1 > m)
+            || self
+                .rules
+                .max_length_bytes
+                .is_some_and(|m| self.ready_bytes + bytes > m)
     }
 
     /// Quorum queues stop rejecting once back at or below 80 % of the limits.
     pub fn below_soft_limit(&self) -> bool {
         let soft = |m: u64| m.saturating_mul(8) / 10;
-        self.rules.max_length.is_none_or(|m| self.ready_len() <= soft(m))
-            && self.rules.max_length_bytes.is_none_or(|m| self.ready_bytes <= soft(m))
+        self.rules
+            .max_length
+            .is_none_or(|m| self.ready_len() <= soft(m))
+            && self
+                .rules
+                .max_length_bytes
+                .is_none_or(|m| self.ready_bytes <= soft(m))
     }
 }

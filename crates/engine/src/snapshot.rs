@@ -132,7 +132,9 @@ impl Snapshot {
             delayed,
             delayed_total: sim.delayed_store().len() as u64,
             consumers: consumers(sim),
-            orders: sim.orders_lab().map(|lab| crate::orders::view::of(lab, now)),
+            orders: sim
+                .orders_lab()
+                .map(|lab| crate::orders::view::of(lab, now)),
         }
     }
 
@@ -151,7 +153,11 @@ fn exchanges(sim: &Sim) -> Vec<ExchangeView> {
         .filter(|x| !x.builtin || !x.bindings.is_empty())
         .map(|x| ExchangeView {
             name: syms.str(x.name).to_string(),
-            kind: if x.delayed { "x-delayed-message".into() } else { x.kind.as_str().into() },
+            kind: if x.delayed {
+                "x-delayed-message".into()
+            } else {
+                x.kind.as_str().into()
+            },
             wrapped: x.delayed.then(|| x.kind.as_str().to_string()),
             alternate: x.alternate.map(|a| syms.str(a).to_string()),
             internal: x.internal,
@@ -167,7 +173,11 @@ fn exchanges(sim: &Sim) -> Vec<ExchangeView> {
                         destination: syms.str(dest).to_string(),
                         to_exchange,
                         routing_key: syms.str(b.routing_key).to_string(),
-                        arguments: if b.arguments.is_empty() { String::new() } else { b.arguments.to_json().to_string() },
+                        arguments: if b.arguments.is_empty() {
+                            String::new()
+                        } else {
+                            b.arguments.to_json().to_string()
+                        },
                     }
                 })
                 .collect(),
@@ -220,7 +230,11 @@ fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
                 }
             })
             .collect(),
-        consumers: q.consumers.iter().map(|c| sim.consumers()[c.0 as usize].spec.name.clone()).collect(),
+        consumers: q
+            .consumers
+            .iter()
+            .map(|c| sim.consumers()[c.0 as usize].spec.name.clone())
+            .collect(),
     }
 }
 
@@ -238,8 +252,16 @@ fn consumers(sim: &Sim) -> Vec<ConsumerView> {
             handle_ms: c.spec.handle_ms,
             outcome: match &c.spec.outcome {
                 OutcomePlan::Fixed(o) => format!("{o:?}").to_lowercase(),
-                OutcomePlan::Sequence(list) => list.iter().map(|o| format!("{o:?}").to_lowercase()).collect::<Vec<_>>().join(", "),
-                OutcomePlan::Weighted(w) => w.iter().map(|(o, p)| format!("{}:{p}", format!("{o:?}").to_lowercase())).collect::<Vec<_>>().join(", "),
+                OutcomePlan::Sequence(list) => list
+                    .iter()
+                    .map(|o| format!("{o:?}").to_lowercase())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                OutcomePlan::Weighted(w) => w
+                    .iter()
+                    .map(|(o, p)| format!("{}:{p}", format!("{o:?}").to_lowercase()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
             },
         })
         .collect()

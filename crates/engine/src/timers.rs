@@ -24,7 +24,10 @@ use crate::ids::{ConsumerId, CopyId, QueueId};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Timer {
     /// Run `plan[action]` for the `run`-th time (0-based).
-    Action { action: u32, run: u32 },
+    Action {
+        action: u32,
+        run: u32,
+    },
     /// The head of this queue may have expired.
     QueueHead(QueueId),
     /// `x-expires`: the queue may have been unused long enough.
@@ -32,7 +35,12 @@ pub enum Timer {
     /// A consumer finished handling a delivery and applies its outcome. `delivery`
     /// identifies that one delivery: a copy requeued and delivered again meanwhile has a
     /// new one, so this timer is then stale.
-    Handled { consumer: ConsumerId, copy: CopyId, queue: QueueId, delivery: u64 },
+    Handled {
+        consumer: ConsumerId,
+        copy: CopyId,
+        queue: QueueId,
+        delivery: u64,
+    },
     ConsumerAttach(ConsumerId),
     ConsumerDetach(ConsumerId),
     /// The delayed store's earliest message may be due.
@@ -53,7 +61,8 @@ pub struct Timers {
 impl Timers {
     pub fn arm(&mut self, at_ms: u64, timer: Timer) {
         let class = u8::from(matches!(timer, Timer::Action { .. }));
-        self.heap.push(Reverse((at_ms, class, self.next_seq, timer)));
+        self.heap
+            .push(Reverse((at_ms, class, self.next_seq, timer)));
         self.next_seq += 1;
     }
 
@@ -65,7 +74,9 @@ impl Timers {
     /// Removes and returns the earliest timer if it is due at or before `now_ms`.
     pub fn pop_due(&mut self, now_ms: u64) -> Option<(u64, Timer)> {
         match self.heap.peek() {
-            Some(Reverse((t, _, _, _))) if *t <= now_ms => self.heap.pop().map(|Reverse((t, _, _, timer))| (t, timer)),
+            Some(Reverse((t, _, _, _))) if *t <= now_ms => {
+                self.heap.pop().map(|Reverse((t, _, _, timer))| (t, timer))
+            }
             _ => None,
         }
     }
@@ -102,7 +113,10 @@ mod tests {
         t.arm(5, publish);
         t.arm(5, Timer::QueueHead(QueueId(0)));
         t.arm(4, Timer::Action { action: 1, run: 0 });
-        assert_eq!(t.pop_due(10), Some((4, Timer::Action { action: 1, run: 0 })));
+        assert_eq!(
+            t.pop_due(10),
+            Some((4, Timer::Action { action: 1, run: 0 }))
+        );
         assert_eq!(t.pop_due(10), Some((5, Timer::QueueHead(QueueId(0)))));
         // Armed while 5 is processed, still before the action.
         t.arm(5, Timer::DelayedDue);

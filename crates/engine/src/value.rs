@@ -101,7 +101,9 @@ impl FieldValue {
             FieldValue::Void => J::Null,
             FieldValue::Bool(b) => J::Bool(*b),
             FieldValue::Int(i) => J::from(*i),
-            FieldValue::Float(f) => serde_json::Number::from_f64(*f).map(J::Number).unwrap_or(J::Null),
+            FieldValue::Float(f) => serde_json::Number::from_f64(*f)
+                .map(J::Number)
+                .unwrap_or(J::Null),
             FieldValue::Str(s) => J::String(s.to_string()),
             FieldValue::Array(items) => J::Array(items.iter().map(FieldValue::to_json).collect()),
             FieldValue::Table(t) => t.to_json(),
@@ -115,7 +117,12 @@ impl Table {
     }
 
     pub fn from_json_map(map: &serde_json::Map<String, serde_json::Value>) -> Table {
-        Table { entries: map.iter().map(|(k, v)| (Rc::from(k.as_str()), FieldValue::from_json(v))).collect() }
+        Table {
+            entries: map
+                .iter()
+                .map(|(k, v)| (Rc::from(k.as_str()), FieldValue::from_json(v)))
+                .collect(),
+        }
     }
 
     /// Replaces each key with `shared(key)`, an equal string shared with other tables.
@@ -134,7 +141,10 @@ impl Table {
     }
 
     pub fn get(&self, key: &str) -> Option<&FieldValue> {
-        self.entries.iter().find(|(k, _)| &**k == key).map(|(_, v)| v)
+        self.entries
+            .iter()
+            .find(|(k, _)| &**k == key)
+            .map(|(_, v)| v)
     }
 
     pub fn contains_key(&self, key: &str) -> bool {
@@ -194,7 +204,9 @@ impl FromIterator<(String, FieldValue)> for Table {
                 None => entries.push((Rc::from(k), v)),
             }
         }
-        Table { entries: entries.into_boxed_slice() }
+        Table {
+            entries: entries.into_boxed_slice(),
+        }
     }
 }
 
@@ -205,7 +217,10 @@ mod tests {
 
     #[test]
     fn json_types_map_without_coercion() {
-        assert_eq!(FieldValue::from_json(&json!("60000")).amqp_type_name(), "longstr");
+        assert_eq!(
+            FieldValue::from_json(&json!("60000")).amqp_type_name(),
+            "longstr"
+        );
         assert_eq!(FieldValue::from_json(&json!(60000)), FieldValue::Int(60000));
         assert_eq!(FieldValue::from_json(&json!(1.5)), FieldValue::Float(1.5));
         assert_eq!(FieldValue::from_json(&json!(true)), FieldValue::Bool(true));

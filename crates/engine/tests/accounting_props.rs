@@ -19,7 +19,12 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 const QUEUES: [&str; 4] = ["q0", "q1", "q2", "q3"];
-const EXCHANGES: [(&str, &str); 4] = [("xd", "direct"), ("xf", "fanout"), ("xt", "topic"), ("xdel", "x-delayed-message")];
+const EXCHANGES: [(&str, &str); 4] = [
+    ("xd", "direct"),
+    ("xf", "fanout"),
+    ("xt", "topic"),
+    ("xdel", "x-delayed-message"),
+];
 const KEYS: [&str; 3] = ["a", "b", "a.b"];
 
 fn pick<'a, T>(r: &mut Rng, xs: &'a [T]) -> &'a T {
@@ -35,15 +40,35 @@ fn queue_args(r: &mut Rng) -> Value {
         a.insert("x-message-ttl".into(), json!(r.range_u64(0, 3000)));
     }
     if r.next_f64() < 0.6 {
-        let dlx = if r.next_f64() < 0.2 { "missing" } else { pick(r, &["", "xd", "xf", "xt", "xdel"]) };
+        let dlx = if r.next_f64() < 0.2 {
+            "missing"
+        } else {
+            pick(r, &["", "xd", "xf", "xt", "xdel"])
+        };
         a.insert("x-dead-letter-exchange".into(), json!(dlx));
         if r.next_f64() < 0.5 {
-            a.insert("x-dead-letter-routing-key".into(), json!(pick(r, &QUEUES.iter().chain(KEYS.iter()).copied().collect::<Vec<_>>())));
+            a.insert(
+                "x-dead-letter-routing-key".into(),
+                json!(pick(
+                    r,
+                    &QUEUES
+                        .iter()
+                        .chain(KEYS.iter())
+                        .copied()
+                        .collect::<Vec<_>>()
+                )),
+            );
         }
     }
     if r.next_f64() < 0.3 {
         a.insert("x-max-length".into(), json!(r.range_u64(0, 4)));
-        a.insert("x-overflow".into(), json!(pick(r, &["drop-head", "reject-publish", "reject-publish-dlx"])));
+        a.insert(
+            "x-overflow".into(),
+            json!(pick(
+                r,
+                &["drop-head", "reject-publish", "reject-publish-dlx"]
+            )),
+        );
     }
     if r.next_f64() < 0.1 {
         a.insert("x-expires".into(), json!(r.range_u64(1, 5000)));
@@ -66,7 +91,10 @@ fn random_scenario(seed: u64) -> Value {
             }
         })
         .collect();
-    let queues: Vec<Value> = QUEUES.iter().map(|q| json!({"name": q, "durable": r.next_f64() < 0.8, "arguments": queue_args(r)})).collect();
+    let queues: Vec<Value> = QUEUES
+        .iter()
+        .map(|q| json!({"name": q, "durable": r.next_f64() < 0.8, "arguments": queue_args(r)}))
+        .collect();
     let mut bindings = Vec::new();
     for _ in 0..r.range_u64(2, 8) {
         let (x, _) = pick(r, &EXCHANGES);
@@ -100,19 +128,32 @@ fn random_scenario(seed: u64) -> Value {
             2 => json!({"at": at, "restart_node": {"downtime": r.range_u64(0, 2000)}}),
             3 => json!({"at": at, "lose_node": {}}),
             4 => json!({"at": at, "delete": {"queue": pick(r, &QUEUES)}}),
-            5 => json!({"at": at, "declare": {"queue": {"name": pick(r, &QUEUES), "arguments": queue_args(r)}}}),
+            5 => {
+                json!({"at": at, "declare": {"queue": {"name": pick(r, &QUEUES), "arguments": queue_args(r)}}})
+            }
             6 => json!({"at": at, "delete": {"exchange": pick(r, &EXCHANGES).0}}),
             _ => {
                 let mut props = serde_json::Map::new();
                 if r.next_f64() < 0.5 {
-                    props.insert("expiration".into(), json!(pick(r, &["0", "100", "1500", "+20", "abc", "4000"])));
+                    props.insert(
+                        "expiration".into(),
+                        json!(pick(r, &["0", "100", "1500", "+20", "abc", "4000"])),
+                    );
                 }
                 if r.next_f64() < 0.4 {
                     props.insert("headers".into(), json!({"x-delay": pick(r, &[json!(500), json!(0), json!(-1), json!("700"), json!("x"), json!(2500)])}));
                 }
                 props.insert("delivery_mode".into(), json!(r.range_u64(1, 2)));
-                let x = if r.next_f64() < 0.3 { "" } else { pick(r, &EXCHANGES).0 };
-                let rk = if x.is_empty() { *pick(r, &QUEUES) } else { *pick(r, &KEYS) };
+                let x = if r.next_f64() < 0.3 {
+                    ""
+                } else {
+                    pick(r, &EXCHANGES).0
+                };
+                let rk = if x.is_empty() {
+                    *pick(r, &QUEUES)
+                } else {
+                    *pick(r, &KEYS)
+                };
                 let mut a = json!({"at": at, "publish": {"exchange": x, "routing_key": rk, "body": format!("m{i}-{{n}}"),
                                    "mandatory": r.next_f64() < 0.2, "properties": props}});
                 if r.next_f64() < 0.2 {
@@ -129,61 +170,105 @@ fn random_scenario(seed: u64) -> Value {
 
 /// Runs the scenario and checks the accounting; returns the trace lines.
 fn check(seed: u64, keep_trace: bool) -> Result<Vec<String>, String> {
-    let s = load_value(&random_scenario(seed)).map_err(|e| format!("random scenario does not load: {e}"))?;
+    let s = load_value(&random_scenario(seed))
+        .map_err(|e| format!("random scenario does not load: {e}"))?;
     let mut live: BTreeSet<u64> = BTreeSet::new();
     let mut ever: BTreeSet<u64> = BTreeSet::new();
     let mut fates: BTreeMap<u32, u32> = BTreeMap::new();
     let mut published: BTreeSet<u32> = BTreeSet::new();
     let (mut last_t, mut problems, mut lines) = (0u64, Vec::new(), Vec::new());
-    let sim = report::run_with(&s, Limits { max_events: 20_000, ..Limits::default() }, |e, sim| {
-        if keep_trace {
-            lines.push(trace::event_json(e, sim).to_string());
-        }
-        if e.t_ms < last_t {
-            problems.push(format!("time went backward: {} after {}", e.t_ms, last_t));
-        }
-        last_t = e.t_ms;
-        let mut create = |c: u64, p: &mut Vec<String>| {
-            if !ever.insert(c) || !live.insert(c) {
-                p.push(format!("copy {c} created twice"));
+    let sim = report::run_with(
+        &s,
+        Limits {
+            max_events: 20_000,
+            ..Limits::default()
+        },
+        |e, sim| {
+            if keep_trace {
+                lines.push(trace::event_json(e, sim).to_string());
             }
-        };
-        let end = |c: u64, live: &mut BTreeSet<u64>, p: &mut Vec<String>| {
-            if !live.remove(&c) {
-                p.push(format!("copy {c} ended but was not alive ({})", e.kind.name()));
+            if e.t_ms < last_t {
+                problems.push(format!("time went backward: {} after {}", e.t_ms, last_t));
             }
-        };
-        let id = e.kind.msg_id().map(|m| m.0);
-        match &e.kind {
-            EventKind::Published { msg, .. } => {
-                published.insert(msg.id.0);
+            last_t = e.t_ms;
+            let mut create = |c: u64, p: &mut Vec<String>| {
+                if !ever.insert(c) || !live.insert(c) {
+                    p.push(format!("copy {c} created twice"));
+                }
+            };
+            let end = |c: u64, live: &mut BTreeSet<u64>, p: &mut Vec<String>| {
+                if !live.remove(&c) {
+                    p.push(format!(
+                        "copy {c} ended but was not alive ({})",
+                        e.kind.name()
+                    ));
+                }
+            };
+            let id = e.kind.msg_id().map(|m| m.0);
+            match &e.kind {
+                EventKind::Published { msg, .. } => {
+                    published.insert(msg.id.0);
+                }
+                EventKind::Enqueued { copy, .. } | EventKind::Delayed { copy, .. } => {
+                    create(copy.0, &mut problems)
+                }
+                EventKind::Acked { copy, .. } | EventKind::DelayDue { copy, .. } => {
+                    end(copy.0, &mut live, &mut problems)
+                }
+                EventKind::DeadLettered { copy: Some(c), .. }
+                | EventKind::Dropped { copy: Some(c), .. } => end(c.0, &mut live, &mut problems),
+                EventKind::Delivered { copy, .. }
+                | EventKind::Expired { copy, .. }
+                | EventKind::Requeued { copy, .. }
+                    if !live.contains(&copy.0) =>
+                {
+                    problems.push(format!(
+                        "{} of a copy that is not alive: {}",
+                        e.kind.name(),
+                        copy.0
+                    ));
+                }
+                _ => {}
             }
-            EventKind::Enqueued { copy, .. } | EventKind::Delayed { copy, .. } => create(copy.0, &mut problems),
-            EventKind::Acked { copy, .. } | EventKind::DelayDue { copy, .. } => end(copy.0, &mut live, &mut problems),
-            EventKind::DeadLettered { copy: Some(c), .. } | EventKind::Dropped { copy: Some(c), .. } => end(c.0, &mut live, &mut problems),
-            EventKind::Delivered { copy, .. } | EventKind::Expired { copy, .. } | EventKind::Requeued { copy, .. } if !live.contains(&copy.0) => {
-                problems.push(format!("{} of a copy that is not alive: {}", e.kind.name(), copy.0));
+            if let (Some(id), true) = (
+                id,
+                matches!(
+                    e.kind,
+                    EventKind::Enqueued { .. }
+                        | EventKind::Delayed { .. }
+                        | EventKind::Returned { .. }
+                        | EventKind::Dropped { .. }
+                        | EventKind::Error { .. }
+                        | EventKind::DeadLettered { .. }
+                ),
+            ) {
+                *fates.entry(id).or_default() += 1;
             }
-            _ => {}
-        }
-        if let (Some(id), true) = (id, matches!(e.kind, EventKind::Enqueued { .. } | EventKind::Delayed { .. } | EventKind::Returned { .. } | EventKind::Dropped { .. } | EventKind::Error { .. } | EventKind::DeadLettered { .. })) {
-            *fates.entry(id).or_default() += 1;
-        }
-    });
+        },
+    );
     if sim.halted() {
         return Ok(lines); // a limit stopped it (e.g. a requeue loop): accounting is cut short
     }
     let snap = Snapshot::of(&sim);
-    let held: u64 = snap.queues.iter().map(|q| q.ready + q.unacked).sum::<u64>() + snap.delayed_total;
+    let held: u64 =
+        snap.queues.iter().map(|q| q.ready + q.unacked).sum::<u64>() + snap.delayed_total;
     if held != live.len() as u64 {
-        problems.push(format!("{} copies alive but the broker holds {held}", live.len()));
+        problems.push(format!(
+            "{} copies alive but the broker holds {held}",
+            live.len()
+        ));
     }
     if held != sim.live_copies() {
-        problems.push(format!("engine counts {} live copies, broker holds {held}", sim.live_copies()));
+        problems.push(format!(
+            "engine counts {} live copies, broker holds {held}",
+            sim.live_copies()
+        ));
     }
     for id in &published {
         if !fates.contains_key(id) {
-            problems.push(format!("message {id} was published and then nothing happened to it"));
+            problems.push(format!(
+                "message {id} was published and then nothing happened to it"
+            ));
         }
     }
     if problems.is_empty() {

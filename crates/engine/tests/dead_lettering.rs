@@ -13,7 +13,12 @@ fn rule7_x_death_one_entry_per_queue_and_reason_newest_first() {
         "consumers": [{"name": "w", "queue": "work", "outcome": ["reject", "reject", "ack"]}],
         "actions": [publish("0ms", "", "work", "m", json!({"expiration": "60000"}))]
     }));
-    let last = out["deliveries"].as_array().unwrap().last().unwrap().clone();
+    let last = out["deliveries"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
     assert_eq!(last["delivered_at_ms"], 200);
     let deaths = last["headers"]["x-death"].as_array().unwrap();
     assert_eq!(deaths.len(), 2);
@@ -23,7 +28,10 @@ fn rule7_x_death_one_entry_per_queue_and_reason_newest_first() {
     assert_eq!(deaths[1]["queue"], "work");
     assert_eq!(deaths[1]["count"], 2);
     assert_eq!(deaths[1]["original-expiration"], "60000");
-    assert!(deaths[0].get("original-expiration").is_none(), "expiration was removed at the first death");
+    assert!(
+        deaths[0].get("original-expiration").is_none(),
+        "expiration was removed at the first death"
+    );
     assert_eq!(last["headers"]["x-first-death-queue"], "work");
     assert_eq!(last["headers"]["x-first-death-reason"], "rejected");
     assert!(last["headers"].get("x-last-death-queue").is_none());
@@ -63,7 +71,10 @@ fn rule8_with_dlrk_only_the_dlrk_routes_and_cc_is_removed() {
     assert_eq!(deliveries(&out), vec![("m".into(), 10, "due".into())]);
     let d = delivery(&out, "m");
     assert!(d["headers"].get("CC").is_none());
-    assert_eq!(d["headers"]["x-death"][0]["routing-keys"], json!(["wait", "c"]));
+    assert_eq!(
+        d["headers"]["x-death"][0]["routing-keys"],
+        json!(["wait", "c"])
+    );
 }
 
 #[test]
@@ -72,7 +83,10 @@ fn rule12_self_loop_by_ttl_drops_at_the_first_expiry() {
         "topology": {"queues": [{"name": "q", "arguments": {"x-dead-letter-exchange": "", "x-message-ttl": 100}}]},
         "actions": [publish("0ms", "", "q", "m", json!({}))]
     }));
-    assert_eq!(dropped(&out), vec![("m".into(), 100, "dead_letter_cycle".into())]);
+    assert_eq!(
+        dropped(&out),
+        vec![("m".into(), 100, "dead_letter_cycle".into())]
+    );
     assert_eq!(out["final"]["queues"]["q"]["ready"], 0);
 }
 
@@ -85,7 +99,10 @@ fn rule12_other_targets_of_a_cyclic_dead_lettering_still_get_their_copy() {
                                   {"source": "fan", "destination": "other", "destination_type": "queue", "routing_key": ""}]},
         "actions": [publish("0ms", "", "q", "m", json!({}))]
     }));
-    assert_eq!(dropped(&out), vec![("m".into(), 100, "dead_letter_cycle".into())]);
+    assert_eq!(
+        dropped(&out),
+        vec![("m".into(), 100, "dead_letter_cycle".into())]
+    );
     assert_eq!(out["final"]["queues"]["other"]["ready"], 1);
 }
 
@@ -114,7 +131,10 @@ fn rule13_missing_dlx_drops_silently_and_is_looked_up_at_dead_letter_time() {
                     {"at": "150ms", "declare": {"binding": {"source": "dlx", "destination": "due", "destination_type": "queue", "routing_key": "due"}}},
                     publish("200ms", "", "wait", "late", json!({}))]
     }));
-    assert_eq!(dropped(&out), vec![("early".into(), 100, "dlx_missing".into())]);
+    assert_eq!(
+        dropped(&out),
+        vec![("early".into(), 100, "dlx_missing".into())]
+    );
     assert_eq!(deliveries(&out), vec![("late".into(), 300, "due".into())]);
     assert!(errors(&out).is_empty());
 }

@@ -12,7 +12,13 @@ fn plugin_topology() -> Value {
 }
 
 fn delayed(at: &str, body: &str, delay: Value) -> Value {
-    publish(at, "delayed", "k", body, json!({"headers": {"x-delay": delay}}))
+    publish(
+        at,
+        "delayed",
+        "k",
+        body,
+        json!({"headers": {"x-delay": delay}}),
+    )
 }
 
 #[test]
@@ -23,8 +29,19 @@ fn rule15_due_time_order_and_publish_order_ties() {
         "actions": [delayed("0ms", "A", json!(3000)), delayed("100ms", "B", json!(500)),
                     delayed("200ms", "C", json!(400)), delayed("601ms", "D", json!(0))]
     }));
-    let got: Vec<(String, u64)> = deliveries(&out).into_iter().map(|(b, t, _)| (b, t)).collect();
-    assert_eq!(got, vec![("B".into(), 600), ("C".into(), 600), ("D".into(), 601), ("A".into(), 3000)]);
+    let got: Vec<(String, u64)> = deliveries(&out)
+        .into_iter()
+        .map(|(b, t, _)| (b, t))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("B".into(), 600),
+            ("C".into(), 600),
+            ("D".into(), 601),
+            ("A".into(), 3000)
+        ]
+    );
 }
 
 #[test]
@@ -34,9 +51,17 @@ fn rule16_no_delay_for_missing_nonpositive_huge_boolean_or_other_case() {
     actions.push(delayed("0ms", "negative", json!(-5)));
     actions.push(delayed("0ms", "huge", json!(4294967296u64)));
     actions.push(delayed("0ms", "bool", json!(true)));
-    actions.push(publish("0ms", "delayed", "k", "upper", json!({"headers": {"X-Delay": 5000}})));
+    actions.push(publish(
+        "0ms",
+        "delayed",
+        "k",
+        "upper",
+        json!({"headers": {"X-Delay": 5000}}),
+    ));
     actions.push(delayed("0ms", "string", json!("700")));
-    let out = run(json!({"topology": plugin_topology(), "consumers": [acker("c", "q")], "actions": actions}));
+    let out = run(
+        json!({"topology": plugin_topology(), "consumers": [acker("c", "q")], "actions": actions}),
+    );
     let at = |b: &str| delivery(&out, b)["delivered_at_ms"].as_u64().unwrap();
     for b in ["missing", "zero", "negative", "huge", "bool", "upper"] {
         assert_eq!(at(b), 0, "{b}");
@@ -46,8 +71,10 @@ fn rule16_no_delay_for_missing_nonpositive_huge_boolean_or_other_case() {
 
 #[test]
 fn rule16_non_numeric_string_closes_the_connection_with_541() {
-    let out = run(json!({"topology": plugin_topology(), "consumers": [acker("c", "q")],
-                         "actions": [delayed("0ms", "bad", json!("abc")), delayed("1ms", "next", json!(10))]}));
+    let out = run(
+        json!({"topology": plugin_topology(), "consumers": [acker("c", "q")],
+                         "actions": [delayed("0ms", "bad", json!("abc")), delayed("1ms", "next", json!(10))]}),
+    );
     let errs = errors(&out);
     assert_eq!(errs.len(), 1);
     assert_eq!(errs[0].0, 541);
@@ -57,9 +84,11 @@ fn rule16_non_numeric_string_closes_the_connection_with_541() {
 
 #[test]
 fn rule17_mandatory_delayed_publish_is_returned_at_once_and_delivered_later() {
-    let out = run(json!({"topology": plugin_topology(), "consumers": [acker("c", "q")],
+    let out = run(
+        json!({"topology": plugin_topology(), "consumers": [acker("c", "q")],
         "actions": [{"at": "0ms", "publish": {"exchange": "delayed", "routing_key": "k", "body": "M", "mandatory": true,
-                     "properties": {"headers": {"x-delay": 1000}}}}]}));
+                     "properties": {"headers": {"x-delay": 1000}}}}]}),
+    );
     assert_eq!(out["returned"][0]["at_ms"], 0);
     assert_eq!(out["returned"][0]["code"], 312);
     assert_eq!(deliveries(&out), vec![("M".into(), 1000, "q".into())]);
@@ -75,8 +104,14 @@ fn rule17_routing_uses_the_bindings_at_the_due_time() {
                     {"at": "500ms", "declare": {"binding": {"source": "delayed", "destination": "q", "destination_type": "queue", "routing_key": "k"}}},
                     {"at": "2s", "delete": {"binding": {"source": "delayed", "destination": "q", "destination_type": "queue", "routing_key": "k"}}}]
     }));
-    assert_eq!(deliveries(&out), vec![("late-bound".into(), 1000, "q".into())]);
-    assert_eq!(dropped(&out), vec![("lost".into(), 3000, "unroutable".into())]);
+    assert_eq!(
+        deliveries(&out),
+        vec![("late-bound".into(), 1000, "q".into())]
+    );
+    assert_eq!(
+        dropped(&out),
+        vec![("lost".into(), 3000, "unroutable".into())]
+    );
 }
 
 #[test]
@@ -120,7 +155,13 @@ fn rule20_declare_errors() {
     ]}));
     let errs = errors(&out);
     assert_eq!(errs[0].0, 406);
-    assert!(errs[0].1.contains("Invalid argument, 'x-delayed-type' must be an existing exchange type"), "{}", errs[0].1);
+    assert!(
+        errs[0]
+            .1
+            .contains("Invalid argument, 'x-delayed-type' must be an existing exchange type"),
+        "{}",
+        errs[0].1
+    );
     assert_eq!(errs[1].0, 406);
     assert_eq!(errs[2].0, 503);
     assert_eq!(out["errors"][2]["scope"], "connection");
@@ -128,11 +169,19 @@ fn rule20_declare_errors() {
 
 #[test]
 fn rule21_restart_releases_overdue_messages_at_once_and_loss_drops_the_store() {
-    let out = run(json!({"topology": plugin_topology(), "consumers": [acker("c", "q")],
+    let out = run(
+        json!({"topology": plugin_topology(), "consumers": [acker("c", "q")],
         "actions": [delayed("0ms", "A", json!(1000)), delayed("0ms", "B", json!(2000)), delayed("0ms", "C", json!(60000)),
                     {"at": "500ms", "restart_node": {"downtime": "5s"}},
-                    {"at": "30s", "lose_node": {}}]}));
-    assert_eq!(deliveries(&out), vec![("A".into(), 5500, "q".into()), ("B".into(), 5500, "q".into())]);
+                    {"at": "30s", "lose_node": {}}]}),
+    );
+    assert_eq!(
+        deliveries(&out),
+        vec![
+            ("A".into(), 5500, "q".into()),
+            ("B".into(), 5500, "q".into())
+        ]
+    );
     assert_eq!(dropped(&out), vec![("C".into(), 30000, "node_lost".into())]);
 }
 

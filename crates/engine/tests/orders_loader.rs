@@ -7,7 +7,10 @@ use orders_common::*;
 use serde_json::{json, Value};
 
 fn err(v: Value) -> String {
-    load_value(&v).map(|_| ()).expect_err("should not load").to_string()
+    load_value(&v)
+        .map(|_| ())
+        .expect_err("should not load")
+        .to_string()
 }
 
 fn base() -> Value {
@@ -73,7 +76,10 @@ fn errors_name_the_path() {
             Box::new(|v| v["orders"]["compensation"] = json!({"every": "10ms"})),
             "orders.compensation.every: the scan runs at most every second",
         ),
-        (Box::new(|v| v["orders"]["colour"] = json!(1)), "orders.colour: unknown field"),
+        (
+            Box::new(|v| v["orders"]["colour"] = json!(1)),
+            "orders.colour: unknown field",
+        ),
         (
             Box::new(|v| v["faults"] = json!([{"kind": "meteor"}])),
             "faults[0].kind: expected one of \"duplicate_delivery\"",
@@ -102,7 +108,16 @@ fn errors_name_the_path() {
 #[test]
 fn faults_need_orders_and_early_arrival_needs_a_message_delay() {
     let e = err(json!({"faults": [{"kind": "pay_race", "share": 0.5}]}));
-    assert!(e.starts_with("faults: faults are injected into the order-timeout lab"), "{e}");
-    let v = scenario(Via::QueueTtl, "naive", json!([{"kind": "early_arrival", "share": 0.5}]), json!({}), 1);
+    assert!(
+        e.starts_with("faults: faults are injected into the order-timeout lab"),
+        "{e}"
+    );
+    let v = scenario(
+        Via::QueueTtl,
+        "naive",
+        json!([{"kind": "early_arrival", "share": 0.5}]),
+        json!({}),
+        1,
+    );
     assert!(err(v).contains("faults[0].kind: early_arrival shortens the close message's own delay"));
 }

@@ -18,9 +18,21 @@ fn safe_policies_never_close_a_paid_order_nor_release_stock_twice() {
             for seed in 1..6 {
                 let o = run(via, policy, all.clone(), seed);
                 assert_eq!(n(&o, "paid_closed"), 0, "{via:?} {policy} seed {seed}: {o}");
-                assert_eq!(n(&o, "stock_double_released"), 0, "{via:?} {policy} seed {seed}: {o}");
-                assert_eq!(n(&o, "never_closed"), 0, "{via:?} {policy} seed {seed}: {o}");
-                assert_eq!(n(&o, "closed_early"), 0, "{via:?} {policy} seed {seed}: {o}");
+                assert_eq!(
+                    n(&o, "stock_double_released"),
+                    0,
+                    "{via:?} {policy} seed {seed}: {o}"
+                );
+                assert_eq!(
+                    n(&o, "never_closed"),
+                    0,
+                    "{via:?} {policy} seed {seed}: {o}"
+                );
+                assert_eq!(
+                    n(&o, "closed_early"),
+                    0,
+                    "{via:?} {policy} seed {seed}: {o}"
+                );
             }
         }
     }
@@ -39,9 +51,20 @@ fn naive_closes_paid_orders_without_any_fault() {
 #[test]
 fn naive_releases_stock_twice_under_duplicates() {
     let clean = run(Via::Plugin, "naive", json!([]), 4);
-    let dup = run(Via::Plugin, "naive", json!([{"kind": "duplicate_delivery", "share": 1.0}]), 4);
-    assert!(n(&dup, "stock_double_released") >= 30, "every order closed twice: {dup}");
-    assert!(n(&dup, "stock_double_released") > n(&clean, "stock_double_released"), "{clean} vs {dup}");
+    let dup = run(
+        Via::Plugin,
+        "naive",
+        json!([{"kind": "duplicate_delivery", "share": 1.0}]),
+        4,
+    );
+    assert!(
+        n(&dup, "stock_double_released") >= 30,
+        "every order closed twice: {dup}"
+    );
+    assert!(
+        n(&dup, "stock_double_released") > n(&clean, "stock_double_released"),
+        "{clean} vs {dup}"
+    );
 }
 
 #[test]
@@ -55,23 +78,54 @@ fn check_state_is_fooled_by_the_pay_race_and_by_concurrent_duplicates() {
     v["consumers"][0]["prefetch"] = json!(1);
     let one_by_one = outcome(&v);
     assert_eq!(n(&one_by_one, "stock_double_released"), 0, "{one_by_one}");
-    let raced = run(Via::Plugin, "check_state", json!([{"kind": "pay_race", "share": 1.0}]), 5);
-    assert!(n(&raced, "paid_closed") > 0, "a payment between read and update: {raced}");
-    let safe = run(Via::Plugin, "conditional_update", json!([{"kind": "pay_race", "share": 1.0}]), 5);
+    let raced = run(
+        Via::Plugin,
+        "check_state",
+        json!([{"kind": "pay_race", "share": 1.0}]),
+        5,
+    );
+    assert!(
+        n(&raced, "paid_closed") > 0,
+        "a payment between read and update: {raced}"
+    );
+    let safe = run(
+        Via::Plugin,
+        "conditional_update",
+        json!([{"kind": "pay_race", "share": 1.0}]),
+        5,
+    );
     assert_eq!(n(&safe, "paid_closed"), 0, "{safe}");
 }
 
 #[test]
 fn naive_is_fooled_by_the_pay_race() {
-    let o = run(Via::Expiration, "naive", json!([{"kind": "pay_race", "share": 1.0}]), 6);
+    let o = run(
+        Via::Expiration,
+        "naive",
+        json!([{"kind": "pay_race", "share": 1.0}]),
+        6,
+    );
     assert!(n(&o, "paid_closed") >= 20, "{o}");
 }
 
 #[test]
 fn crash_before_ack_redelivers_and_naive_releases_twice() {
-    let naive = run(Via::Plugin, "naive", json!([{"kind": "crash_before_ack", "share": 0.5}]), 7);
-    assert!(n(&naive, "stock_double_released") > n(&naive, "canceled"), "{naive}");
-    let safe = run(Via::Plugin, "conditional_update", json!([{"kind": "crash_before_ack", "share": 0.5}]), 7);
+    let naive = run(
+        Via::Plugin,
+        "naive",
+        json!([{"kind": "crash_before_ack", "share": 0.5}]),
+        7,
+    );
+    assert!(
+        n(&naive, "stock_double_released") > n(&naive, "canceled"),
+        "{naive}"
+    );
+    let safe = run(
+        Via::Plugin,
+        "conditional_update",
+        json!([{"kind": "crash_before_ack", "share": 0.5}]),
+        7,
+    );
     assert_eq!(n(&safe, "stock_double_released"), 0, "{safe}");
 }
 

@@ -9,7 +9,13 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 fn faults(mask: u8, share: f64) -> Value {
-    let kinds = ["duplicate_delivery", "pay_race", "crash_before_ack", "early_arrival", "lost_in_store"];
+    let kinds = [
+        "duplicate_delivery",
+        "pay_race",
+        "crash_before_ack",
+        "early_arrival",
+        "lost_in_store",
+    ];
     let mut out: Vec<Value> = kinds
         .iter()
         .enumerate()

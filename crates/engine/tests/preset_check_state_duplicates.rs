@@ -21,7 +21,8 @@ use orders_common::{load, n, outcome};
 use serde_json::{json, Value};
 
 fn preset() -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/orders-check-state-duplicates.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios/orders-check-state-duplicates.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).expect("the preset is JSON")
 }
@@ -62,11 +63,16 @@ fn as_is_duplicates_delivered_together_release_stock_twice() {
     let r = report::run(&load(&preset()));
     let mut at: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     for d in r["deliveries"].as_array().unwrap() {
-        at.entry(d["body"].as_str().unwrap().to_string()).or_default().push(d["delivered_at_ms"].as_u64().unwrap());
+        at.entry(d["body"].as_str().unwrap().to_string())
+            .or_default()
+            .push(d["delivered_at_ms"].as_u64().unwrap());
     }
     let twice: Vec<_> = at.iter().filter(|(_, t)| t.len() == 2).collect();
     assert_eq!(twice.len(), 7, "{at:?}");
-    assert!(twice.iter().all(|(_, t)| t[0] == t[1]), "duplicates delivered together: {twice:?}");
+    assert!(
+        twice.iter().all(|(_, t)| t[0] == t[1]),
+        "duplicates delivered together: {twice:?}"
+    );
 }
 
 #[test]
@@ -83,7 +89,11 @@ fn conditional_update_and_idempotent_are_safe_at_prefetch_5() {
     for policy in ["conditional_update", "idempotent"] {
         let o = outcome(&with_policy(preset(), policy));
         assert_eq!(o["policy"], policy);
-        assert_eq!(n(&o, "faults_injected"), 7, "{policy}: the same duplicates: {o}");
+        assert_eq!(
+            n(&o, "faults_injected"),
+            7,
+            "{policy}: the same duplicates: {o}"
+        );
         assert_eq!(n(&o, "stock_double_released"), 0, "{policy}: {o}");
         assert_eq!(n(&o, "paid_closed"), 0, "{policy}: {o}");
         assert_eq!(n(&o, "closed"), 17, "{policy}: {o}");

@@ -59,8 +59,18 @@ fn a_command_at_a_timers_millisecond_replays_as_the_same_action() {
     run_to(&mut replay, END_MS, &mut replay_events);
 
     let bodies = |evs: &[Value]| -> Vec<String> {
-        evs.iter().filter(|e| e["event"] == "delivered").map(|e| format!("{}@{}", e["msg"], e["t_ms"])).collect()
+        evs.iter()
+            .filter(|e| e["event"] == "delivered")
+            .map(|e| format!("{}@{}", e["msg"], e["t_ms"]))
+            .collect()
     };
-    assert_eq!(bodies(&live_events), vec!["1@1800000", "2@1800000"], "m1 (expired at 30:00) before m2");
-    assert_eq!(replay_events, live_events, "the replay is the live session, event for event");
+    assert_eq!(
+        bodies(&live_events),
+        vec!["1@1800000", "2@1800000"],
+        "m1 (expired at 30:00) before m2"
+    );
+    assert_eq!(
+        replay_events, live_events,
+        "the replay is the live session, event for event"
+    );
 }

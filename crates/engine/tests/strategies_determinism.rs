@@ -10,8 +10,18 @@ use strategies_common::*;
 
 #[test]
 fn same_seed_same_numbers() {
-    let a = workload(1_000, 120_000, mix(&[5_000, 60_000, 600_000]), restart(60_000, 10_000));
-    let b = workload(1_000, 120_000, mix(&[5_000, 60_000, 600_000]), restart(60_000, 10_000));
+    let a = workload(
+        1_000,
+        120_000,
+        mix(&[5_000, 60_000, 600_000]),
+        restart(60_000, 10_000),
+    );
+    let b = workload(
+        1_000,
+        120_000,
+        mix(&[5_000, 60_000, 600_000]),
+        restart(60_000, 10_000),
+    );
     assert_eq!(a, b);
     for name in NAMES {
         assert_eq!(run(name, &a), run(name, &b), "{name}");
@@ -31,7 +41,10 @@ fn same_seed_same_numbers() {
 #[test]
 fn sliced_runs_give_the_same_results_as_one_call() {
     let w = workload(800, 60_000, mix(&[5_000, 300_000]), restart(30_000, 5_000));
-    let configs: Vec<_> = NAMES.iter().map(|n| strategies::Config::default_for(n).unwrap()).collect();
+    let configs: Vec<_> = NAMES
+        .iter()
+        .map(|n| strategies::Config::default_for(n).unwrap())
+        .collect();
     let mut cmp = Comparison::new(w.clone(), configs);
     let mut slices = 0;
     while !cmp.step(64) {
@@ -53,8 +66,13 @@ fn workload_presets_load_and_run() {
             continue;
         }
         let text = fs::read_to_string(&path).unwrap();
-        let mut file = strategies::load_workload_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert!(!file.name.is_empty() && !file.description.is_empty(), "{}", path.display());
+        let mut file = strategies::load_workload_str(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            !file.name.is_empty() && !file.description.is_empty(),
+            "{}",
+            path.display()
+        );
         file.spec.count = file.spec.count.min(300); // the full runs are the CLI's
         let w = Workload::generate(&file.spec);
         for name in NAMES {

@@ -13,13 +13,27 @@ fn lateness_is_the_rounding_up_to_the_next_level() {
     let rounding: Vec<i64> = w
         .tasks
         .iter()
-        .map(|t| (*ROCKETMQ_LEVELS_MS.iter().find(|l| **l >= t.delay_ms).unwrap() - t.delay_ms) as i64)
+        .map(|t| {
+            (*ROCKETMQ_LEVELS_MS
+                .iter()
+                .find(|l| **l >= t.delay_ms)
+                .unwrap()
+                - t.delay_ms) as i64
+        })
         .collect();
     let mean = rounding.iter().sum::<i64>() as f64 / rounding.len() as f64;
     assert_eq!(r.lost, 0);
     assert_eq!(r.lateness.max_ms, 300_000);
-    assert!((r.lateness.mean_ms - mean).abs() < 1e-6, "{} vs {mean}", r.lateness.mean_ms);
-    assert_eq!(r.broker_objects, 18 + 3, "18 level queues + due queue, dlx, binding");
+    assert!(
+        (r.lateness.mean_ms - mean).abs() < 1e-6,
+        "{} vs {mean}",
+        r.lateness.mean_ms
+    );
+    assert_eq!(
+        r.broker_objects,
+        18 + 3,
+        "18 level queues + due queue, dlx, binding"
+    );
 }
 
 #[test]

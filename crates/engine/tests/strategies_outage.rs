@@ -11,7 +11,13 @@ const DELAYS: [u64; 3] = [10_000, 120_000, 900_000];
 fn dlx_strategies_and_the_plugin_lose_nothing_on_restart() {
     let w = workload(1_500, 600_000, mix(&DELAYS), restart(300_000, 30_000));
     assert!(waiting_at(&w, 300_000) > 100);
-    for name in ["dlx-per-message", "dlx-per-queue", "dlx-cascade", "fixed-levels", "plugin"] {
+    for name in [
+        "dlx-per-message",
+        "dlx-per-queue",
+        "dlx-cascade",
+        "fixed-levels",
+        "plugin",
+    ] {
         let r = run(name, &w);
         assert_eq!(r.lost, 0, "{name}");
         assert_eq!(r.delivered, 1_500, "{name}");
@@ -26,9 +32,20 @@ fn the_wheel_loses_every_waiting_task_on_restart() {
     let r = run("timing-wheel", &w);
     let waiting = waiting_at(&w, 300_000);
     // A task due within the last tick before the restart is also still in the wheel.
-    assert!(r.lost >= waiting && r.lost <= waiting + 10, "lost {} waiting {waiting}", r.lost);
+    assert!(
+        r.lost >= waiting && r.lost <= waiting + 10,
+        "lost {} waiting {waiting}",
+        r.lost
+    );
     assert_eq!(r.fact("lost_on_restart"), Some(r.lost));
-    assert_eq!(run("timing-wheel", &workload(1_500, 600_000, mix(&DELAYS), None)).lost, 0);
+    assert_eq!(
+        run(
+            "timing-wheel",
+            &workload(1_500, 600_000, mix(&DELAYS), None)
+        )
+        .lost,
+        0
+    );
 }
 
 #[test]
@@ -49,5 +66,9 @@ fn notifications_sent_while_the_app_is_down_are_lost() {
     let w = workload(1_500, 600_000, mix(&DELAYS), restart(300_000, 30_000));
     let r = run("store-notify", &w);
     assert!(r.lost > 0);
-    assert_eq!(r.fact("lost_while_down"), Some(r.lost), "no pressure with the default threshold");
+    assert_eq!(
+        r.fact("lost_while_down"),
+        Some(r.lost),
+        "no pressure with the default threshold"
+    );
 }

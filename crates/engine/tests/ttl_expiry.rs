@@ -10,7 +10,13 @@ fn rule1_queue_ttl_dead_letters_each_message_ttl_after_its_publish() {
         "consumers": [acker("c", "due")],
         "actions": [publish("0ms", "", "wait", "A", json!({})), publish("300ms", "", "wait", "B", json!({}))]
     }));
-    assert_eq!(deliveries(&out), vec![("A".into(), 1000, "due".into()), ("B".into(), 1300, "due".into())]);
+    assert_eq!(
+        deliveries(&out),
+        vec![
+            ("A".into(), 1000, "due".into()),
+            ("B".into(), 1300, "due".into())
+        ]
+    );
 }
 
 #[test]
@@ -21,7 +27,13 @@ fn rule2_head_of_line_blocking_short_ttl_waits_for_the_head() {
         "actions": [publish("0ms", "", "wait", "A", json!({"expiration": "3000"})),
                     publish("100ms", "", "wait", "B", json!({"expiration": "500"}))]
     }));
-    assert_eq!(deliveries(&out), vec![("A".into(), 3000, "due".into()), ("B".into(), 3000, "due".into())]);
+    assert_eq!(
+        deliveries(&out),
+        vec![
+            ("A".into(), 3000, "due".into()),
+            ("B".into(), 3000, "due".into())
+        ]
+    );
     assert_eq!(delivery(&out, "B")["late_ms"], 2400);
 }
 
@@ -45,7 +57,13 @@ fn rule2_basic_get_of_the_head_releases_the_expired_message_behind_it() {
                     publish("100ms", "", "wait", "B", json!({"expiration": "500"})),
                     {"at": "1000ms", "get": {"queue": "wait"}}]
     }));
-    assert_eq!(deliveries(&out), vec![("A".into(), 1000, "wait".into()), ("B".into(), 1000, "due".into())]);
+    assert_eq!(
+        deliveries(&out),
+        vec![
+            ("A".into(), 1000, "wait".into()),
+            ("B".into(), 1000, "due".into())
+        ]
+    );
 }
 
 #[test]
@@ -57,7 +75,13 @@ fn rule3_effective_ttl_is_the_minimum_fixed_at_enqueue() {
                     publish("0ms", "", "wait", "short", json!({"expiration": "700"}))]
     }));
     // "long" expires at 2000 (queue TTL wins), "short" (700) waits behind it.
-    assert_eq!(deliveries(&out), vec![("long".into(), 2000, "due".into()), ("short".into(), 2000, "due".into())]);
+    assert_eq!(
+        deliveries(&out),
+        vec![
+            ("long".into(), 2000, "due".into()),
+            ("short".into(), 2000, "due".into())
+        ]
+    );
 }
 
 #[test]
@@ -78,7 +102,10 @@ fn rule4_expiration_zero_without_a_free_consumer_is_dead_lettered_at_once() {
         "actions": [publish("5ms", "", "wait", "Z", json!({"expiration": "0"}))]
     }));
     assert_eq!(deliveries(&out), vec![("Z".into(), 5, "due".into())]);
-    assert_eq!(delivery(&out, "Z")["headers"]["x-death"][0]["original-expiration"], "0");
+    assert_eq!(
+        delivery(&out, "Z")["headers"]["x-death"][0]["original-expiration"],
+        "0"
+    );
 }
 
 #[test]
@@ -123,5 +150,11 @@ fn rule5_quorum_queue_blocks_at_the_head_too() {
         "actions": [publish("0ms", "", "wait", "A", json!({"expiration": "3000"})),
                     publish("100ms", "", "wait", "B", json!({"expiration": "500"}))]
     }));
-    assert_eq!(deliveries(&out), vec![("A".into(), 3000, "due".into()), ("B".into(), 3000, "due".into())]);
+    assert_eq!(
+        deliveries(&out),
+        vec![
+            ("A".into(), 3000, "due".into()),
+            ("B".into(), 3000, "due".into())
+        ]
+    );
 }

@@ -58,7 +58,9 @@ fn every_preset_gives_the_native_golden_output() {
     for (stem, source, result_golden, trace_golden) in PRESETS {
         let scenario = load_str(source).unwrap_or_else(|e| panic!("{stem}: {e}"));
         if golden::result_golden(&report::run(&scenario)) != *result_golden {
-            failures.push(format!("{stem}: result differs from the native golden file"));
+            failures.push(format!(
+                "{stem}: result differs from the native golden file"
+            ));
         }
         if golden::trace_golden(&scenario).0 != *trace_golden {
             failures.push(format!("{stem}: trace differs from the native golden file"));

@@ -21,7 +21,9 @@ pub fn to_amqp(v: &FieldValue) -> AMQPValue {
         },
         FieldValue::Float(f) => AMQPValue::Double(*f),
         FieldValue::Str(s) => AMQPValue::LongString(LongString::from(s.to_string())),
-        FieldValue::Array(items) => AMQPValue::FieldArray(FieldArray::from(items.iter().map(to_amqp).collect::<Vec<_>>())),
+        FieldValue::Array(items) => AMQPValue::FieldArray(FieldArray::from(
+            items.iter().map(to_amqp).collect::<Vec<_>>(),
+        )),
         FieldValue::Table(t) => AMQPValue::FieldTable(to_table(t)),
     }
 }
@@ -50,7 +52,9 @@ pub fn from_amqp(v: &AMQPValue, names: &Names) -> Value {
         AMQPValue::DecimalValue(d) => json!(format!("{d:?}")),
         AMQPValue::ShortString(s) => json!(names.unmap(s.as_str())),
         AMQPValue::LongString(s) => json!(names.unmap(&String::from_utf8_lossy(s.as_bytes()))),
-        AMQPValue::FieldArray(a) => Value::Array(a.as_slice().iter().map(|x| from_amqp(x, names)).collect()),
+        AMQPValue::FieldArray(a) => {
+            Value::Array(a.as_slice().iter().map(|x| from_amqp(x, names)).collect())
+        }
         AMQPValue::Timestamp(t) => json!(t),
         AMQPValue::FieldTable(t) => table_json(t, names),
         AMQPValue::ByteArray(b) => json!(String::from_utf8_lossy(b.as_slice())),

@@ -32,20 +32,21 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use lapin::options::{
-    BasicConsumeOptions, BasicGetOptions, BasicNackOptions, BasicPublishOptions, BasicQosOptions, BasicRejectOptions,
-    ConfirmSelectOptions, ExchangeBindOptions, ExchangeDeclareOptions, ExchangeDeleteOptions, ExchangeUnbindOptions,
-    QueueBindOptions, QueueDeclareOptions, QueueDeleteOptions, QueuePurgeOptions,
+    BasicConsumeOptions, BasicGetOptions, BasicNackOptions, BasicPublishOptions, BasicQosOptions,
+    BasicRejectOptions, ConfirmSelectOptions, ExchangeBindOptions, ExchangeDeclareOptions,
+    ExchangeDeleteOptions, ExchangeUnbindOptions, QueueBindOptions, QueueDeclareOptions,
+    QueueDeleteOptions, QueuePurgeOptions,
 };
-use lapin::Confirmation;
 use lapin::types::{AMQPValue, FieldTable, LongString, ShortString};
+use lapin::Confirmation;
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties, ErrorKind, ExchangeKind};
 use serde_json::{json, Map, Value};
 
 use delaylab_engine::report;
 use delaylab_engine::rng::Rng;
 use delaylab_engine::scenario::{
-    AckMode, ActionKind, BindingDef, ConsumerSpec, Declare, Delete, DestinationKind, ExchangeDef, Outcome, OutcomePlan,
-    PublishSpec, QueueDef, Scenario,
+    AckMode, ActionKind, BindingDef, ConsumerSpec, Declare, Delete, DestinationKind, ExchangeDef,
+    Outcome, OutcomePlan, PublishSpec, QueueDef, Scenario,
 };
 
 use names::{Names, Scale};
@@ -74,7 +75,11 @@ pub fn main(path: &str, url: &str, time_scale: f64) -> ExitCode {
     }
     let names = Names::random();
     let scale = Scale(time_scale);
-    let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("cannot start the async runtime: {e}");
@@ -96,12 +101,16 @@ pub fn main(path: &str, url: &str, time_scale: f64) -> ExitCode {
     rt.shutdown_timeout(Duration::from_millis(500));
     match outcome {
         Ok(mut result) => {
-            result["stats"]["wall_ms"] = json!((started.elapsed().as_secs_f64() * 1e6).round() / 1000.0);
+            result["stats"]["wall_ms"] =
+                json!((started.elapsed().as_secs_f64() * 1e6).round() / 1000.0);
             println!("{}", serde_json::to_string_pretty(&result).expect("json"));
             ExitCode::SUCCESS
         }
         Err(e) if e == "interrupted" => {
-            eprintln!("interrupted; removed what was declared (prefix {})", names.prefix);
+            eprintln!(
+                "interrupted; removed what was declared (prefix {})",
+                names.prefix
+            );
             ExitCode::from(130)
         }
         Err(e) => {
@@ -114,10 +123,11 @@ pub fn main(path: &str, url: &str, time_scale: f64) -> ExitCode {
 async fn interrupted() {
     #[cfg(unix)]
     {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(s) => s,
-            Err(_) => return std::future::pending().await,
-        };
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => return std::future::pending().await,
+            };
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {}
             _ = term.recv() => {}
@@ -145,10 +155,14 @@ pub fn unsupported(s: &Scenario) -> Option<String> {
                 return Some(format!("actions[{i}] declares the delayed-message exchange '{}' (plugin not available)", x.name));
             }
             ActionKind::RestartNode { .. } => {
-                return Some(format!("actions[{i}] restarts the node; a replay does not stop the broker it is given"));
+                return Some(format!(
+                    "actions[{i}] restarts the node; a replay does not stop the broker it is given"
+                ));
             }
             ActionKind::LoseNode => {
-                return Some(format!("actions[{i}] loses the node; a replay cannot take a broker node away"));
+                return Some(format!(
+                    "actions[{i}] loses the node; a replay cannot take a broker node away"
+                ));
             }
             _ => {}
         }
@@ -158,7 +172,12 @@ pub fn unsupported(s: &Scenario) -> Option<String> {
 
 /// Queues and exchanges a scenario may create (topology and `declare` actions).
 fn declared_names(s: &Scenario) -> (BTreeSet<String>, BTreeSet<String>) {
-    let mut xs: BTreeSet<String> = s.topology.exchanges.iter().map(|x| x.name.clone()).collect();
+    let mut xs: BTreeSet<String> = s
+        .topology
+        .exchanges
+        .iter()
+        .map(|x| x.name.clone())
+        .collect();
     let mut qs: BTreeSet<String> = s.topology.queues.iter().map(|q| q.name.clone()).collect();
     for a in &s.actions {
         match &a.kind {
@@ -204,7 +223,9 @@ struct Shared {
 
 impl Shared {
     fn now_ms(&self) -> u64 {
-        self.t0.get().map_or(0, |t0| self.scale.scenario_ms(t0.elapsed()))
+        self.t0
+            .get()
+            .map_or(0, |t0| self.scale.scenario_ms(t0.elapsed()))
     }
 
     fn at(&self, ms: u64) -> tokio::time::Instant {
@@ -221,7 +242,11 @@ impl Shared {
             ErrorKind::ProtocolError(p) => (
                 p.get_id(),
                 self.names.unmap(p.get_message().as_str()),
-                if e.is_amqp_hard_error() { "connection" } else { "channel" },
+                if e.is_amqp_hard_error() {
+                    "connection"
+                } else {
+                    "channel"
+                },
             ),
             other => (0, format!("client: {other:?}"), "client"),
         };
@@ -246,7 +271,9 @@ impl Shared {
             },
             None => Map::new(),
         };
-        let id: Option<usize> = headers.remove(ID_HEADER).and_then(|v| v.as_str().and_then(|s| s.parse().ok()));
+        let id: Option<usize> = headers
+            .remove(ID_HEADER)
+            .and_then(|v| v.as_str().and_then(|s| s.parse().ok()));
         let mut props = convert::properties_json(&d.properties, names);
         let rec = self.rec();
         let info = id.and_then(|i| rec.msgs.get(i));
@@ -284,9 +311,12 @@ impl Shared {
 // ---------------------------------------------------------------- the run
 
 async fn connect(url: &str) -> Result<Connection, String> {
-    Connection::connect(url, ConnectionProperties::default().with_connection_name("delaylab replay".into()))
-        .await
-        .map_err(|e| format!("cannot connect to {}: {e}", redact(url)))
+    Connection::connect(
+        url,
+        ConnectionProperties::default().with_connection_name("delaylab replay".into()),
+    )
+    .await
+    .map_err(|e| format!("cannot connect to {}: {e}", redact(url)))
 }
 
 fn redact(url: &str) -> String {
@@ -316,12 +346,22 @@ impl Actions {
     async fn open(url: &str) -> Result<Actions, String> {
         let conn = connect(url).await?;
         let ch = Actions::new_channel(&conn).await?;
-        Ok(Actions { url: url.to_string(), conn, ch, pending: Vec::new() })
+        Ok(Actions {
+            url: url.to_string(),
+            conn,
+            ch,
+            pending: Vec::new(),
+        })
     }
 
     async fn new_channel(conn: &Connection) -> Result<Channel, String> {
-        let ch = conn.create_channel().await.map_err(|e| format!("cannot open a channel: {e}"))?;
-        ch.confirm_select(ConfirmSelectOptions::default()).await.map_err(|e| format!("confirm.select: {e}"))?;
+        let ch = conn
+            .create_channel()
+            .await
+            .map_err(|e| format!("cannot open a channel: {e}"))?;
+        ch.confirm_select(ConfirmSelectOptions::default())
+            .await
+            .map_err(|e| format!("confirm.select: {e}"))?;
         Ok(ch)
     }
 
@@ -349,7 +389,12 @@ impl Actions {
     }
 }
 
-async fn replay(scenario: &Scenario, url: &str, names: Names, scale: Scale) -> Result<Value, String> {
+async fn replay(
+    scenario: &Scenario,
+    url: &str,
+    names: Names,
+    scale: Scale,
+) -> Result<Value, String> {
     // How long to run: `until`, or as long as the simulation finds something to do.
     let (end_ms, grace) = match scenario.until_ms {
         Some(u) => (u, GRACE_UNTIL),
@@ -390,12 +435,22 @@ async fn replay(scenario: &Scenario, url: &str, names: Names, scale: Scale) -> R
     }
     let mut early = Vec::new();
     for c in &scenario.consumers {
-        early.push(if c.from_ms == 0 { Some(attach(&shared, &consumer_conn, c).await) } else { None });
+        early.push(if c.from_ms == 0 {
+            Some(attach(&shared, &consumer_conn, c).await)
+        } else {
+            None
+        });
     }
     shared.t0.set(tokio::time::Instant::now()).expect("t0 once");
     let mut tasks = Vec::new();
     for ((i, c), pre) in scenario.consumers.iter().enumerate().zip(early) {
-        tasks.push(tokio::spawn(consume(shared.clone(), consumer_conn.clone(), i, c.clone(), pre)));
+        tasks.push(tokio::spawn(consume(
+            shared.clone(),
+            consumer_conn.clone(),
+            i,
+            c.clone(),
+            pre,
+        )));
     }
 
     // The timed actions, in (time, order) as the simulation fires them.
@@ -414,7 +469,9 @@ async fn replay(scenario: &Scenario, url: &str, names: Names, scale: Scale) -> R
         let due = shared.at(at);
         // Confirms are collected whenever there is time before the next action; a
         // dense stream of publishes keeps up to MAX_IN_FLIGHT in flight.
-        if !actions.pending.is_empty() && due > tokio::time::Instant::now() + Duration::from_millis(3) {
+        if !actions.pending.is_empty()
+            && due > tokio::time::Instant::now() + Duration::from_millis(3)
+        {
             flush(&shared, &mut actions).await?;
         }
         tokio::time::sleep_until(due).await;
@@ -429,7 +486,17 @@ async fn replay(scenario: &Scenario, url: &str, names: Names, scale: Scale) -> R
     let mut depths = Map::new();
     for q in &queues {
         let ch = actions.channel().await?;
-        match ch.queue_declare(names.map(q).as_str().into(), QueueDeclareOptions { passive: true, ..Default::default() }, FieldTable::default()).await {
+        match ch
+            .queue_declare(
+                names.map(q).as_str().into(),
+                QueueDeclareOptions {
+                    passive: true,
+                    ..Default::default()
+                },
+                FieldTable::default(),
+            )
+            .await
+        {
             Ok(info) => {
                 let rec = shared.rec();
                 let held: i64 = scenario
@@ -439,7 +506,10 @@ async fn replay(scenario: &Scenario, url: &str, names: Names, scale: Scale) -> R
                     .filter(|(i, c)| &c.queue == q && !rec.closed[*i])
                     .map(|(i, _)| rec.held[i])
                     .sum();
-                depths.insert(q.clone(), json!({"ready": info.message_count(), "unacked": held.max(0)}));
+                depths.insert(
+                    q.clone(),
+                    json!({"ready": info.message_count(), "unacked": held.max(0)}),
+                );
             }
             Err(_) => actions.settle().await,
         }
@@ -459,7 +529,10 @@ async fn replay(scenario: &Scenario, url: &str, names: Names, scale: Scale) -> R
     out.insert("dropped".into(), json!([]));
     out.insert("returned".into(), Value::Array(rec.returned.clone()));
     out.insert("errors".into(), Value::Array(rec.errors.clone()));
-    out.insert("final".into(), json!({"queues": Value::Object(depths), "delayed": {}}));
+    out.insert(
+        "final".into(),
+        json!({"queues": Value::Object(depths), "delayed": {}}),
+    );
     out.insert(
         "stats".into(),
         json!({"events": Value::Null, "end_ms": end_ms, "measured_at_ms": end_at, "wall_ms": 0.0}),
@@ -479,7 +552,12 @@ async fn replay(scenario: &Scenario, url: &str, names: Names, scale: Scale) -> R
 
 // ---------------------------------------------------------------- actions
 
-async fn act(shared: &Shared, actions: &mut Actions, kind: &ActionKind, run: u32) -> Result<(), String> {
+async fn act(
+    shared: &Shared,
+    actions: &mut Actions,
+    kind: &ActionKind,
+    run: u32,
+) -> Result<(), String> {
     if !matches!(kind, ActionKind::Publish(_)) {
         flush(shared, actions).await?;
     }
@@ -489,12 +567,23 @@ async fn act(shared: &Shared, actions: &mut Actions, kind: &ActionKind, run: u32
         ActionKind::Delete(d) => delete(shared, actions, d).await,
         ActionKind::Purge { queue } => {
             let ch = actions.channel().await?;
-            let r = ch.queue_purge(shared.names.map(queue).as_str().into(), QueuePurgeOptions::default()).await;
+            let r = ch
+                .queue_purge(
+                    shared.names.map(queue).as_str().into(),
+                    QueuePurgeOptions::default(),
+                )
+                .await;
             check(shared, actions, r.map(|_| ()), None).await
         }
         ActionKind::Get { queue } => {
             let ch = actions.channel().await?;
-            match ch.basic_get(shared.names.map(queue).as_str().into(), BasicGetOptions { no_ack: true }).await {
+            match ch
+                .basic_get(
+                    shared.names.map(queue).as_str().into(),
+                    BasicGetOptions { no_ack: true },
+                )
+                .await
+            {
                 Ok(Some(m)) => {
                     shared.delivery(&m.delivery, queue, "basic.get");
                     Ok(())
@@ -503,12 +592,19 @@ async fn act(shared: &Shared, actions: &mut Actions, kind: &ActionKind, run: u32
                 Err(e) => check(shared, actions, Err(e), None).await,
             }
         }
-        ActionKind::RestartNode { .. } | ActionKind::LoseNode => Err("node actions cannot be replayed".into()),
+        ActionKind::RestartNode { .. } | ActionKind::LoseNode => {
+            Err("node actions cannot be replayed".into())
+        }
     }
 }
 
 /// Records a broker error (and lets the channel be reopened); Ok for success.
-async fn check(shared: &Shared, actions: &mut Actions, r: lapin::Result<()>, body: Option<&str>) -> Result<(), String> {
+async fn check(
+    shared: &Shared,
+    actions: &mut Actions,
+    r: lapin::Result<()>,
+    body: Option<&str>,
+) -> Result<(), String> {
     if let Err(e) = r {
         shared.error(&e, body);
         actions.settle().await;
@@ -516,9 +612,18 @@ async fn check(shared: &Shared, actions: &mut Actions, r: lapin::Result<()>, bod
     Ok(())
 }
 
-async fn publish(shared: &Shared, actions: &mut Actions, p: &PublishSpec, run: u32) -> Result<(), String> {
+async fn publish(
+    shared: &Shared,
+    actions: &mut Actions,
+    p: &PublishSpec,
+    run: u32,
+) -> Result<(), String> {
     let names = &shared.names;
-    let body = if p.body.contains("{n}") { p.body.replace("{n}", &(run + 1).to_string()) } else { p.body.clone() };
+    let body = if p.body.contains("{n}") {
+        p.body.replace("{n}", &(run + 1).to_string())
+    } else {
+        p.body.clone()
+    };
     let pr = &p.properties;
     let sent_exp = pr.expiration.as_deref().map(|e| shared.scale.expiration(e));
     let id = {
@@ -532,7 +637,10 @@ async fn publish(shared: &Shared, actions: &mut Actions, p: &PublishSpec, run: u
         id
     };
     let mut headers = convert::to_table(&names.headers(&p.exchange, &pr.headers));
-    headers.insert(ID_HEADER.into(), AMQPValue::LongString(LongString::from(id.to_string())));
+    headers.insert(
+        ID_HEADER.into(),
+        AMQPValue::LongString(LongString::from(id.to_string())),
+    );
     let mut props = BasicProperties::default().with_headers(headers);
     let ss = |s: &String| ShortString::from(s.as_str());
     if let Some(e) = &sent_exp {
@@ -574,7 +682,9 @@ async fn publish(shared: &Shared, actions: &mut Actions, p: &PublishSpec, run: u
     // A publish the broker will refuse (bad expiration) is sent alone and its outcome
     // awaited, so the channel error is attributed to it and later publishes go out on a
     // fresh channel, as the simulation assumes.
-    let risky = sent_exp.as_deref().is_some_and(|e| delaylab_engine::amqp::expiration::parse_expiration(e).is_err());
+    let risky = sent_exp
+        .as_deref()
+        .is_some_and(|e| delaylab_engine::amqp::expiration::parse_expiration(e).is_err());
     if risky {
         flush(shared, actions).await?;
     }
@@ -582,8 +692,14 @@ async fn publish(shared: &Shared, actions: &mut Actions, p: &PublishSpec, run: u
     let sent = ch
         .basic_publish(
             names.map(&p.exchange).as_str().into(),
-            names.routing_key(&p.exchange, &p.routing_key).as_str().into(),
-            BasicPublishOptions { mandatory: p.mandatory, immediate: false },
+            names
+                .routing_key(&p.exchange, &p.routing_key)
+                .as_str()
+                .into(),
+            BasicPublishOptions {
+                mandatory: p.mandatory,
+                immediate: false,
+            },
             body.as_bytes(),
             props,
         )
@@ -652,9 +768,21 @@ async fn declare(shared: &Shared, actions: &mut Actions, d: &Declare) -> Result<
     let ch = actions.channel().await?;
     let r = match d {
         Declare::Exchange(x) => {
-            let opts = ExchangeDeclareOptions { passive: false, durable: x.durable, auto_delete: x.auto_delete, internal: x.internal, nowait: false };
+            let opts = ExchangeDeclareOptions {
+                passive: false,
+                durable: x.durable,
+                auto_delete: x.auto_delete,
+                internal: x.internal,
+                nowait: false,
+            };
             let args = convert::to_table(&names.exchange_args(&x.arguments));
-            ch.exchange_declare(names.map(&x.name).as_str().into(), exchange_kind(&x.kind), opts, args).await
+            ch.exchange_declare(
+                names.map(&x.name).as_str().into(),
+                exchange_kind(&x.kind),
+                opts,
+                args,
+            )
+            .await
         }
         Declare::Queue(q) => declare_queue(&ch, names, shared.scale, q).await,
         Declare::Binding(b) => bind(&ch, names, b).await,
@@ -662,10 +790,23 @@ async fn declare(shared: &Shared, actions: &mut Actions, d: &Declare) -> Result<
     check(shared, actions, r, None).await
 }
 
-async fn declare_queue(ch: &Channel, names: &Names, scale: Scale, q: &QueueDef) -> lapin::Result<()> {
-    let opts = QueueDeclareOptions { passive: false, durable: q.durable, exclusive: q.exclusive, auto_delete: q.auto_delete, nowait: false };
+async fn declare_queue(
+    ch: &Channel,
+    names: &Names,
+    scale: Scale,
+    q: &QueueDef,
+) -> lapin::Result<()> {
+    let opts = QueueDeclareOptions {
+        passive: false,
+        durable: q.durable,
+        exclusive: q.exclusive,
+        auto_delete: q.auto_delete,
+        nowait: false,
+    };
     let args = convert::to_table(&names.queue_args(&q.arguments, &scale));
-    ch.queue_declare(names.map(&q.name).as_str().into(), opts, args).await.map(|_| ())
+    ch.queue_declare(names.map(&q.name).as_str().into(), opts, args)
+        .await
+        .map(|_| ())
 }
 
 async fn bind(ch: &Channel, names: &Names, b: &BindingDef) -> lapin::Result<()> {
@@ -674,12 +815,24 @@ async fn bind(ch: &Channel, names: &Names, b: &BindingDef) -> lapin::Result<()> 
     let dst = names.map(&b.destination);
     match b.destination_type {
         DestinationKind::Queue => {
-            ch.queue_bind(dst.as_str().into(), src.as_str().into(), b.routing_key.as_str().into(), QueueBindOptions::default(), args)
-                .await
+            ch.queue_bind(
+                dst.as_str().into(),
+                src.as_str().into(),
+                b.routing_key.as_str().into(),
+                QueueBindOptions::default(),
+                args,
+            )
+            .await
         }
         DestinationKind::Exchange => {
-            ch.exchange_bind(dst.as_str().into(), src.as_str().into(), b.routing_key.as_str().into(), ExchangeBindOptions::default(), args)
-                .await
+            ch.exchange_bind(
+                dst.as_str().into(),
+                src.as_str().into(),
+                b.routing_key.as_str().into(),
+                ExchangeBindOptions::default(),
+                args,
+            )
+            .await
         }
     }
 }
@@ -688,14 +841,32 @@ async fn delete(shared: &Shared, actions: &mut Actions, d: &Delete) -> Result<()
     let names = &shared.names;
     let ch = actions.channel().await?;
     let r = match d {
-        Delete::Exchange { name } => ch.exchange_delete(names.map(name).as_str().into(), ExchangeDeleteOptions::default()).await,
-        Delete::Queue { name } => ch.queue_delete(names.map(name).as_str().into(), QueueDeleteOptions::default()).await.map(|_| ()),
+        Delete::Exchange { name } => {
+            ch.exchange_delete(
+                names.map(name).as_str().into(),
+                ExchangeDeleteOptions::default(),
+            )
+            .await
+        }
+        Delete::Queue { name } => ch
+            .queue_delete(
+                names.map(name).as_str().into(),
+                QueueDeleteOptions::default(),
+            )
+            .await
+            .map(|_| ()),
         Delete::Binding(b) => {
             let args = convert::to_table(&b.arguments);
             let (src, dst) = (names.map(&b.source), names.map(&b.destination));
             match b.destination_type {
                 DestinationKind::Queue => {
-                    ch.queue_unbind(dst.as_str().into(), src.as_str().into(), b.routing_key.as_str().into(), args).await
+                    ch.queue_unbind(
+                        dst.as_str().into(),
+                        src.as_str().into(),
+                        b.routing_key.as_str().into(),
+                        args,
+                    )
+                    .await
                 }
                 DestinationKind::Exchange => {
                     ch.exchange_unbind(
@@ -727,13 +898,32 @@ async fn attach(shared: &Shared, conn: &Connection, c: &ConsumerSpec) -> Attache
     };
     let auto = c.ack == AckMode::Auto;
     if !auto && c.prefetch > 0 {
-        if let Err(e) = ch.basic_qos(c.prefetch.min(u32::from(u16::MAX)) as u16, BasicQosOptions { global: false }).await {
+        if let Err(e) = ch
+            .basic_qos(
+                c.prefetch.min(u32::from(u16::MAX)) as u16,
+                BasicQosOptions { global: false },
+            )
+            .await
+        {
             shared.error(&e, None);
             return None;
         }
     }
-    let opts = BasicConsumeOptions { no_local: false, no_ack: auto, exclusive: false, nowait: false };
-    match ch.basic_consume(shared.names.map(&c.queue).as_str().into(), c.name.as_str().into(), opts, FieldTable::default()).await {
+    let opts = BasicConsumeOptions {
+        no_local: false,
+        no_ack: auto,
+        exclusive: false,
+        nowait: false,
+    };
+    match ch
+        .basic_consume(
+            shared.names.map(&c.queue).as_str().into(),
+            c.name.as_str().into(),
+            opts,
+            FieldTable::default(),
+        )
+        .await
+    {
         Ok(stream) => Some((ch, stream)),
         Err(e) => {
             shared.error(&e, None);
@@ -742,7 +932,13 @@ async fn attach(shared: &Shared, conn: &Connection, c: &ConsumerSpec) -> Attache
     }
 }
 
-async fn consume(shared: Arc<Shared>, conn: Arc<Connection>, idx: usize, spec: ConsumerSpec, pre: Option<Attached>) {
+async fn consume(
+    shared: Arc<Shared>,
+    conn: Arc<Connection>,
+    idx: usize,
+    spec: ConsumerSpec,
+    pre: Option<Attached>,
+) {
     let attached = match pre {
         Some(a) => a,
         None => {
@@ -753,7 +949,9 @@ async fn consume(shared: Arc<Shared>, conn: Arc<Connection>, idx: usize, spec: C
             attach(&shared, &conn, &spec).await
         }
     };
-    let Some((ch, mut stream)) = attached else { return };
+    let Some((ch, mut stream)) = attached else {
+        return;
+    };
     let stop = spec.to_ms.map(|to| shared.at(to.max(spec.from_ms)));
     loop {
         let next = tokio::select! {
@@ -779,7 +977,9 @@ async fn consume(shared: Arc<Shared>, conn: Arc<Connection>, idx: usize, spec: C
             rec.held[idx] += 1;
             match &spec.outcome {
                 OutcomePlan::Fixed(o) => *o,
-                OutcomePlan::Sequence(list) => list.get(n).or(list.last()).copied().unwrap_or(Outcome::Ack),
+                OutcomePlan::Sequence(list) => {
+                    list.get(n).or(list.last()).copied().unwrap_or(Outcome::Ack)
+                }
                 OutcomePlan::Weighted(w) => {
                     let u = rec.rng.next_f64();
                     delaylab_engine::consumer::pick_weighted(w, u)
@@ -794,7 +994,14 @@ async fn consume(shared: Arc<Shared>, conn: Arc<Connection>, idx: usize, spec: C
             let r = match outcome {
                 Outcome::Ack => acker.ack(Default::default()).await,
                 Outcome::Reject => acker.reject(BasicRejectOptions { requeue: false }).await,
-                Outcome::Requeue => acker.nack(BasicNackOptions { multiple: false, requeue: true }).await,
+                Outcome::Requeue => {
+                    acker
+                        .nack(BasicNackOptions {
+                            multiple: false,
+                            requeue: true,
+                        })
+                        .await
+                }
             };
             if r.is_ok() {
                 let mut rec = shared2.rec();
@@ -817,13 +1024,20 @@ async fn cleanup(url: &str, scenario: &Scenario, names: &Names) -> Result<(), St
         if !ch.status().connected() {
             ch = conn.create_channel().await.map_err(|e| e.to_string())?;
         }
-        let _ = ch.queue_delete(names.map(q).as_str().into(), QueueDeleteOptions::default()).await;
+        let _ = ch
+            .queue_delete(names.map(q).as_str().into(), QueueDeleteOptions::default())
+            .await;
     }
     for x in xs.iter().filter(|x| !Names::reserved(x)) {
         if !ch.status().connected() {
             ch = conn.create_channel().await.map_err(|e| e.to_string())?;
         }
-        let _ = ch.exchange_delete(names.map(x).as_str().into(), ExchangeDeleteOptions::default()).await;
+        let _ = ch
+            .exchange_delete(
+                names.map(x).as_str().into(),
+                ExchangeDeleteOptions::default(),
+            )
+            .await;
     }
     let _ = conn.close(200, "OK".into()).await;
     Ok(())
@@ -836,17 +1050,26 @@ mod tests {
     #[test]
     fn refuses_plugin_and_node_scenarios() {
         let load = |s: &str| delaylab_engine::scenario::load_str(s).expect("loads");
-        let plugin = load(r#"{"version": 1, "name": "p", "topology": {"exchanges": [{"name": "d", "type": "x-delayed-message", "arguments": {"x-delayed-type": "direct"}}]}}"#);
-        assert!(unsupported(&plugin).unwrap().contains("delayed-message plugin"));
-        let restart = load(r#"{"version": 1, "name": "r", "actions": [{"at": 0, "restart_node": {}}]}"#);
+        let plugin = load(
+            r#"{"version": 1, "name": "p", "topology": {"exchanges": [{"name": "d", "type": "x-delayed-message", "arguments": {"x-delayed-type": "direct"}}]}}"#,
+        );
+        assert!(unsupported(&plugin)
+            .unwrap()
+            .contains("delayed-message plugin"));
+        let restart =
+            load(r#"{"version": 1, "name": "r", "actions": [{"at": 0, "restart_node": {}}]}"#);
         assert!(unsupported(&restart).unwrap().contains("restarts the node"));
-        let plain = load(r#"{"version": 1, "name": "ok", "topology": {"queues": [{"name": "q"}]}}"#);
+        let plain =
+            load(r#"{"version": 1, "name": "ok", "topology": {"queues": [{"name": "q"}]}}"#);
         assert!(unsupported(&plain).is_none());
     }
 
     #[test]
     fn redacts_the_password() {
-        assert_eq!(redact("amqp://guest:secret@127.0.0.1:5672/%2F"), "amqp://guest:***@127.0.0.1:5672/%2F");
+        assert_eq!(
+            redact("amqp://guest:secret@127.0.0.1:5672/%2F"),
+            "amqp://guest:***@127.0.0.1:5672/%2F"
+        );
         assert_eq!(redact("amqp://127.0.0.1"), "amqp://127.0.0.1");
     }
 }

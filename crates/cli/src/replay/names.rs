@@ -28,9 +28,15 @@ impl Names {
     /// A fresh `dl-xxxxxxxx-` prefix (random per process).
     pub fn random() -> Names {
         let mut h = RandomState::new().build_hasher();
-        h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
         h.write_u32(std::process::id());
-        Names { prefix: format!("dl-{:08x}-", h.finish() as u32) }
+        Names {
+            prefix: format!("dl-{:08x}-", h.finish() as u32),
+        }
     }
 
     /// True for names the broker reserves (kept as they are).
@@ -67,14 +73,21 @@ impl Names {
 
     /// Queue arguments: DLX names (and a default-exchange DLRK) mapped, TTLs scaled.
     pub fn queue_args(&self, args: &Table, scale: &Scale) -> Table {
-        let dlx_is_default = matches!(args.get("x-dead-letter-exchange"), Some(FieldValue::Str(s)) if s.is_empty());
+        let dlx_is_default =
+            matches!(args.get("x-dead-letter-exchange"), Some(FieldValue::Str(s)) if s.is_empty());
         let mut out = Table::new();
         for (k, v) in args.iter() {
             let v = match (k, v) {
                 ("x-dead-letter-exchange", FieldValue::Str(s)) => FieldValue::str(&self.map(s)),
-                ("x-dead-letter-routing-key", FieldValue::Str(s)) if dlx_is_default => FieldValue::str(&self.map(s)),
-                ("x-message-ttl", FieldValue::Int(n)) if (0..=MAX_TTL_MS).contains(n) => FieldValue::Int(scale.ms_i64(*n)),
-                ("x-expires", FieldValue::Int(n)) if (1..=MAX_TTL_MS).contains(n) => FieldValue::Int(scale.ms_i64(*n).max(1)),
+                ("x-dead-letter-routing-key", FieldValue::Str(s)) if dlx_is_default => {
+                    FieldValue::str(&self.map(s))
+                }
+                ("x-message-ttl", FieldValue::Int(n)) if (0..=MAX_TTL_MS).contains(n) => {
+                    FieldValue::Int(scale.ms_i64(*n))
+                }
+                ("x-expires", FieldValue::Int(n)) if (1..=MAX_TTL_MS).contains(n) => {
+                    FieldValue::Int(scale.ms_i64(*n).max(1))
+                }
                 _ => v.clone(),
             };
             out.insert(k, v);
@@ -100,15 +113,17 @@ impl Names {
         let mut out = Table::new();
         for (k, v) in headers.iter() {
             let v = match (k, v) {
-                ("CC" | "BCC", FieldValue::Array(items)) if exchange.is_empty() => FieldValue::Array(
-                    items
-                        .iter()
-                        .map(|i| match i {
-                            FieldValue::Str(s) => FieldValue::str(&self.map(s)),
-                            other => other.clone(),
-                        })
-                        .collect(),
-                ),
+                ("CC" | "BCC", FieldValue::Array(items)) if exchange.is_empty() => {
+                    FieldValue::Array(
+                        items
+                            .iter()
+                            .map(|i| match i {
+                                FieldValue::Str(s) => FieldValue::str(&self.map(s)),
+                                other => other.clone(),
+                            })
+                            .collect(),
+                    )
+                }
                 _ => v.clone(),
             };
             out.insert(k, v);
@@ -162,13 +177,18 @@ mod tests {
 
     #[test]
     fn names_map_and_unmap() {
-        let n = Names { prefix: "dl-1234abcd-".into() };
+        let n = Names {
+            prefix: "dl-1234abcd-".into(),
+        };
         assert_eq!(n.map("q"), "dl-1234abcd-q");
         assert_eq!(n.map(""), "");
         assert_eq!(n.map("amq.direct"), "amq.direct");
         assert_eq!(n.routing_key("", "q"), "dl-1234abcd-q");
         assert_eq!(n.routing_key("x", "q"), "q");
-        assert_eq!(n.unmap("NOT_FOUND - no queue 'dl-1234abcd-q' in vhost '/'"), "NOT_FOUND - no queue 'q' in vhost '/'");
+        assert_eq!(
+            n.unmap("NOT_FOUND - no queue 'dl-1234abcd-q' in vhost '/'"),
+            "NOT_FOUND - no queue 'q' in vhost '/'"
+        );
     }
 
     #[test]

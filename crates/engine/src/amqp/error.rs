@@ -20,23 +20,43 @@ pub struct AmqpError {
 
 impl AmqpError {
     pub fn precondition_failed(detail: impl fmt::Display) -> AmqpError {
-        AmqpError { code: 406, text: format!("PRECONDITION_FAILED - {detail}"), scope: ErrorScope::Channel }
+        AmqpError {
+            code: 406,
+            text: format!("PRECONDITION_FAILED - {detail}"),
+            scope: ErrorScope::Channel,
+        }
     }
 
     pub fn not_found(detail: impl fmt::Display) -> AmqpError {
-        AmqpError { code: 404, text: format!("NOT_FOUND - {detail}"), scope: ErrorScope::Channel }
+        AmqpError {
+            code: 404,
+            text: format!("NOT_FOUND - {detail}"),
+            scope: ErrorScope::Channel,
+        }
     }
 
     pub fn access_refused(detail: impl fmt::Display) -> AmqpError {
-        AmqpError { code: 403, text: format!("ACCESS_REFUSED - {detail}"), scope: ErrorScope::Channel }
+        AmqpError {
+            code: 403,
+            text: format!("ACCESS_REFUSED - {detail}"),
+            scope: ErrorScope::Channel,
+        }
     }
 
     pub fn command_invalid(detail: impl fmt::Display) -> AmqpError {
-        AmqpError { code: 503, text: format!("COMMAND_INVALID - {detail}"), scope: ErrorScope::Connection }
+        AmqpError {
+            code: 503,
+            text: format!("COMMAND_INVALID - {detail}"),
+            scope: ErrorScope::Connection,
+        }
     }
 
     pub fn internal_error(detail: impl fmt::Display) -> AmqpError {
-        AmqpError { code: 541, text: format!("INTERNAL_ERROR - {detail}"), scope: ErrorScope::Connection }
+        AmqpError {
+            code: 541,
+            text: format!("INTERNAL_ERROR - {detail}"),
+            scope: ErrorScope::Connection,
+        }
     }
 }
 

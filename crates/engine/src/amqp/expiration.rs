@@ -36,9 +36,7 @@ fn error(s: &str, invalid: Invalid<'_>) -> AmqpError {
         Invalid::Negative(n) => erl::tagged("value_negative", &erl::Term::Leaf(n), col, 80),
         Invalid::TooLarge(n) => erl::tagged("value_too_large", &erl::Term::Leaf(n), col, 80),
     };
-    erl::fit(AmqpError::precondition_failed(format!(
-        "{prefix}{reason}"
-    )))
+    erl::fit(AmqpError::precondition_failed(format!("{prefix}{reason}")))
 }
 
 enum Invalid<'a> {

@@ -1163,7 +1163,6 @@ pub(crate) mod recorded {
             .unwrap_or_else(|| panic!("case {case:?} not recorded"))
             .1
     }
-
 }
 
 #[cfg(test)]

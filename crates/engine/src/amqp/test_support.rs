@@ -4,7 +4,10 @@ use crate::value::{FieldValue, Table};
 
 /// A table from key/value pairs.
 pub fn args(pairs: &[(&str, FieldValue)]) -> Table {
-    pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
 }
 
 /// Undoes the probe's `show()`: `\\`, `\n`, `\r`, `\t`, `\xNN`.

@@ -139,7 +139,9 @@ impl OrderEvent {
             m.insert(k.into(), v);
         };
         match self {
-            OrderEvent::Created { item, deadline_ms, .. } => {
+            OrderEvent::Created {
+                item, deadline_ms, ..
+            } => {
                 put("item", json!(item));
                 put("deadline_ms", json!(deadline_ms));
             }
@@ -179,7 +181,10 @@ impl OrderEvent {
                 put("twice", json!(twice));
             }
             OrderEvent::Reminded { to_paid, .. } => put("to_paid", json!(to_paid)),
-            OrderEvent::ScanRun { rows_scanned, closed } => {
+            OrderEvent::ScanRun {
+                rows_scanned,
+                closed,
+            } => {
                 put("rows_scanned", json!(rows_scanned));
                 put("closed", json!(closed));
             }
@@ -189,22 +194,46 @@ impl OrderEvent {
 
     /// The timeline text (after the clock), as `report::text` prints it.
     pub fn text(&self, clock: impl Fn(u64) -> String) -> String {
-        let via = |m: &Option<MsgId>| m.map_or("the scan".to_string(), |m| format!("message #{}", m.0));
+        let via =
+            |m: &Option<MsgId>| m.map_or("the scan".to_string(), |m| format!("message #{}", m.0));
         match self {
-            OrderEvent::Created { order, item, deadline_ms } => {
-                format!("order       #{order} created (item {item}), close due {}", clock(*deadline_ms))
-            }
-            OrderEvent::Paid { order, accepted: true, race } => {
+            OrderEvent::Created {
+                order,
+                item,
+                deadline_ms,
+            } => {
                 format!(
-                    "order       #{order} paid{}",
-                    if *race { " (between the consumer's read and its update)" } else { "" }
+                    "order       #{order} created (item {item}), close due {}",
+                    clock(*deadline_ms)
                 )
             }
-            OrderEvent::Paid { order, accepted: false, .. } => format!("order       #{order} payment refused (no longer WAITING_PAY)"),
+            OrderEvent::Paid {
+                order,
+                accepted: true,
+                race,
+            } => {
+                format!(
+                    "order       #{order} paid{}",
+                    if *race {
+                        " (between the consumer's read and its update)"
+                    } else {
+                        ""
+                    }
+                )
+            }
+            OrderEvent::Paid {
+                order,
+                accepted: false,
+                ..
+            } => format!("order       #{order} payment refused (no longer WAITING_PAY)"),
             OrderEvent::Canceled { order, accepted } => {
                 format!(
                     "order       #{order} {}",
-                    if *accepted { "canceled by the user" } else { "cancel refused" }
+                    if *accepted {
+                        "canceled by the user"
+                    } else {
+                        "cancel refused"
+                    }
                 )
             }
             OrderEvent::Closed {
@@ -215,7 +244,11 @@ impl OrderEvent {
                 late_ms,
                 early_ms,
             } => {
-                let mut t = format!("order       #{order} closed by {} (was {})", via(msg), was.as_str());
+                let mut t = format!(
+                    "order       #{order} closed by {} (was {})",
+                    via(msg),
+                    was.as_str()
+                );
                 if *mistake {
                     t.push_str("  MISTAKE: a paid order closed");
                 } else if *early_ms > 0 {
@@ -226,27 +259,51 @@ impl OrderEvent {
                 t
             }
             OrderEvent::Skipped { order, msg, reason } => match reason {
-                Skip::NotWaiting(s) => format!("skip        #{order} message #{} (order is {})", msg.0, s.as_str()),
-                Skip::Duplicate => format!("skip        #{order} message #{} (already handled)", msg.0),
-                Skip::EarlyIgnored => format!("skip        #{order} message #{} came early, ignored", msg.0),
+                Skip::NotWaiting(s) => format!(
+                    "skip        #{order} message #{} (order is {})",
+                    msg.0,
+                    s.as_str()
+                ),
+                Skip::Duplicate => {
+                    format!("skip        #{order} message #{} (already handled)", msg.0)
+                }
+                Skip::EarlyIgnored => format!(
+                    "skip        #{order} message #{} came early, ignored",
+                    msg.0
+                ),
                 Skip::EarlyRepublished { delay_ms } => {
-                    format!("skip        #{order} message #{} came early, republished for {}", msg.0, clock(*delay_ms))
+                    format!(
+                        "skip        #{order} message #{} came early, republished for {}",
+                        msg.0,
+                        clock(*delay_ms)
+                    )
                 }
             },
             OrderEvent::StockReleased { order, item, twice } => {
                 format!(
                     "stock       #{order} item {item} released{}",
-                    if *twice { " AGAIN (stock overstated)" } else { "" }
+                    if *twice {
+                        " AGAIN (stock overstated)"
+                    } else {
+                        ""
+                    }
                 )
             }
-            OrderEvent::Reminded { order, msg, to_paid } => {
+            OrderEvent::Reminded {
+                order,
+                msg,
+                to_paid,
+            } => {
                 format!(
                     "remind      #{order} by message #{}{}",
                     msg.0,
                     if *to_paid { " (already paid)" } else { "" }
                 )
             }
-            OrderEvent::ScanRun { rows_scanned, closed } => format!("scan        {rows_scanned} rows scanned, {closed} closed"),
+            OrderEvent::ScanRun {
+                rows_scanned,
+                closed,
+            } => format!("scan        {rows_scanned} rows scanned, {closed} closed"),
             OrderEvent::Fault { fault, order, msg } => {
                 let mut t = format!("FAULT       {}", fault.as_str());
                 if let Some(o) = order {

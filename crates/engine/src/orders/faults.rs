@@ -30,9 +30,16 @@ use super::spec::{FaultKind, FaultSpec};
 use crate::rng::Rng;
 
 /// Whether the share faults of `kind` strike this time (one draw per listed fault).
-pub fn strikes<'a>(faults: &'a [FaultSpec], kind: FaultKind, rng: &mut Rng) -> Option<&'a FaultSpec> {
+pub fn strikes<'a>(
+    faults: &'a [FaultSpec],
+    kind: FaultKind,
+    rng: &mut Rng,
+) -> Option<&'a FaultSpec> {
     let mut hit = None;
-    for f in faults.iter().filter(|f| f.kind == kind && !f.kind.is_timed()) {
+    for f in faults
+        .iter()
+        .filter(|f| f.kind == kind && !f.kind.is_timed())
+    {
         if rng.next_f64() < f.share && hit.is_none() {
             hit = Some(f);
         }

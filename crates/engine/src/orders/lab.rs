@@ -107,7 +107,9 @@ impl Lab {
     /// When the order with 0-based index `i` is created.
     pub fn created_at_ms(&self, i: u32) -> u64 {
         let n = u64::from(self.spec.count.max(1));
-        self.spec.start_ms.saturating_add(self.spec.over_ms.saturating_mul(u64::from(i)) / n)
+        self.spec
+            .start_ms
+            .saturating_add(self.spec.over_ms.saturating_mul(u64::from(i)) / n)
     }
 
     /// Whether a lab fault keeps this consumer from subscribing now.

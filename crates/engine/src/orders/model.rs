@@ -169,7 +169,10 @@ impl Db {
     }
 
     pub fn waiting(&self) -> usize {
-        self.orders.iter().filter(|o| o.status == Status::WaitingPay).count()
+        self.orders
+            .iter()
+            .filter(|o| o.status == Status::WaitingPay)
+            .count()
     }
 }
 
@@ -183,7 +186,10 @@ mod tests {
         let id = db.create(0, 1000);
         assert!(db.pay(id, 500));
         assert_eq!(db.close(id, 1000, true), None);
-        assert_eq!(db.close(id, 1000, false), Some(CloseResult { was: Status::Paid }));
+        assert_eq!(
+            db.close(id, 1000, false),
+            Some(CloseResult { was: Status::Paid })
+        );
     }
 
     #[test]

@@ -49,7 +49,15 @@ pub fn read(policy: Policy, db: &Db, order: u32, now_ms: u64, queries: &mut u64)
 }
 
 /// The write at the end of handling. `key` is the message's idempotency key.
-pub fn close((policy, early): (Policy, Early), db: &mut Db, order: u32, key: &str, read: Option<Read>, now_ms: u64, queries: &mut u64) -> Decision {
+pub fn close(
+    (policy, early): (Policy, Early),
+    db: &mut Db,
+    order: u32,
+    key: &str,
+    read: Option<Read>,
+    now_ms: u64,
+    queries: &mut u64,
+) -> Decision {
     if policy == Policy::Idempotent {
         *queries += 1; // INSERT INTO handled: a duplicate key fails here
         if db.handled.contains(key) {
@@ -67,7 +75,9 @@ pub fn close((policy, early): (Policy, Early), db: &mut Db, order: u32, key: &st
             // Not yet due: the idempotency record is not written, the message comes back.
             return Decision::Skipped(match early {
                 Early::Ignore => Skip::EarlyIgnored,
-                Early::Republish => Skip::EarlyRepublished { delay_ms: r.early_ms },
+                Early::Republish => Skip::EarlyRepublished {
+                    delay_ms: r.early_ms,
+                },
             });
         }
     }
@@ -79,7 +89,9 @@ pub fn close((policy, early): (Policy, Early), db: &mut Db, order: u32, key: &st
     }
     match result {
         Some(r) => Decision::Closed { was: r.was },
-        None => Decision::Skipped(Skip::NotWaiting(db.get(order).map_or(Status::Closed, |o| o.status))),
+        None => Decision::Skipped(Skip::NotWaiting(
+            db.get(order).map_or(Status::Closed, |o| o.status),
+        )),
     }
 }
 
@@ -93,15 +105,32 @@ mod tests {
         let mut q = 0;
         let r = read(policy, &db, id, 1000, &mut q);
         db.pay(id, 1000);
-        close((policy, Early::Republish), &mut db, id, "k", r, 1000, &mut q)
+        close(
+            (policy, Early::Republish),
+            &mut db,
+            id,
+            "k",
+            r,
+            1000,
+            &mut q,
+        )
     }
 
     #[test]
     fn a_payment_between_read_and_update() {
-        assert_eq!(paid_between_read_and_update(Policy::Naive), Decision::Closed { was: Status::Paid });
-        assert_eq!(paid_between_read_and_update(Policy::CheckState), Decision::Closed { was: Status::Paid });
+        assert_eq!(
+            paid_between_read_and_update(Policy::Naive),
+            Decision::Closed { was: Status::Paid }
+        );
+        assert_eq!(
+            paid_between_read_and_update(Policy::CheckState),
+            Decision::Closed { was: Status::Paid }
+        );
         let safe = Decision::Skipped(Skip::NotWaiting(Status::Paid));
-        assert_eq!(paid_between_read_and_update(Policy::ConditionalUpdate), safe);
+        assert_eq!(
+            paid_between_read_and_update(Policy::ConditionalUpdate),
+            safe
+        );
         assert_eq!(paid_between_read_and_update(Policy::Idempotent), safe);
     }
 
@@ -112,12 +141,30 @@ mod tests {
         let mut q = 0;
         let r = read(Policy::Idempotent, &db, id, 1000, &mut q);
         assert_eq!(
-            close((Policy::Idempotent, Early::Ignore), &mut db, id, "k", r, 1000, &mut q),
-            Decision::Closed { was: Status::WaitingPay }
+            close(
+                (Policy::Idempotent, Early::Ignore),
+                &mut db,
+                id,
+                "k",
+                r,
+                1000,
+                &mut q
+            ),
+            Decision::Closed {
+                was: Status::WaitingPay
+            }
         );
         let r = read(Policy::Idempotent, &db, id, 1000, &mut q);
         assert_eq!(
-            close((Policy::Idempotent, Early::Ignore), &mut db, id, "k", r, 1000, &mut q),
+            close(
+                (Policy::Idempotent, Early::Ignore),
+                &mut db,
+                id,
+                "k",
+                r,
+                1000,
+                &mut q
+            ),
             Decision::Skipped(Skip::Duplicate)
         );
         assert_eq!(q, 5);
@@ -130,12 +177,30 @@ mod tests {
         let mut q = 0;
         let r = read(Policy::CheckState, &db, id, 400, &mut q);
         assert_eq!(
-            close((Policy::CheckState, Early::Republish), &mut db, id, "k", r, 400, &mut q),
+            close(
+                (Policy::CheckState, Early::Republish),
+                &mut db,
+                id,
+                "k",
+                r,
+                400,
+                &mut q
+            ),
             Decision::Skipped(Skip::EarlyRepublished { delay_ms: 600 })
         );
         assert_eq!(
-            close((Policy::Naive, Early::Republish), &mut db, id, "k", None, 400, &mut q),
-            Decision::Closed { was: Status::WaitingPay }
+            close(
+                (Policy::Naive, Early::Republish),
+                &mut db,
+                id,
+                "k",
+                None,
+                400,
+                &mut q
+            ),
+            Decision::Closed {
+                was: Status::WaitingPay
+            }
         );
     }
 }

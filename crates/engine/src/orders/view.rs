@@ -67,7 +67,10 @@ pub fn of(lab: &Lab, now_ms: u64) -> OrdersView {
         .filter(|o| o.mistake_msg.is_some() || o.released_twice)
         .take(MAX_ROWS)
         .collect();
-    for o in orders.iter().filter(|o| o.mistake_msg.is_none() && !o.released_twice) {
+    for o in orders
+        .iter()
+        .filter(|o| o.mistake_msg.is_none() && !o.released_twice)
+    {
         if picked.len() >= MAX_ROWS {
             break;
         }

@@ -84,7 +84,10 @@ pub fn trace_golden(scenario: &Scenario) -> (String, u64) {
         count += 1;
     });
     if count > KEEP as u64 {
-        kept.push_str(&json!({"truncated": true, "kept": KEEP, "total_events": count, "fnv1a64": hash.hex()}).to_string());
+        kept.push_str(
+            &json!({"truncated": true, "kept": KEEP, "total_events": count, "fnv1a64": hash.hex()})
+                .to_string(),
+        );
         kept.push('\n');
     }
     (kept, count)

@@ -45,10 +45,19 @@ impl Recorder {
             EventKind::Expired { msg, late_ms, .. } | EventKind::DelayDue { msg, late_ms, .. } => {
                 self.late_ms[msg.0 as usize - 1] += late_ms;
             }
-            EventKind::Delivered { msg, queue, consumer, redelivered, returns, .. } => {
+            EventKind::Delivered {
+                msg,
+                queue,
+                consumer,
+                redelivered,
+                returns,
+                ..
+            } => {
                 let late = self.late_ms[msg.id.0 as usize - 1];
                 self.delivered_late_ms.push(late);
-                let consumer = consumer.map_or(json!("basic.get"), |c| json!(sim.consumers()[c.0 as usize].spec.name));
+                let consumer = consumer.map_or(json!("basic.get"), |c| {
+                    json!(sim.consumers()[c.0 as usize].spec.name)
+                });
                 self.deliveries.push(json!({
                     "body": &*msg.body,
                     "queue": syms.str(*queue),
@@ -63,18 +72,30 @@ impl Recorder {
                     "headers": render::headers(msg, syms, *returns),
                 }));
             }
-            EventKind::Dropped { msg, queue, reason, .. } => {
+            EventKind::Dropped {
+                msg, queue, reason, ..
+            } => {
                 let mut d = Map::new();
                 d.insert("body".into(), json!(&*self.message(*msg).body));
                 d.insert("at_ms".into(), json!(e.t_ms));
-                d.insert("queue".into(), queue.map_or(Value::Null, |q| json!(syms.str(q))));
+                d.insert(
+                    "queue".into(),
+                    queue.map_or(Value::Null, |q| json!(syms.str(q))),
+                );
                 d.insert("reason".into(), json!(reason.as_str()));
                 self.dropped.push(Value::Object(d));
             }
-            EventKind::Returned { msg, code, text, .. } => {
+            EventKind::Returned {
+                msg, code, text, ..
+            } => {
                 self.returned.push(json!({"body": &*self.message(*msg).body, "at_ms": e.t_ms, "code": code, "text": text}));
             }
-            EventKind::Error { msg, code, text, scope } => {
+            EventKind::Error {
+                msg,
+                code,
+                text,
+                scope,
+            } => {
                 let mut m = Map::new();
                 m.insert("at_ms".into(), json!(e.t_ms));
                 m.insert("code".into(), json!(code));
@@ -103,20 +124,29 @@ impl Recorder {
         out.insert("returned".into(), Value::Array(self.returned.clone()));
         out.insert("errors".into(), Value::Array(self.errors.clone()));
         out.insert("final".into(), final_state(sim));
-        out.insert("lateness_ms".into(), lateness_summary(&self.delivered_late_ms));
+        out.insert(
+            "lateness_ms".into(),
+            lateness_summary(&self.delivered_late_ms),
+        );
         let mut stats = Map::new();
         stats.insert("events".into(), json!(self.events));
         stats.insert("end_ms".into(), json!(sim.now_ms()));
         stats.insert("wall_ms".into(), json!(0.0));
         out.insert("stats".into(), Value::Object(stats));
         if let Some(lab) = sim.orders_lab() {
-            out.insert("orders".into(), lab.tally.to_json(lab.spec.policy, &lab.db, sim.now_ms()));
+            out.insert(
+                "orders".into(),
+                lab.tally.to_json(lab.spec.policy, &lab.db, sim.now_ms()),
+            );
         }
         if let Some(l) = &self.limit {
             out.insert("limit_reached".into(), json!(l));
         }
         if !scenario.topology.not_simulated.is_empty() {
-            out.insert("not_simulated".into(), json!(scenario.topology.not_simulated));
+            out.insert(
+                "not_simulated".into(),
+                json!(scenario.topology.not_simulated),
+            );
         }
         Value::Object(out)
     }
@@ -125,11 +155,21 @@ impl Recorder {
 /// Queue depths by queue name, and `messages_delayed` by delayed exchange name.
 pub fn final_state(sim: &Sim) -> Value {
     let syms = sim.symbols();
-    let mut queues: Vec<(&str, Value)> =
-        sim.queues().map(|q| (syms.str(q.name), json!({"ready": q.ready_len(), "unacked": q.unacked_len()}))).collect();
+    let mut queues: Vec<(&str, Value)> = sim
+        .queues()
+        .map(|q| {
+            (
+                syms.str(q.name),
+                json!({"ready": q.ready_len(), "unacked": q.unacked_len()}),
+            )
+        })
+        .collect();
     queues.sort_by(|a, b| a.0.cmp(b.0));
-    let mut delayed: std::collections::BTreeMap<&str, u64> =
-        sim.exchanges().filter(|x| x.delayed).map(|x| (syms.str(x.name), 0)).collect();
+    let mut delayed: std::collections::BTreeMap<&str, u64> = sim
+        .exchanges()
+        .filter(|x| x.delayed)
+        .map(|x| (syms.str(x.name), 0))
+        .collect();
     for (_, _, s) in sim.delayed_store().iter() {
         *delayed.entry(&s.exchange.name_str).or_insert(0) += 1;
     }
@@ -158,7 +198,11 @@ pub fn lateness_summary(values: &[u64]) -> Value {
 
 /// Runs a scenario to its end (`until`, or until nothing is left to happen), handing
 /// every event to `on_event` as it happens. Returns the finished simulation.
-pub fn run_with(scenario: &Scenario, limits: Limits, mut on_event: impl FnMut(&Event, &Sim)) -> Sim {
+pub fn run_with(
+    scenario: &Scenario,
+    limits: Limits,
+    mut on_event: impl FnMut(&Event, &Sim),
+) -> Sim {
     let mut sim = Sim::with_limits(scenario, limits);
     let mut drain = |sim: &mut Sim| {
         while let Some(e) = sim.poll_event() {

@@ -28,9 +28,15 @@ pub fn properties(msg: &Message, syms: &Symbols) -> Value {
         };
         put("priority", r.priority.map(|x| json!(x)));
         put("message_id", r.message_id.as_ref().map(|x| json!(x)));
-        put("correlation_id", r.correlation_id.as_ref().map(|x| json!(x)));
+        put(
+            "correlation_id",
+            r.correlation_id.as_ref().map(|x| json!(x)),
+        );
         put("content_type", r.content_type.as_ref().map(|x| json!(x)));
-        put("content_encoding", r.content_encoding.as_ref().map(|x| json!(x)));
+        put(
+            "content_encoding",
+            r.content_encoding.as_ref().map(|x| json!(x)),
+        );
         put("reply_to", r.reply_to.as_ref().map(|x| json!(x)));
         put("timestamp", r.timestamp.map(|x| json!(x)));
         put("type", r.kind.as_ref().map(|x| json!(x)));
@@ -47,9 +53,15 @@ pub fn headers(msg: &Message, syms: &Symbols, returns: u32) -> Value {
         _ => Map::new(),
     };
     if let Some(d) = &msg.deaths {
-        h.insert("x-first-death-exchange".into(), json!(syms.str(d.first_exchange)));
+        h.insert(
+            "x-first-death-exchange".into(),
+            json!(syms.str(d.first_exchange)),
+        );
         h.insert("x-first-death-queue".into(), json!(syms.str(d.first_queue)));
-        h.insert("x-first-death-reason".into(), json!(d.first_reason.as_str()));
+        h.insert(
+            "x-first-death-reason".into(),
+            json!(d.first_reason.as_str()),
+        );
         h.insert("x-death".into(), x_death(d, syms));
     }
     if returns > 0 {
@@ -66,7 +78,10 @@ pub fn x_death(d: &Deaths, syms: &Symbols) -> Value {
         m.insert("queue".into(), json!(syms.str(e.queue)));
         m.insert("time".into(), json!(e.time_ms / 1000));
         m.insert("exchange".into(), json!(syms.str(e.exchange)));
-        m.insert("routing-keys".into(), Value::Array(e.routing_keys.iter().map(|k| json!(syms.str(*k))).collect()));
+        m.insert(
+            "routing-keys".into(),
+            Value::Array(e.routing_keys.iter().map(|k| json!(syms.str(*k))).collect()),
+        );
         if let Some(x) = e.original_expiration {
             m.insert("original-expiration".into(), json!(x.text(syms)));
         }

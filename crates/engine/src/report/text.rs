@@ -19,16 +19,32 @@ pub const MAX_LINES: usize = 400;
 /// `h:mm:ss.mmm` (the playground's clock format).
 pub fn clock(ms: u64) -> String {
     let (h, rest) = (ms / 3_600_000, ms % 3_600_000);
-    format!("{}:{:02}:{:02}.{:03}", h, rest / 60_000, (rest % 60_000) / 1000, rest % 1000)
+    format!(
+        "{}:{:02}:{:02}.{:03}",
+        h,
+        rest / 60_000,
+        (rest % 60_000) / 1000,
+        rest % 1000
+    )
 }
 
 /// One line for an event, or None for events not worth a line (confirms, declares).
 pub fn line(e: &Event, sim: &Sim) -> Option<String> {
     let s = |x| sim.symbols().str(x).to_string();
-    let who = |c: Option<crate::ids::ConsumerId>| c.map_or("basic.get".to_string(), |c| sim.consumers()[c.0 as usize].spec.name.clone());
+    let who = |c: Option<crate::ids::ConsumerId>| {
+        c.map_or("basic.get".to_string(), |c| {
+            sim.consumers()[c.0 as usize].spec.name.clone()
+        })
+    };
     let text = match &e.kind {
         EventKind::Published { msg, mandatory } => {
-            let mut t = format!("publish     #{} {:?} -> {} [{}]", msg.id.0, short(&msg.body), show_x(&s(msg.exchange)), s(msg.routing_key()));
+            let mut t = format!(
+                "publish     #{} {:?} -> {} [{}]",
+                msg.id.0,
+                short(&msg.body),
+                show_x(&s(msg.exchange)),
+                s(msg.routing_key())
+            );
             if let Some(x) = msg.expiration {
                 let _ = write!(t, " expiration {}", x.text(sim.symbols()));
             }
@@ -40,34 +56,127 @@ pub fn line(e: &Event, sim: &Sim) -> Option<String> {
             }
             t
         }
-        EventKind::Error { code, text, scope, .. } => format!("ERROR       {code} {text} ({} closed)", scope.as_str()),
-        EventKind::Delayed { msg, exchange, due_ms, .. } => format!("delay       #{} in {} until {}", msg.0, s(*exchange), clock(*due_ms)),
-        EventKind::DelayDue { msg, exchange, late_ms, .. } => format!("delay due   #{} from {}{}", msg.0, s(*exchange), late(*late_ms)),
-        EventKind::Enqueued { msg, queue, expires_at_ms, .. } => match expires_at_ms {
-            Some(t) => format!("enqueue     #{} in {}, expires at {}", msg.0, s(*queue), clock(*t)),
+        EventKind::Error {
+            code, text, scope, ..
+        } => format!("ERROR       {code} {text} ({} closed)", scope.as_str()),
+        EventKind::Delayed {
+            msg,
+            exchange,
+            due_ms,
+            ..
+        } => format!(
+            "delay       #{} in {} until {}",
+            msg.0,
+            s(*exchange),
+            clock(*due_ms)
+        ),
+        EventKind::DelayDue {
+            msg,
+            exchange,
+            late_ms,
+            ..
+        } => format!(
+            "delay due   #{} from {}{}",
+            msg.0,
+            s(*exchange),
+            late(*late_ms)
+        ),
+        EventKind::Enqueued {
+            msg,
+            queue,
+            expires_at_ms,
+            ..
+        } => match expires_at_ms {
+            Some(t) => format!(
+                "enqueue     #{} in {}, expires at {}",
+                msg.0,
+                s(*queue),
+                clock(*t)
+            ),
             None => format!("enqueue     #{} in {}", msg.0, s(*queue)),
         },
-        EventKind::Returned { msg, code, text, .. } => format!("return      #{} {code} {text}", msg.0),
+        EventKind::Returned {
+            msg, code, text, ..
+        } => format!("return      #{} {code} {text}", msg.0),
         EventKind::Confirmed { msg, ack: false } => format!("nack        #{}", msg.0),
-        EventKind::Expired { msg, queue, late_ms, .. } => format!("expire      #{} from {}{}", msg.0, s(*queue), late(*late_ms)),
-        EventKind::DeadLettered { msg, reason, dlx, routing_keys, .. } => {
+        EventKind::Expired {
+            msg,
+            queue,
+            late_ms,
+            ..
+        } => format!(
+            "expire      #{} from {}{}",
+            msg.0,
+            s(*queue),
+            late(*late_ms)
+        ),
+        EventKind::DeadLettered {
+            msg,
+            reason,
+            dlx,
+            routing_keys,
+            ..
+        } => {
             let keys: Vec<String> = routing_keys.iter().map(|k| s(*k)).collect();
-            format!("dead-letter #{} ({}) -> {} [{}]", msg.0, reason.as_str(), show_x(&s(*dlx)), keys.join(", "))
+            format!(
+                "dead-letter #{} ({}) -> {} [{}]",
+                msg.0,
+                reason.as_str(),
+                show_x(&s(*dlx)),
+                keys.join(", ")
+            )
         }
-        EventKind::Dropped { msg, queue, reason, .. } => match queue {
+        EventKind::Dropped {
+            msg, queue, reason, ..
+        } => match queue {
             Some(q) => format!("DROP        #{} in {} ({})", msg.0, s(*q), reason.as_str()),
             None => format!("DROP        #{} ({})", msg.0, reason.as_str()),
         },
-        EventKind::Delivered { msg, queue, consumer, redelivered, .. } => {
-            format!("deliver     #{} {:?} from {} to {}{}", msg.id.0, short(&msg.body), s(*queue), who(*consumer), if *redelivered { " (redelivered)" } else { "" })
+        EventKind::Delivered {
+            msg,
+            queue,
+            consumer,
+            redelivered,
+            ..
+        } => {
+            format!(
+                "deliver     #{} {:?} from {} to {}{}",
+                msg.id.0,
+                short(&msg.body),
+                s(*queue),
+                who(*consumer),
+                if *redelivered { " (redelivered)" } else { "" }
+            )
         }
-        EventKind::Rejected { msg, requeue, .. } => format!("{}      #{}", if *requeue { "nack  " } else { "reject" }, msg.0),
-        EventKind::Requeued { msg, queue, .. } => format!("requeue     #{} to {}", msg.0, s(*queue)),
-        EventKind::ConsumerAttached { consumer, queue } => format!("consume     {} on {}", who(Some(*consumer)), s(*queue)),
-        EventKind::ConsumerDetached { consumer, queue } => format!("cancel      {} on {}", who(Some(*consumer)), s(*queue)),
-        EventKind::QueueDeleted { queue, expired } => format!("delete      queue {}{}", s(*queue), if *expired { " (x-expires)" } else { "" }),
-        EventKind::Purged { queue, count } => format!("purge       {} ({count} messages)", s(*queue)),
-        EventKind::NodeDown { lost } => if *lost { "NODE LOST".to_string() } else { "node down (restart)".to_string() },
+        EventKind::Rejected { msg, requeue, .. } => format!(
+            "{}      #{}",
+            if *requeue { "nack  " } else { "reject" },
+            msg.0
+        ),
+        EventKind::Requeued { msg, queue, .. } => {
+            format!("requeue     #{} to {}", msg.0, s(*queue))
+        }
+        EventKind::ConsumerAttached { consumer, queue } => {
+            format!("consume     {} on {}", who(Some(*consumer)), s(*queue))
+        }
+        EventKind::ConsumerDetached { consumer, queue } => {
+            format!("cancel      {} on {}", who(Some(*consumer)), s(*queue))
+        }
+        EventKind::QueueDeleted { queue, expired } => format!(
+            "delete      queue {}{}",
+            s(*queue),
+            if *expired { " (x-expires)" } else { "" }
+        ),
+        EventKind::Purged { queue, count } => {
+            format!("purge       {} ({count} messages)", s(*queue))
+        }
+        EventKind::NodeDown { lost } => {
+            if *lost {
+                "NODE LOST".to_string()
+            } else {
+                "node down (restart)".to_string()
+            }
+        }
         EventKind::NodeUp => "node up".to_string(),
         EventKind::LimitReached { text } => format!("STOPPED     {text}"),
         EventKind::Order(o) => o.text(clock),
@@ -104,7 +213,14 @@ fn short(body: &str) -> String {
 pub fn summary(result: &serde_json::Value) -> String {
     let mut out = String::new();
     let n = |k: &str| result[k].as_array().map_or(0, |a| a.len());
-    let _ = writeln!(out, "\n{} deliveries, {} dropped, {} returned, {} errors", n("deliveries"), n("dropped"), n("returned"), n("errors"));
+    let _ = writeln!(
+        out,
+        "\n{} deliveries, {} dropped, {} returned, {} errors",
+        n("deliveries"),
+        n("dropped"),
+        n("returned"),
+        n("errors")
+    );
     let l = &result["lateness_ms"];
     if l["count"].as_u64().unwrap_or(0) > 0 {
         let _ = writeln!(
@@ -117,14 +233,20 @@ pub fn summary(result: &serde_json::Value) -> String {
     }
     let mut reasons: std::collections::BTreeMap<&str, u64> = Default::default();
     for d in result["dropped"].as_array().into_iter().flatten() {
-        *reasons.entry(d["reason"].as_str().unwrap_or("?")).or_default() += 1;
+        *reasons
+            .entry(d["reason"].as_str().unwrap_or("?"))
+            .or_default() += 1;
     }
     for (r, c) in reasons {
         let _ = writeln!(out, "dropped ({r}): {c}");
     }
     if let Some(qs) = result["final"]["queues"].as_object() {
         for (q, v) in qs {
-            let _ = writeln!(out, "queue {q}: {} ready, {} unacked", v["ready"], v["unacked"]);
+            let _ = writeln!(
+                out,
+                "queue {q}: {} ready, {} unacked",
+                v["ready"], v["unacked"]
+            );
         }
     }
     if let Some(xs) = result["final"]["delayed"].as_object() {
@@ -136,7 +258,10 @@ pub fn summary(result: &serde_json::Value) -> String {
         let _ = writeln!(out, "not simulated: {}", note.as_str().unwrap_or_default());
     }
     if result["orders"].is_object() {
-        out.push_str(&crate::orders::outcome::summary_text(&result["orders"], clock));
+        out.push_str(&crate::orders::outcome::summary_text(
+            &result["orders"],
+            clock,
+        ));
     }
     if let Some(l) = result["limit_reached"].as_str() {
         let _ = writeln!(out, "STOPPED by a limit: {l}");

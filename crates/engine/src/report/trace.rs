@@ -34,22 +34,40 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
                 put("mandatory", json!(true));
             }
         }
-        EventKind::Error { code, text, scope, .. } => {
+        EventKind::Error {
+            code, text, scope, ..
+        } => {
             put("code", json!(code));
             put("text", json!(&**text));
             put("scope", json!(scope.as_str()));
         }
-        EventKind::Delayed { copy, exchange, due_ms, .. } => {
+        EventKind::Delayed {
+            copy,
+            exchange,
+            due_ms,
+            ..
+        } => {
             put("copy", json!(copy.0));
             put("exchange", s(*exchange));
             put("due_ms", json!(due_ms));
         }
-        EventKind::DelayDue { copy, exchange, late_ms, .. } => {
+        EventKind::DelayDue {
+            copy,
+            exchange,
+            late_ms,
+            ..
+        } => {
             put("copy", json!(copy.0));
             put("exchange", s(*exchange));
             put("late_ms", json!(late_ms));
         }
-        EventKind::Enqueued { copy, queue, via, expires_at_ms, .. } => {
+        EventKind::Enqueued {
+            copy,
+            queue,
+            via,
+            expires_at_ms,
+            ..
+        } => {
             put("copy", json!(copy.0));
             put("queue", s(*queue));
             put("via", s(*via));
@@ -57,28 +75,54 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
                 put("expires_at_ms", json!(t));
             }
         }
-        EventKind::Returned { exchange, routing_key, code, text, .. } => {
+        EventKind::Returned {
+            exchange,
+            routing_key,
+            code,
+            text,
+            ..
+        } => {
             put("exchange", s(*exchange));
             put("routing_key", s(*routing_key));
             put("code", json!(code));
             put("text", json!(text));
         }
         EventKind::Confirmed { ack, .. } => put("ack", json!(ack)),
-        EventKind::Expired { copy, queue, late_ms, .. } => {
+        EventKind::Expired {
+            copy,
+            queue,
+            late_ms,
+            ..
+        } => {
             put("copy", json!(copy.0));
             put("queue", s(*queue));
             put("late_ms", json!(late_ms));
         }
-        EventKind::DeadLettered { copy, queue, reason, dlx, routing_keys, .. } => {
+        EventKind::DeadLettered {
+            copy,
+            queue,
+            reason,
+            dlx,
+            routing_keys,
+            ..
+        } => {
             if let Some(c) = copy {
                 put("copy", json!(c.0));
             }
             put("queue", s(*queue));
             put("reason", json!(reason.as_str()));
             put("dlx", s(*dlx));
-            put("routing_keys", Value::Array(routing_keys.iter().map(|k| s(*k)).collect()));
+            put(
+                "routing_keys",
+                Value::Array(routing_keys.iter().map(|k| s(*k)).collect()),
+            );
         }
-        EventKind::Dropped { copy, queue, reason, .. } => {
+        EventKind::Dropped {
+            copy,
+            queue,
+            reason,
+            ..
+        } => {
             if let Some(c) = copy {
                 put("copy", json!(c.0));
             }
@@ -87,7 +131,15 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
             }
             put("reason", json!(reason.as_str()));
         }
-        EventKind::Delivered { msg, copy, queue, consumer, redelivered, delivery_tag, returns } => {
+        EventKind::Delivered {
+            msg,
+            copy,
+            queue,
+            consumer,
+            redelivered,
+            delivery_tag,
+            returns,
+        } => {
             put("copy", json!(copy.0));
             put("queue", s(*queue));
             put("consumer", consumer.map_or(Value::Null, consumer_name));
@@ -95,12 +147,23 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
             put("delivery_tag", json!(delivery_tag));
             put("headers", super::render::headers(msg, syms, *returns));
         }
-        EventKind::Acked { copy, queue, consumer, .. } => {
+        EventKind::Acked {
+            copy,
+            queue,
+            consumer,
+            ..
+        } => {
             put("copy", json!(copy.0));
             put("queue", s(*queue));
             put("consumer", consumer.map_or(Value::Null, consumer_name));
         }
-        EventKind::Rejected { copy, queue, consumer, requeue, .. } => {
+        EventKind::Rejected {
+            copy,
+            queue,
+            consumer,
+            requeue,
+            ..
+        } => {
             put("copy", json!(copy.0));
             put("queue", s(*queue));
             put("consumer", consumer_name(*consumer));
@@ -110,21 +173,37 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
             put("copy", json!(copy.0));
             put("queue", s(*queue));
         }
-        EventKind::ConsumerAttached { consumer, queue } | EventKind::ConsumerDetached { consumer, queue } => {
+        EventKind::ConsumerAttached { consumer, queue }
+        | EventKind::ConsumerDetached { consumer, queue } => {
             put("consumer", consumer_name(*consumer));
             put("queue", s(*queue));
         }
-        EventKind::ExchangeDeclared { exchange } | EventKind::ExchangeDeleted { exchange } => put("exchange", s(*exchange)),
+        EventKind::ExchangeDeclared { exchange } | EventKind::ExchangeDeleted { exchange } => {
+            put("exchange", s(*exchange))
+        }
         EventKind::QueueDeclared { queue } => put("queue", s(*queue)),
         EventKind::QueueDeleted { queue, expired } => {
             put("queue", s(*queue));
             put("expired", json!(expired));
         }
-        EventKind::Bound { source, destination, to_exchange, routing_key }
-        | EventKind::Unbound { source, destination, to_exchange, routing_key } => {
+        EventKind::Bound {
+            source,
+            destination,
+            to_exchange,
+            routing_key,
+        }
+        | EventKind::Unbound {
+            source,
+            destination,
+            to_exchange,
+            routing_key,
+        } => {
             put("source", s(*source));
             put("destination", s(*destination));
-            put("destination_type", json!(if *to_exchange { "exchange" } else { "queue" }));
+            put(
+                "destination_type",
+                json!(if *to_exchange { "exchange" } else { "queue" }),
+            );
             put("routing_key", s(*routing_key));
         }
         EventKind::Purged { queue, count } => {

@@ -134,13 +134,19 @@ pub enum ActionKind {
     Publish(PublishSpec),
     Declare(Declare),
     Delete(Delete),
-    Purge { queue: String },
+    Purge {
+        queue: String,
+    },
     /// basic.get with auto-ack: takes the head of the queue, if any.
-    Get { queue: String },
+    Get {
+        queue: String,
+    },
     /// The node stops for `downtime_ms` and comes back: durable objects and persistent
     /// messages in durable queues survive; the delayed store survives, and what fell due
     /// while the node was down goes out at once on start.
-    RestartNode { downtime_ms: u64 },
+    RestartNode {
+        downtime_ms: u64,
+    },
     /// The node that held the delayed-message store and the classic queues' contents is
     /// gone (a cluster member lost for good): those messages are lost; metadata and
     /// quorum queues, replicated elsewhere, survive.
@@ -207,7 +213,13 @@ impl ExchangeDef {
 impl QueueDef {
     /// A durable queue with no arguments.
     pub fn new(name: &str) -> QueueDef {
-        QueueDef { name: name.into(), durable: true, auto_delete: false, exclusive: false, arguments: Table::new() }
+        QueueDef {
+            name: name.into(),
+            durable: true,
+            auto_delete: false,
+            exclusive: false,
+            arguments: Table::new(),
+        }
     }
 
     pub fn with_arg(mut self, key: &str, value: FieldValue) -> QueueDef {

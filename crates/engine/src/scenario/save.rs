@@ -34,7 +34,10 @@ pub fn to_value(s: &Scenario) -> Value {
         root.insert("orders".into(), orders::orders(o));
     }
     if !s.faults.is_empty() {
-        root.insert("faults".into(), s.faults.iter().map(orders::fault).collect());
+        root.insert(
+            "faults".into(),
+            s.faults.iter().map(orders::fault).collect(),
+        );
     }
     Value::Object(root)
 }

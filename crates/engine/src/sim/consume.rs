@@ -44,7 +44,8 @@ impl Sim {
         let id = ConsumerId(self.consumers.len() as u32);
         let queue = self.sym(&spec.queue);
         let (from, to) = (spec.from_ms.max(self.now_ms()), spec.to_ms);
-        self.consumers.push(crate::consumer::Consumer::new(spec, queue));
+        self.consumers
+            .push(crate::consumer::Consumer::new(spec, queue));
         self.arm(from, Timer::ConsumerAttach(id));
         if let Some(to) = to {
             self.arm(to.max(from), Timer::ConsumerDetach(id));
@@ -65,8 +66,16 @@ impl Sim {
         }
         let qname = c.queue_name;
         let Some(qid) = self.queue_id(qname) else {
-            let text = format!("NOT_FOUND - no queue '{}' in vhost '/'", self.syms.str(qname));
-            self.emit(EventKind::Error { msg: None, code: 404, text: text.into(), scope: crate::amqp::ErrorScope::Channel });
+            let text = format!(
+                "NOT_FOUND - no queue '{}' in vhost '/'",
+                self.syms.str(qname)
+            );
+            self.emit(EventKind::Error {
+                msg: None,
+                code: 404,
+                text: text.into(),
+                scope: crate::amqp::ErrorScope::Channel,
+            });
             return;
         };
         // A (re)attach is a new channel: delivery tags start again at 1.
@@ -77,7 +86,10 @@ impl Sim {
         let q = self.queue_mut(qid).expect("queue exists");
         q.consumers.push(cid);
         q.last_used_ms = now;
-        self.emit(EventKind::ConsumerAttached { consumer: cid, queue: qname });
+        self.emit(EventKind::ConsumerAttached {
+            consumer: cid,
+            queue: qname,
+        });
         self.try_deliver(qid);
     }
 
@@ -95,13 +107,24 @@ impl Sim {
         q.last_used_ms = now;
         let qname = q.name;
         let held = held_in_delivery_order(q, cid);
-        self.emit(EventKind::ConsumerDetached { consumer: cid, queue: qname });
+        self.emit(EventKind::ConsumerDetached {
+            consumer: cid,
+            queue: qname,
+        });
         for copy in held {
-            let u = self.queue_mut(qid).expect("queue").unacked.remove(&copy).expect("held");
+            let u = self
+                .queue_mut(qid)
+                .expect("queue")
+                .unacked
+                .remove(&copy)
+                .expect("held");
             self.lab_forget(copy);
             self.requeue(qid, u.entry);
         }
-        if self.queue(qid).is_some_and(|q| q.auto_delete && q.consumers.is_empty()) {
+        if self
+            .queue(qid)
+            .is_some_and(|q| q.auto_delete && q.consumers.is_empty())
+        {
             // An auto-delete queue goes with its last consumer (messages are dropped).
             return self.delete_queue(qid, false);
         }
@@ -121,8 +144,14 @@ impl Sim {
             if q.head().is_none() || !self.node_up {
                 return;
             }
-            let Some(cid) = self.pick_consumer(qid) else { return };
-            let entry = self.queue_mut(qid).expect("queue").pop_head().expect("head");
+            let Some(cid) = self.pick_consumer(qid) else {
+                return;
+            };
+            let entry = self
+                .queue_mut(qid)
+                .expect("queue")
+                .pop_head()
+                .expect("head");
             self.deliver(qid, cid, entry);
             self.expire_head(qid);
         }
@@ -147,7 +176,9 @@ impl Sim {
         let q = self.queue(qid)?;
         let n = q.consumers.len();
         let start = q.next_consumer;
-        let found = (0..n).map(|i| (start + i) % n).find(|&i| self.consumers[q.consumers[i].0 as usize].has_capacity())?;
+        let found = (0..n)
+            .map(|i| (start + i) % n)
+            .find(|&i| self.consumers[q.consumers[i].0 as usize].has_capacity())?;
         let cid = q.consumers[found];
         self.queue_mut(qid).expect("queue").next_consumer = (found + 1) % n;
         Some(cid)
@@ -173,7 +204,12 @@ impl Sim {
             returns: entry.returns,
         });
         if auto {
-            self.emit(EventKind::Acked { msg: entry.msg.id, copy: entry.copy, queue: qname, consumer: Some(cid) });
+            self.emit(EventKind::Acked {
+                msg: entry.msg.id,
+                copy: entry.copy,
+                queue: qname,
+                consumer: Some(cid),
+            });
             self.end_copy();
             return;
         }
@@ -185,12 +221,35 @@ impl Sim {
         let copy = entry.copy;
         self.next_delivery += 1;
         let delivery = self.next_delivery;
-        self.queue_mut(qid).expect("queue").unacked.insert(copy, Unacked { entry, consumer: cid, delivery_tag: tag, delivery, outcome });
-        self.arm(now.saturating_add(handle_ms), Timer::Handled { consumer: cid, copy, queue: qid, delivery });
+        self.queue_mut(qid).expect("queue").unacked.insert(
+            copy,
+            Unacked {
+                entry,
+                consumer: cid,
+                delivery_tag: tag,
+                delivery,
+                outcome,
+            },
+        );
+        self.arm(
+            now.saturating_add(handle_ms),
+            Timer::Handled {
+                consumer: cid,
+                copy,
+                queue: qid,
+                delivery,
+            },
+        );
     }
 
     /// The consumer is done with `copy`: ack, reject or requeue it.
-    pub(crate) fn on_handled(&mut self, cid: ConsumerId, copy: CopyId, qid: QueueId, delivery: u64) {
+    pub(crate) fn on_handled(
+        &mut self,
+        cid: ConsumerId,
+        copy: CopyId,
+        qid: QueueId,
+        delivery: u64,
+    ) {
         let Some(q) = self.queue_mut(qid) else { return };
         if q.unacked.get(&copy).is_none_or(|u| u.delivery != delivery) {
             return; // requeued (and maybe delivered again) or deleted since
@@ -205,15 +264,32 @@ impl Sim {
         };
         match outcome {
             Outcome::Ack => {
-                self.emit(EventKind::Acked { msg: msg_id, copy, queue: qname, consumer: Some(cid) });
+                self.emit(EventKind::Acked {
+                    msg: msg_id,
+                    copy,
+                    queue: qname,
+                    consumer: Some(cid),
+                });
                 self.end_copy();
             }
             Outcome::Reject => {
-                self.emit(EventKind::Rejected { msg: msg_id, copy, queue: qname, consumer: cid, requeue: false });
+                self.emit(EventKind::Rejected {
+                    msg: msg_id,
+                    copy,
+                    queue: qname,
+                    consumer: cid,
+                    requeue: false,
+                });
                 self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy));
             }
             Outcome::Requeue => {
-                self.emit(EventKind::Rejected { msg: msg_id, copy, queue: qname, consumer: cid, requeue: true });
+                self.emit(EventKind::Rejected {
+                    msg: msg_id,
+                    copy,
+                    queue: qname,
+                    consumer: cid,
+                    requeue: true,
+                });
                 self.requeue(qid, u.entry);
                 self.expire_head(qid);
             }
@@ -239,7 +315,11 @@ impl Sim {
         let qname = q.name;
         entry.redelivered = true;
         if !q.is_quorum() {
-            self.emit(EventKind::Requeued { msg: entry.msg.id, copy: entry.copy, queue: qname });
+            self.emit(EventKind::Requeued {
+                msg: entry.msg.id,
+                copy: entry.copy,
+                queue: qname,
+            });
             self.queue_mut(qid).expect("queue").requeue_in_place(entry);
             return;
         }
@@ -249,11 +329,19 @@ impl Sim {
                 self.dead_letter(qid, entry.msg, Reason::DeliveryLimit, Some(entry.copy));
             }
             Some(_) => {
-                self.emit(EventKind::Requeued { msg: entry.msg.id, copy: entry.copy, queue: qname });
+                self.emit(EventKind::Requeued {
+                    msg: entry.msg.id,
+                    copy: entry.copy,
+                    queue: qname,
+                });
                 self.queue_mut(qid).expect("queue").push_return(entry);
             }
             None => {
-                self.emit(EventKind::Requeued { msg: entry.msg.id, copy: entry.copy, queue: qname });
+                self.emit(EventKind::Requeued {
+                    msg: entry.msg.id,
+                    copy: entry.copy,
+                    queue: qname,
+                });
                 self.queue_mut(qid).expect("queue").push_back(entry);
             }
         }
@@ -264,7 +352,12 @@ impl Sim {
         let name = self.sym(queue);
         let Some(qid) = self.queue_id(name) else {
             let text = format!("NOT_FOUND - no queue '{queue}' in vhost '/'");
-            self.emit(EventKind::Error { msg: None, code: 404, text: text.into(), scope: crate::amqp::ErrorScope::Channel });
+            self.emit(EventKind::Error {
+                msg: None,
+                code: 404,
+                text: text.into(),
+                scope: crate::amqp::ErrorScope::Channel,
+            });
             return;
         };
         self.expire_head(qid);
@@ -272,8 +365,21 @@ impl Sim {
         let q = self.queue_mut(qid).expect("queue");
         q.last_used_ms = now;
         let Some(entry) = q.pop_head() else { return };
-        self.emit(EventKind::Delivered { msg: entry.msg.clone(), copy: entry.copy, queue: name, consumer: None, redelivered: entry.redelivered, delivery_tag: 0, returns: entry.returns });
-        self.emit(EventKind::Acked { msg: entry.msg.id, copy: entry.copy, queue: name, consumer: None });
+        self.emit(EventKind::Delivered {
+            msg: entry.msg.clone(),
+            copy: entry.copy,
+            queue: name,
+            consumer: None,
+            redelivered: entry.redelivered,
+            delivery_tag: 0,
+            returns: entry.returns,
+        });
+        self.emit(EventKind::Acked {
+            msg: entry.msg.id,
+            copy: entry.copy,
+            queue: name,
+            consumer: None,
+        });
         self.end_copy();
         self.expire_head(qid);
         self.arm_queue_expiry(qid);
@@ -287,7 +393,12 @@ impl Sim {
         for (copy, u) in held {
             self.consumers[u.consumer.0 as usize].unacked -= 1;
             self.lab_forget(copy);
-            self.emit(EventKind::Dropped { msg: u.entry.msg.id, copy: Some(copy), queue: Some(qname), reason });
+            self.emit(EventKind::Dropped {
+                msg: u.entry.msg.id,
+                copy: Some(copy),
+                queue: Some(qname),
+                reason,
+            });
             self.end_copy();
         }
     }
@@ -295,8 +406,12 @@ impl Sim {
 
 /// The copies `cid` holds unacked in `q`, in the order they were delivered to it.
 fn held_in_delivery_order(q: &crate::queue::Queue, cid: ConsumerId) -> Vec<CopyId> {
-    let mut held: Vec<(u64, CopyId)> =
-        q.unacked.iter().filter(|(_, u)| u.consumer == cid).map(|(c, u)| (u.delivery, *c)).collect();
+    let mut held: Vec<(u64, CopyId)> = q
+        .unacked
+        .iter()
+        .filter(|(_, u)| u.consumer == cid)
+        .map(|(c, u)| (u.delivery, *c))
+        .collect();
     held.sort_unstable();
     held.into_iter().map(|(_, c)| c).collect()
 }

@@ -25,21 +25,41 @@ use crate::value::FieldValue;
 impl Sim {
     /// Dead-letters `msg` out of `qid`. `copy` is the copy that dies (None when the
     /// message never entered the queue: reject-publish-dlx).
-    pub(crate) fn dead_letter(&mut self, qid: QueueId, msg: Rc<Message>, reason: Reason, copy: Option<CopyId>) {
+    pub(crate) fn dead_letter(
+        &mut self,
+        qid: QueueId,
+        msg: Rc<Message>,
+        reason: Reason,
+        copy: Option<CopyId>,
+    ) {
         let q = self.queue(qid).expect("dead-lettering queue exists");
         let (qname, dlx, dlrk, id) = (q.name, q.rules.dlx, q.rules.dlrk, msg.id);
         let drop = |sim: &mut Sim, why: DropReason| {
-            sim.emit(EventKind::Dropped { msg: id, copy, queue: Some(qname), reason: why });
+            sim.emit(EventKind::Dropped {
+                msg: id,
+                copy,
+                queue: Some(qname),
+                reason: why,
+            });
             if copy.is_some() {
                 sim.end_copy();
             }
         };
-        let Some(dlx) = dlx else { return drop(self, DropReason::from_reason(reason)) };
+        let Some(dlx) = dlx else {
+            return drop(self, DropReason::from_reason(reason));
+        };
         if !self.exchanges.contains_key(&dlx) {
             return drop(self, DropReason::DlxMissing);
         }
         let dead = self.dead_lettered_copy(msg, qname, reason, dlx, dlrk);
-        self.emit(EventKind::DeadLettered { msg: id, copy, queue: qname, reason, dlx, routing_keys: dead.routing_keys.clone() });
+        self.emit(EventKind::DeadLettered {
+            msg: id,
+            copy,
+            queue: qname,
+            reason,
+            dlx,
+            routing_keys: dead.routing_keys.clone(),
+        });
         if copy.is_some() {
             self.end_copy();
         }
@@ -50,7 +70,10 @@ impl Sim {
         // A positive x-delay is not possible here unless the publisher set one that the
         // delayed exchange never consumed; a bad one cannot close a channel here.
         let mut routed = self.route(dlx, &dead, true).unwrap_or_default();
-        let deaths = dead.deaths.as_deref().expect("dead-lettered message has a history");
+        let deaths = dead
+            .deaths
+            .as_deref()
+            .expect("dead-lettered message has a history");
         let mut cut = false;
         // What is left in `routed.queues` are the targets.
         routed.queues.retain(|&qid| {
@@ -58,13 +81,23 @@ impl Sim {
             let cycle = deaths.is_cycle(reason, name);
             if cycle {
                 cut = true;
-                self.emit(EventKind::Dropped { msg: dead.id, copy: None, queue: Some(name), reason: DropReason::DeadLetterCycle });
+                self.emit(EventKind::Dropped {
+                    msg: dead.id,
+                    copy: None,
+                    queue: Some(name),
+                    reason: DropReason::DeadLetterCycle,
+                });
             }
             !cycle
         });
         if routed.queues.is_empty() && routed.delayed.is_empty() && !cut {
             let qname = self.queue(from).map(|q| q.name);
-            self.emit(EventKind::Dropped { msg: dead.id, copy: None, queue: qname, reason: DropReason::Unroutable });
+            self.emit(EventKind::Dropped {
+                msg: dead.id,
+                copy: None,
+                queue: qname,
+                reason: DropReason::Unroutable,
+            });
         }
         for (rec, delay_ms) in routed.delayed.drain(..) {
             self.store_delayed(dead.clone(), rec, delay_ms);
@@ -78,7 +111,14 @@ impl Sim {
     /// The new message RabbitMQ 3.10 publishes to the DLX. The queue's copy is usually
     /// the last reference to `msg`, which then becomes the new message in place (no
     /// copy of body and headers); otherwise it is copied first.
-    fn dead_lettered_copy(&mut self, mut msg: Rc<Message>, qname: Sym, reason: Reason, dlx: Sym, dlrk: Option<Sym>) -> Rc<Message> {
+    fn dead_lettered_copy(
+        &mut self,
+        mut msg: Rc<Message>,
+        qname: Sym,
+        reason: Reason,
+        dlx: Sym,
+        dlrk: Option<Sym>,
+    ) -> Rc<Message> {
         let death = Death {
             queue: qname,
             reason,
@@ -91,7 +131,8 @@ impl Sim {
         let deaths = Deaths::record(msg.deaths.as_deref(), death);
         let dead = Rc::make_mut(&mut msg);
         if let Some(delay) = dead.delayed_by_ms.take() {
-            dead.headers.insert("x-delay", FieldValue::Int(-i64::from(delay.get())));
+            dead.headers
+                .insert("x-delay", FieldValue::Int(-i64::from(delay.get())));
         }
         if let Some(k) = dlrk {
             dead.headers.remove("CC");

@@ -24,14 +24,22 @@ impl Sim {
     pub(crate) fn store_delayed(&mut self, msg: Rc<Message>, rec: ExchangeRecord, delay_ms: u64) {
         let due_ms = self.now_ms().saturating_add(delay_ms);
         let copy = self.new_copy();
-        self.emit(EventKind::Delayed { msg: msg.id, copy, exchange: rec.name, due_ms });
-        let delay = NonZeroU32::new(u32::try_from(delay_ms).unwrap_or(u32::MAX)).expect("a positive delay");
+        self.emit(EventKind::Delayed {
+            msg: msg.id,
+            copy,
+            exchange: rec.name,
+            due_ms,
+        });
+        let delay =
+            NonZeroU32::new(u32::try_from(delay_ms).unwrap_or(u32::MAX)).expect("a positive delay");
         self.delayed.insert(due_ms, copy, msg, rec, delay);
         self.arm_delayed_timer();
     }
 
     pub(crate) fn arm_delayed_timer(&mut self) {
-        let Some(due) = self.delayed.next_due_ms() else { return };
+        let Some(due) = self.delayed.next_due_ms() else {
+            return;
+        };
         let at = due.max(self.now_ms());
         if self.delayed_timer_at_ms.is_none_or(|t| at < t) {
             self.delayed_timer_at_ms = Some(at);
@@ -53,17 +61,31 @@ impl Sim {
     }
 
     fn release(&mut self, due_ms: u64, copy: crate::ids::CopyId, stored: Stored) {
-        let Stored { mut msg, exchange, delay_ms } = stored;
+        let Stored {
+            mut msg,
+            exchange,
+            delay_ms,
+        } = stored;
         // Marked only now, so that storing it did not copy the message: by now the
         // store's reference is normally the only one, and this changes it in place.
         Rc::make_mut(&mut msg).delayed_by_ms = Some(delay_ms);
         let late_ms = self.now_ms() - due_ms;
-        self.emit(EventKind::DelayDue { msg: msg.id, copy, exchange: exchange.name, late_ms });
+        self.emit(EventKind::DelayDue {
+            msg: msg.id,
+            copy,
+            exchange: exchange.name,
+            late_ms,
+        });
         self.end_copy();
         let routed = self.route_released(&exchange, &msg);
         if routed.queues.is_empty() {
             // One attempt, no return, no confirm: the message is simply gone.
-            self.emit(EventKind::Dropped { msg: msg.id, copy: None, queue: None, reason: DropReason::Unroutable });
+            self.emit(EventKind::Dropped {
+                msg: msg.id,
+                copy: None,
+                queue: None,
+                reason: DropReason::Unroutable,
+            });
         }
         for &qid in &routed.queues {
             self.enqueue(qid, msg.clone(), exchange.name);

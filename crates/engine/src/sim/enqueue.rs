@@ -34,7 +34,9 @@ pub(crate) enum Accepted {
 impl Sim {
     /// Delivers `msg` (arriving through exchange `via`) to queue `qid`.
     pub(crate) fn enqueue(&mut self, qid: QueueId, msg: Rc<Message>, via: Sym) -> Accepted {
-        let Some(q) = self.queue(qid) else { return Accepted::Yes };
+        let Some(q) = self.queue(qid) else {
+            return Accepted::Yes;
+        };
         let qname = q.name;
         if self.refuses(qid, msg.body_bytes()) {
             return self.refuse(qid, msg);
@@ -48,12 +50,23 @@ impl Sim {
             via,
             expires_at_ms: (expires_at_ms != NEVER).then_some(expires_at_ms),
         });
-        let entry = Entry { copy, msg, expires_at_ms, redelivered: false, returns: 0 };
+        let entry = Entry {
+            copy,
+            msg,
+            expires_at_ms,
+            redelivered: false,
+            returns: 0,
+        };
         if self.deliver_direct(qid, entry.clone()) {
             return Accepted::Yes;
         }
         if self.discards_at_once(qid) {
-            self.emit(EventKind::Dropped { msg: entry.msg.id, copy: Some(copy), queue: Some(qname), reason: DropReason::Expired });
+            self.emit(EventKind::Dropped {
+                msg: entry.msg.id,
+                copy: Some(copy),
+                queue: Some(qname),
+                reason: DropReason::Expired,
+            });
             self.end_copy();
             return Accepted::Yes;
         }
@@ -82,7 +95,12 @@ impl Sim {
         if overflow == Overflow::RejectPublishDlx {
             self.dead_letter(qid, msg, Reason::Maxlen, None);
         } else {
-            self.emit(EventKind::Dropped { msg: msg.id, copy: None, queue: Some(qname), reason: DropReason::RejectPublish });
+            self.emit(EventKind::Dropped {
+                msg: msg.id,
+                copy: None,
+                queue: Some(qname),
+                reason: DropReason::RejectPublish,
+            });
         }
         Accepted::Refused
     }

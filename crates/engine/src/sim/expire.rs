@@ -35,7 +35,12 @@ impl Sim {
             let entry = q.pop_head().expect("head exists");
             let qname = q.name;
             let late_ms = now - entry.expires_at_ms;
-            self.emit(EventKind::Expired { msg: entry.msg.id, copy: entry.copy, queue: qname, late_ms });
+            self.emit(EventKind::Expired {
+                msg: entry.msg.id,
+                copy: entry.copy,
+                queue: qname,
+                late_ms,
+            });
             self.dead_letter(qid, entry.msg, Reason::Expired, Some(entry.copy));
         }
         self.arm_head_timer(qid);

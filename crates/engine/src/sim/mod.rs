@@ -141,7 +141,13 @@ impl Sim {
         }
         sim.init_orders(scenario);
         for (i, action) in scenario.actions.iter().enumerate() {
-            sim.timers.arm(action.at_ms, Timer::Action { action: i as u32, run: 0 });
+            sim.timers.arm(
+                action.at_ms,
+                Timer::Action {
+                    action: i as u32,
+                    run: 0,
+                },
+            );
         }
         sim
     }
@@ -188,15 +194,23 @@ impl Sim {
             if sliced && self.events.len() >= EVENT_SLICE {
                 return Progress::More;
             }
-            let Some((t, timer)) = self.timers.pop_due(now_ms) else { break };
+            let Some((t, timer)) = self.timers.pop_due(now_ms) else {
+                break;
+            };
             self.steps += 1;
             if self.steps > self.limits.max_steps {
-                self.halt(format!("step limit: {} timers fired (a loop that produces no events)", self.limits.max_steps));
+                self.halt(format!(
+                    "step limit: {} timers fired (a loop that produces no events)",
+                    self.limits.max_steps
+                ));
                 break;
             }
             self.now_ms = t;
             if t > self.limits.max_time_ms {
-                self.halt(format!("time limit: the run reached {} ms (limit {} ms)", t, self.limits.max_time_ms));
+                self.halt(format!(
+                    "time limit: the run reached {} ms (limit {} ms)",
+                    t, self.limits.max_time_ms
+                ));
                 break;
             }
             self.fire(timer);
@@ -217,7 +231,11 @@ impl Sim {
             Command::Run(kind) => self.run_action(kind, 0),
             Command::AddConsumer(spec) => self.add_consumer(spec),
             Command::StopConsumer(name) => {
-                if let Some(i) = self.consumers.iter().position(|c| c.spec.name == name && !c.stopped) {
+                if let Some(i) = self
+                    .consumers
+                    .iter()
+                    .position(|c| c.spec.name == name && !c.stopped)
+                {
                     self.detach_consumer(ConsumerId(i as u32), true);
                 }
             }
@@ -229,7 +247,12 @@ impl Sim {
             Timer::Action { action, run } => self.fire_action(action, run),
             Timer::QueueHead(q) => self.on_head_timer(q),
             Timer::QueueExpiry(q) => self.on_queue_expiry_timer(q),
-            Timer::Handled { consumer, copy, queue, delivery } => self.on_handled(consumer, copy, queue, delivery),
+            Timer::Handled {
+                consumer,
+                copy,
+                queue,
+                delivery,
+            } => self.on_handled(consumer, copy, queue, delivery),
             Timer::ConsumerAttach(c) => self.attach_consumer(c),
             Timer::ConsumerDetach(c) => self.detach_consumer(c, true),
             Timer::DelayedDue => self.on_delayed_timer(),
@@ -244,7 +267,13 @@ impl Sim {
         if let Some(rep) = a.repeat {
             if run + 1 < rep.count {
                 let next = self.now_ms.saturating_add(rep.every_ms);
-                self.timers.arm(next, Timer::Action { action, run: run + 1 });
+                self.timers.arm(
+                    next,
+                    Timer::Action {
+                        action,
+                        run: run + 1,
+                    },
+                );
             }
         }
         self.run_action(kind, run);
@@ -270,14 +299,22 @@ impl Sim {
             return;
         }
         self.event_count += 1;
-        self.events.push_back(Event { t_ms: self.now_ms, kind });
+        self.events.push_back(Event {
+            t_ms: self.now_ms,
+            kind,
+        });
         if self.event_count >= self.limits.max_events {
             self.halt(format!("event limit: {} events (a consumer that requeues every delivery at once loops forever)", self.limits.max_events));
         }
     }
 
     fn halt(&mut self, text: String) {
-        self.events.push_back(Event { t_ms: self.now_ms, kind: EventKind::LimitReached { text: Rc::from(text) } });
+        self.events.push_back(Event {
+            t_ms: self.now_ms,
+            kind: EventKind::LimitReached {
+                text: Rc::from(text),
+            },
+        });
         self.halted = true;
     }
 
@@ -288,7 +325,10 @@ impl Sim {
 
     pub(crate) fn new_msg_id(&mut self) -> Option<MsgId> {
         if u64::from(self.next_msg) >= self.limits.max_messages {
-            self.halt(format!("message limit: {} messages published", self.limits.max_messages));
+            self.halt(format!(
+                "message limit: {} messages published",
+                self.limits.max_messages
+            ));
             return None;
         }
         self.next_msg += 1;
@@ -299,7 +339,10 @@ impl Sim {
         self.next_copy += 1;
         self.live_copies += 1;
         if self.live_copies > self.limits.max_live_copies {
-            self.halt(format!("memory limit: more than {} messages held at once", self.limits.max_live_copies));
+            self.halt(format!(
+                "memory limit: more than {} messages held at once",
+                self.limits.max_live_copies
+            ));
         }
         CopyId(self.next_copy)
     }
@@ -350,7 +393,6 @@ impl Sim {
         self.timers.len()
     }
 }
-
 
 impl Sim {
     pub fn node_is_up(&self) -> bool {

@@ -33,15 +33,28 @@ impl Sim {
         self.emit(EventKind::NodeDown { lost: false });
         self.node_up = false;
         let reconnect = self.disconnect_consumers();
-        let doomed: Vec<QueueId> = self.queues().filter(|q| !q.durable || q.exclusive).map(|q| q.id).collect();
+        let doomed: Vec<QueueId> = self
+            .queues()
+            .filter(|q| !q.durable || q.exclusive)
+            .map(|q| q.id)
+            .collect();
         for qid in doomed {
             self.delete_queue(qid, false);
         }
-        let transient: Vec<QueueId> = self.queues().filter(|q| !q.is_quorum()).map(|q| q.id).collect();
+        let transient: Vec<QueueId> = self
+            .queues()
+            .filter(|q| !q.is_quorum())
+            .map(|q| q.id)
+            .collect();
         for qid in transient {
             self.drop_transient(qid);
         }
-        let gone: Vec<_> = self.exchanges.values().filter(|x| !x.durable && !x.builtin).map(|x| x.name).collect();
+        let gone: Vec<_> = self
+            .exchanges
+            .values()
+            .filter(|x| !x.durable && !x.builtin)
+            .map(|x| x.name)
+            .collect();
         for x in gone {
             let name = self.syms.str(x).to_string();
             self.delete(&crate::scenario::Delete::Exchange { name });
@@ -51,7 +64,9 @@ impl Sim {
     }
 
     pub(crate) fn node_up_again(&mut self) {
-        let Some(down) = self.downtime.take() else { return };
+        let Some(down) = self.downtime.take() else {
+            return;
+        };
         self.node_up = true;
         self.emit(EventKind::NodeUp);
         let ids: Vec<QueueId> = self.queues().map(|q| q.id).collect();
@@ -73,10 +88,19 @@ impl Sim {
         let was_up = std::mem::replace(&mut self.node_up, false);
         let reconnect = self.disconnect_consumers();
         for (_, copy, stored) in self.delayed.take_all() {
-            self.emit(EventKind::Dropped { msg: stored.msg.id, copy: Some(copy), queue: None, reason: DropReason::NodeLost });
+            self.emit(EventKind::Dropped {
+                msg: stored.msg.id,
+                copy: Some(copy),
+                queue: None,
+                reason: DropReason::NodeLost,
+            });
             self.end_copy();
         }
-        let classic: Vec<QueueId> = self.queues().filter(|q| !q.is_quorum()).map(|q| q.id).collect();
+        let classic: Vec<QueueId> = self
+            .queues()
+            .filter(|q| !q.is_quorum())
+            .map(|q| q.id)
+            .collect();
         for qid in classic {
             self.drop_ready(qid, DropReason::NodeLost);
         }
@@ -110,7 +134,12 @@ impl Sim {
         let lost = q.retain_ready(|e| e.msg.is_persistent());
         q.head_timer_at_ms = None;
         for e in lost {
-            self.emit(EventKind::Dropped { msg: e.msg.id, copy: Some(e.copy), queue: Some(qname), reason: DropReason::NodeLost });
+            self.emit(EventKind::Dropped {
+                msg: e.msg.id,
+                copy: Some(e.copy),
+                queue: Some(qname),
+                reason: DropReason::NodeLost,
+            });
             self.end_copy();
         }
     }

@@ -62,8 +62,15 @@ enum StoredAt {
 impl Sim {
     /// Builds the lab from the scenario (after its consumers were added).
     pub(crate) fn init_orders(&mut self, scenario: &Scenario) {
-        let Some(spec) = scenario.orders.clone() else { return };
-        let find = |name: &str| self.consumers.iter().position(|c| c.spec.name == name).map(|i| ConsumerId(i as u32));
+        let Some(spec) = scenario.orders.clone() else {
+            return;
+        };
+        let find = |name: &str| {
+            self.consumers
+                .iter()
+                .position(|c| c.spec.name == name)
+                .map(|i| ConsumerId(i as u32))
+        };
         let mut lab = Lab::new(spec, scenario.faults.clone());
         lab.consumer = find(&lab.spec.consumer);
         lab.reminder_consumer = lab.spec.reminder.as_ref().and_then(|r| find(&r.consumer));
@@ -71,10 +78,19 @@ impl Sim {
             self.arm(lab.created_at_ms(0), Timer::Order(LabTimer::Create(0)));
         }
         if let Some(every) = lab.spec.scan_every_ms {
-            self.arm(lab.spec.start_ms.saturating_add(every), Timer::Order(LabTimer::Scan));
+            self.arm(
+                lab.spec.start_ms.saturating_add(every),
+                Timer::Order(LabTimer::Scan),
+            );
         }
-        for (i, f) in lab.faults.iter().enumerate().filter(|(_, f)| f.kind.is_timed()) {
-            self.timers.arm(f.at_ms, Timer::Order(LabTimer::Fault(i as u32)));
+        for (i, f) in lab
+            .faults
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.kind.is_timed())
+        {
+            self.timers
+                .arm(f.at_ms, Timer::Order(LabTimer::Fault(i as u32)));
         }
         self.orders = Some(Box::new(lab));
     }
@@ -84,7 +100,9 @@ impl Sim {
     }
 
     fn lab(&mut self) -> &mut Lab {
-        self.orders.as_deref_mut().expect("lab timers only exist with a lab")
+        self.orders
+            .as_deref_mut()
+            .expect("lab timers only exist with a lab")
     }
 
     fn order_event(&mut self, ev: OrderEvent) {
@@ -115,7 +133,10 @@ impl Sim {
                 if accepted {
                     self.lab().tally.canceled += 1;
                 }
-                self.order_event(OrderEvent::Canceled { order: id, accepted });
+                self.order_event(OrderEvent::Canceled {
+                    order: id,
+                    accepted,
+                });
                 if accepted {
                     self.release_stock(id, false);
                 }
@@ -171,7 +192,11 @@ impl Sim {
         let (timeout, count) = (lab.spec.timeout_ms, lab.spec.count);
         let id = lab.db.create(now, timeout);
         lab.tally.created += 1;
-        let (item, deadline_ms) = lab.db.get(id).map(|o| (o.item, o.deadline_ms)).unwrap_or_default();
+        let (item, deadline_ms) = lab
+            .db
+            .get(id)
+            .map(|o| (o.item, o.deadline_ms))
+            .unwrap_or_default();
         if i + 1 < count {
             let next = lab.created_at_ms(i + 1);
             self.arm(next, Timer::Order(LabTimer::Create(i + 1)));
@@ -198,7 +223,8 @@ impl Sim {
         }
         let faults = self.lab().faults.clone();
         let lost = strikes(&faults, FaultKind::LostInStore, &mut self.rng).is_some();
-        let early_by = strikes(&faults, FaultKind::EarlyArrival, &mut self.rng).map(|f| f.duration_ms);
+        let early_by =
+            strikes(&faults, FaultKind::EarlyArrival, &mut self.rng).map(|f| f.duration_ms);
         let duplicate = strikes(&faults, FaultKind::DuplicateDelivery, &mut self.rng).is_some();
         let msg = LabMsg {
             order: id,
@@ -269,8 +295,13 @@ impl Sim {
         spec.properties.message_id = Some(msg.key());
         if let Some(d) = delay_ms {
             match message_delay(&spec.properties) {
-                Some((DelayField::XDelay, _)) => spec.properties.headers.insert("x-delay", FieldValue::Int(d as i64)),
-                Some((DelayField::Expiration, _)) => spec.properties.expiration = Some(d.to_string()),
+                Some((DelayField::XDelay, _)) => spec
+                    .properties
+                    .headers
+                    .insert("x-delay", FieldValue::Int(d as i64)),
+                Some((DelayField::Expiration, _)) => {
+                    spec.properties.expiration = Some(d.to_string())
+                }
                 None => {}
             }
         }
@@ -293,8 +324,18 @@ impl Sim {
             .events
             .range(mark..)
             .filter_map(|e| match e.kind {
-                EventKind::Delayed { msg: m, copy, due_ms, .. } if m == msg => Some((copy, StoredAt::Delayed { due_ms })),
-                EventKind::Enqueued { msg: m, copy, queue, .. } if m == msg => Some((copy, StoredAt::Queue(queue))),
+                EventKind::Delayed {
+                    msg: m,
+                    copy,
+                    due_ms,
+                    ..
+                } if m == msg => Some((copy, StoredAt::Delayed { due_ms })),
+                EventKind::Enqueued {
+                    msg: m,
+                    copy,
+                    queue,
+                    ..
+                } if m == msg => Some((copy, StoredAt::Queue(queue))),
                 _ => None,
             })
             .collect();
@@ -307,19 +348,30 @@ impl Sim {
         let queue = match at {
             StoredAt::Delayed { due_ms } => {
                 // A stale store timer, if this was the earliest, fires and re-arms.
-                let Some(_) = self.delayed.remove(due_ms, copy) else { return };
+                let Some(_) = self.delayed.remove(due_ms, copy) else {
+                    return;
+                };
                 None
             }
             StoredAt::Queue(name) => {
                 // Not there any more: delivered at once, or already dead-lettered.
-                let Some(qid) = self.queue_id(name) else { return };
-                let Some(_) = self.queue_mut(qid).and_then(|q| q.remove_ready(copy)) else { return };
+                let Some(qid) = self.queue_id(name) else {
+                    return;
+                };
+                let Some(_) = self.queue_mut(qid).and_then(|q| q.remove_ready(copy)) else {
+                    return;
+                };
                 self.expire_head(qid); // re-arms the head timer if that was the head
                 Some(name)
             }
         };
         let reason = DropReason::LostInStore;
-        self.emit(EventKind::Dropped { msg, copy: Some(copy), queue, reason });
+        self.emit(EventKind::Dropped {
+            msg,
+            copy: Some(copy),
+            queue,
+            reason,
+        });
         self.end_copy();
     }
 
@@ -332,20 +384,39 @@ impl Sim {
         if !lab.handles(cid, msg.kind) {
             return None;
         }
-        let read = policy::read(lab.spec.policy, &lab.db, msg.order, now, &mut lab.tally.db_queries);
+        let read = policy::read(
+            lab.spec.policy,
+            &lab.db,
+            msg.order,
+            now,
+            &mut lab.tally.db_queries,
+        );
         lab.handling.insert(entry.copy, Handling { msg, read });
         Some(Outcome::Ack)
     }
 
     /// At the end of handling: the policy's write. Returns what to do with the delivery.
-    pub(crate) fn lab_on_handled(&mut self, copy: CopyId, msg_id: MsgId, planned: Outcome) -> LabEnd {
-        let Some(h) = self.orders.as_deref_mut().and_then(|l| l.handling.remove(&copy)) else {
+    pub(crate) fn lab_on_handled(
+        &mut self,
+        copy: CopyId,
+        msg_id: MsgId,
+        planned: Outcome,
+    ) -> LabEnd {
+        let Some(h) = self
+            .orders
+            .as_deref_mut()
+            .and_then(|l| l.handling.remove(&copy))
+        else {
             return LabEnd::Apply(planned);
         };
         let order = h.msg.order;
         let faults = self.lab().faults.clone();
         if h.read.is_none_or(|r| r.status == Status::WaitingPay)
-            && self.lab().db.get(order).is_some_and(|o| o.status == Status::WaitingPay)
+            && self
+                .lab()
+                .db
+                .get(order)
+                .is_some_and(|o| o.status == Status::WaitingPay)
             && strikes(&faults, FaultKind::PayRace, &mut self.rng).is_some()
         {
             let now = self.now_ms();
@@ -364,7 +435,9 @@ impl Sim {
         }
         if let Some(f) = strikes(&faults, FaultKind::CrashBeforeAck, &mut self.rng) {
             self.fault(FaultKind::CrashBeforeAck, Some(order), Some(msg_id));
-            return LabEnd::Crash { restart_ms: f.duration_ms };
+            return LabEnd::Crash {
+                restart_ms: f.duration_ms,
+            };
         }
         LabEnd::Apply(Outcome::Ack)
     }
@@ -375,7 +448,15 @@ impl Sim {
         let key = h.msg.key();
         let lab = self.lab();
         let (pol, early) = (lab.spec.policy, lab.spec.early);
-        let decision = policy::close((pol, early), &mut lab.db, order, &key, h.read, now, &mut lab.tally.db_queries);
+        let decision = policy::close(
+            (pol, early),
+            &mut lab.db,
+            order,
+            &key,
+            h.read,
+            now,
+            &mut lab.tally.db_queries,
+        );
         match decision {
             Decision::Closed { was } => self.closed(order, Some(msg), was),
             Decision::Skipped(reason) => {
@@ -404,7 +485,11 @@ impl Sim {
         let to_paid = status == Status::Paid;
         lab.tally.reminders_sent += 1;
         lab.tally.reminders_to_paid += u32::from(to_paid);
-        self.order_event(OrderEvent::Reminded { order, msg, to_paid });
+        self.order_event(OrderEvent::Reminded {
+            order,
+            msg,
+            to_paid,
+        });
     }
 
     /// The row was updated to CLOSED (by a message, or by the scan with `msg` None).
@@ -443,9 +528,15 @@ impl Sim {
     fn release_stock(&mut self, order: u32, close_path: bool) {
         let lab = self.lab();
         lab.tally.db_queries += u64::from(close_path);
-        let Some((item, first)) = lab.db.release_stock(order) else { return };
+        let Some((item, first)) = lab.db.release_stock(order) else {
+            return;
+        };
         lab.tally.stock_double_released += u32::from(!first);
-        self.order_event(OrderEvent::StockReleased { order, item, twice: !first });
+        self.order_event(OrderEvent::StockReleased {
+            order,
+            item,
+            twice: !first,
+        });
     }
 
     fn run_scan(&mut self) {
@@ -469,7 +560,9 @@ impl Sim {
     }
 
     fn timed_fault(&mut self, i: u32) {
-        let Some(f) = self.lab().faults.get(i as usize).cloned() else { return };
+        let Some(f) = self.lab().faults.get(i as usize).cloned() else {
+            return;
+        };
         self.fault(f.kind, None, None);
         match f.kind {
             FaultKind::LoseNode => self.lose_node(),

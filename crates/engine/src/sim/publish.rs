@@ -30,7 +30,10 @@ impl Sim {
         let Some(id) = self.new_msg_id() else { return };
         let mandatory = spec.mandatory;
         let msg = Rc::new(self.build_message(id, spec, run));
-        self.emit(EventKind::Published { msg: msg.clone(), mandatory });
+        self.emit(EventKind::Published {
+            msg: msg.clone(),
+            mandatory,
+        });
         if let Err(e) = self.check_publish(&msg) {
             return self.refuse_publish(&msg, e);
         }
@@ -49,29 +52,48 @@ impl Sim {
         }
         if routed.queues.is_empty() {
             if mandatory {
-                self.emit(EventKind::Returned { msg: id, exchange: x, routing_key: msg.routing_key(), code: 312, text: "NO_ROUTE" });
+                self.emit(EventKind::Returned {
+                    msg: id,
+                    exchange: x,
+                    routing_key: msg.routing_key(),
+                    code: 312,
+                    text: "NO_ROUTE",
+                });
             } else if !delayed {
-                self.emit(EventKind::Dropped { msg: id, copy: None, queue: None, reason: DropReason::Unroutable });
+                self.emit(EventKind::Dropped {
+                    msg: id,
+                    copy: None,
+                    queue: None,
+                    reason: DropReason::Unroutable,
+                });
             }
         }
         self.recycle(routed);
-        self.emit(EventKind::Confirmed { msg: id, ack: !nack });
+        self.emit(EventKind::Confirmed {
+            msg: id,
+            ack: !nack,
+        });
     }
 
     fn check_publish(&self, msg: &Message) -> Result<(), AmqpError> {
         if !self.node_up {
             return Err(AmqpError {
                 code: 320,
-                text: "CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'".into(),
+                text: "CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'"
+                    .into(),
                 scope: ErrorScope::Connection,
             });
         }
         let name = self.syms.str(msg.exchange);
         let Some(x) = self.exchanges.get(&msg.exchange) else {
-            return Err(AmqpError::not_found(format!("no exchange '{name}' in vhost '/'")));
+            return Err(AmqpError::not_found(format!(
+                "no exchange '{name}' in vhost '/'"
+            )));
         };
         if x.internal {
-            return Err(AmqpError::access_refused(format!("cannot publish to internal exchange '{name}' in vhost '/'")));
+            return Err(AmqpError::access_refused(format!(
+                "cannot publish to internal exchange '{name}' in vhost '/'"
+            )));
         }
         if let Some(e) = msg.expiration.filter(|e| !e.is_valid()) {
             parse_expiration(&e.text(&self.syms))?; // for the error
@@ -80,11 +102,27 @@ impl Sim {
     }
 
     fn refuse_publish(&mut self, msg: &Message, e: AmqpError) {
-        self.emit(EventKind::Error { msg: Some(msg.id), code: e.code, text: e.text.into(), scope: e.scope });
+        self.emit(EventKind::Error {
+            msg: Some(msg.id),
+            code: e.code,
+            text: e.text.into(),
+            scope: e.scope,
+        });
     }
 
-    pub(super) fn build_message(&mut self, id: crate::ids::MsgId, spec: PublishSpec, run: u32) -> Message {
-        let PublishSpec { exchange, routing_key, mut body, properties: mut p, .. } = spec;
+    pub(super) fn build_message(
+        &mut self,
+        id: crate::ids::MsgId,
+        spec: PublishSpec,
+        run: u32,
+    ) -> Message {
+        let PublishSpec {
+            exchange,
+            routing_key,
+            mut body,
+            properties: mut p,
+            ..
+        } = spec;
         if body.contains("{n}") {
             body = body.replace("{n}", &(run + 1).to_string());
         }
@@ -93,7 +131,10 @@ impl Sim {
         // symbol order shows (e.g. in the exchange list), so it must stay as it was.
         let exchange = self.sym(&exchange);
         let routing_key = self.sym(&routing_key);
-        let expiration = p.expiration.as_deref().map(|e| Expiration::new(e, parse_expiration(e).ok(), &mut self.syms));
+        let expiration = p
+            .expiration
+            .as_deref()
+            .map(|e| Expiration::new(e, parse_expiration(e).ok(), &mut self.syms));
         Message {
             id,
             exchange,
@@ -115,7 +156,12 @@ impl Sim {
         let mut extra = Vec::new();
         for key in ["CC", "BCC"] {
             if let Some(FieldValue::Array(items)) = headers.get(key) {
-                extra.extend(items.iter().filter_map(|v| v.as_str()).map(|s| self.syms.intern(s)));
+                extra.extend(
+                    items
+                        .iter()
+                        .filter_map(|v| v.as_str())
+                        .map(|s| self.syms.intern(s)),
+                );
             }
         }
         headers.remove("BCC");
@@ -126,6 +172,11 @@ impl Sim {
 
 /// The properties besides expiration, delivery mode and headers, if any is set.
 fn rare_props(p: Properties) -> Option<Box<Properties>> {
-    let rare = Properties { expiration: None, delivery_mode: None, headers: Table::new(), ..p };
+    let rare = Properties {
+        expiration: None,
+        delivery_mode: None,
+        headers: Table::new(),
+        ..p
+    };
     (rare != Properties::default()).then(|| Box::new(rare))
 }

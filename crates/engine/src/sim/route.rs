@@ -45,10 +45,22 @@ pub(crate) struct RouteBuffers {
 
 impl Sim {
     /// Routes `msg` from exchange `start` (which must exist).
-    pub(crate) fn route(&mut self, start: Sym, msg: &Message, allow_delay: bool) -> Result<Routed, AmqpError> {
+    pub(crate) fn route(
+        &mut self,
+        start: Sym,
+        msg: &Message,
+        allow_delay: bool,
+    ) -> Result<Routed, AmqpError> {
         let mut bufs = std::mem::take(&mut self.route_buffers);
         let mut out = bufs.spare.pop().unwrap_or_default();
-        let walked = self.walk(start, msg, allow_delay, &mut bufs.visited, &mut bufs.work, &mut out);
+        let walked = self.walk(
+            start,
+            msg,
+            allow_delay,
+            &mut bufs.visited,
+            &mut bufs.work,
+            &mut out,
+        );
         self.route_buffers = bufs;
         match walked {
             Ok(()) => Ok(out),
@@ -66,7 +78,15 @@ impl Sim {
         self.route_buffers.spare.push(routed);
     }
 
-    fn walk(&self, start: Sym, msg: &Message, allow_delay: bool, visited: &mut Vec<Sym>, work: &mut Vec<Sym>, out: &mut Routed) -> Result<(), AmqpError> {
+    fn walk(
+        &self,
+        start: Sym,
+        msg: &Message,
+        allow_delay: bool,
+        visited: &mut Vec<Sym>,
+        work: &mut Vec<Sym>,
+        out: &mut Routed,
+    ) -> Result<(), AmqpError> {
         let keys: &[Sym] = &msg.routing_keys;
         visited.clear();
         work.clear();
@@ -76,7 +96,9 @@ impl Sim {
                 continue;
             }
             visited.push(name);
-            let Some(x) = self.exchanges.get(&name) else { continue };
+            let Some(x) = self.exchanges.get(&name) else {
+                continue;
+            };
             if x.delayed && allow_delay && msg.delayed_by_ms.is_none() {
                 if let DelayDecision::Delay(ms) = parse_x_delay(&msg.headers)? {
                     out.delayed.push((record_of(x, &self.syms), ms));
@@ -144,5 +166,10 @@ impl Sim {
 }
 
 pub(crate) fn record_of(x: &Exchange, syms: &crate::sym::Symbols) -> ExchangeRecord {
-    ExchangeRecord { name: x.name, name_str: syms.name(x.name).clone(), kind: x.kind, alternate: x.alternate }
+    ExchangeRecord {
+        name: x.name,
+        name_str: syms.name(x.name).clone(),
+        kind: x.kind,
+        alternate: x.alternate,
+    }
 }

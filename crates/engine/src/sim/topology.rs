@@ -14,7 +14,9 @@ use crate::exchange::{Binding, Destination, Exchange, ExchangeKind};
 use crate::ids::QueueId;
 use crate::queue::{Queue, QueueRules};
 use crate::routing::headers;
-use crate::scenario::{BindingDef, Declare, Delete, DestinationKind, ExchangeDef, QueueDef, Topology};
+use crate::scenario::{
+    BindingDef, Declare, Delete, DestinationKind, ExchangeDef, QueueDef, Topology,
+};
 use crate::sym::Sym;
 use crate::timers::Timer;
 
@@ -27,10 +29,23 @@ impl Sim {
     }
 
     pub(crate) fn declare_builtins(&mut self) {
-        let builtins = [("", "direct"), ("amq.direct", "direct"), ("amq.fanout", "fanout"), ("amq.topic", "topic"), ("amq.headers", "headers"), ("amq.match", "headers")];
+        let builtins = [
+            ("", "direct"),
+            ("amq.direct", "direct"),
+            ("amq.fanout", "fanout"),
+            ("amq.topic", "topic"),
+            ("amq.headers", "headers"),
+            ("amq.match", "headers"),
+        ];
         for (name, kind) in builtins {
             let sym = self.sym(name);
-            let mut x = new_exchange(sym, &ExchangeDef::new(name, kind), ExchangeKind::parse(kind).expect("builtin type"), false, None);
+            let mut x = new_exchange(
+                sym,
+                &ExchangeDef::new(name, kind),
+                ExchangeKind::parse(kind).expect("builtin type"),
+                false,
+                None,
+            );
             x.builtin = true;
             self.exchanges.insert(sym, x);
         }
@@ -65,7 +80,12 @@ impl Sim {
     }
 
     pub(crate) fn report(&mut self, err: AmqpError) {
-        self.emit(EventKind::Error { msg: None, code: err.code, text: err.text.into(), scope: err.scope });
+        self.emit(EventKind::Error {
+            msg: None,
+            code: err.code,
+            text: err.text.into(),
+            scope: err.scope,
+        });
     }
 
     fn declare_exchange(&mut self, def: &ExchangeDef) {
@@ -82,7 +102,12 @@ impl Sim {
             if def.name.is_empty() {
                 return Err(exchange_args::reserved_name_error(""));
             }
-            return exchange_args::equivalence(&existing.declared_type, existing.durable, &existing.arguments, def);
+            return exchange_args::equivalence(
+                &existing.declared_type,
+                existing.durable,
+                &existing.arguments,
+                def,
+            );
         }
         let cfg = exchange_args::validate_exchange(&def.name, &def.kind, &def.arguments)?;
         let ae = cfg.alternate_exchange.as_deref().map(|a| self.sym(a));
@@ -103,8 +128,18 @@ impl Sim {
         if let Some(qid) = self.queue_id(sym) {
             // Re-declaring: no validation again, only the equivalence check.
             let q = self.queue(qid).expect("queue");
-            let old = queue_args::QueueDeclaration { durable: q.durable, exclusive: q.exclusive, auto_delete: q.auto_delete, args: &q.arguments };
-            let new = queue_args::QueueDeclaration { durable: def.durable, exclusive: def.exclusive, auto_delete: def.auto_delete, args: &def.arguments };
+            let old = queue_args::QueueDeclaration {
+                durable: q.durable,
+                exclusive: q.exclusive,
+                auto_delete: q.auto_delete,
+                args: &q.arguments,
+            };
+            let new = queue_args::QueueDeclaration {
+                durable: def.durable,
+                exclusive: def.exclusive,
+                auto_delete: def.auto_delete,
+                args: &def.arguments,
+            };
             if let Some(e) = queue_args::equivalence_error(&def.name, &old, &new) {
                 return Err(e);
             }
@@ -116,7 +151,13 @@ impl Sim {
             }
             return Ok(());
         }
-        let cfg = queue_args::validate_queue_declare(&def.name, def.durable, def.exclusive, def.auto_delete, &def.arguments)?;
+        let cfg = queue_args::validate_queue_declare(
+            &def.name,
+            def.durable,
+            def.exclusive,
+            def.auto_delete,
+            &def.arguments,
+        )?;
         let rules = QueueRules {
             kind: cfg.kind,
             message_ttl_ms: cfg.message_ttl_ms,
@@ -155,12 +196,21 @@ impl Sim {
             }
         }
         let routing_key = self.sym(&def.routing_key);
-        let binding = Binding { destination: dest, routing_key, arguments: def.arguments.clone() };
+        let binding = Binding {
+            destination: dest,
+            routing_key,
+            arguments: def.arguments.clone(),
+        };
         let x = self.exchanges.get_mut(&src).expect("source exists");
         if !x.bindings.contains(&binding) {
             x.bindings.push(binding);
             let (destination, to_exchange) = split(dest);
-            self.emit(EventKind::Bound { source: src, destination, to_exchange, routing_key });
+            self.emit(EventKind::Bound {
+                source: src,
+                destination,
+                to_exchange,
+                routing_key,
+            });
         }
         Ok(())
     }
@@ -169,20 +219,25 @@ impl Sim {
     /// default exchange).
     fn binding_ends(&mut self, def: &BindingDef) -> Result<(Sym, Destination), AmqpError> {
         if def.source.is_empty() {
-            return Err(AmqpError::access_refused("operation not permitted on the default exchange"));
+            return Err(AmqpError::access_refused(
+                "operation not permitted on the default exchange",
+            ));
         }
         let src = self.sym(&def.source);
         if !self.exchanges.contains_key(&src) {
-            return Err(AmqpError::not_found(format!("no exchange '{}' in vhost '/'", def.source)));
+            return Err(AmqpError::not_found(format!(
+                "no exchange '{}' in vhost '/'",
+                def.source
+            )));
         }
         let dest = self.sym(&def.destination);
         match def.destination_type {
-            DestinationKind::Queue if self.queue_id(dest).is_none() => {
-                Err(AmqpError::not_found(format!("no queue '{}' in vhost '/'", def.destination)))
-            }
-            DestinationKind::Exchange if !self.exchanges.contains_key(&dest) => {
-                Err(AmqpError::not_found(format!("no exchange '{}' in vhost '/'", def.destination)))
-            }
+            DestinationKind::Queue if self.queue_id(dest).is_none() => Err(AmqpError::not_found(
+                format!("no queue '{}' in vhost '/'", def.destination),
+            )),
+            DestinationKind::Exchange if !self.exchanges.contains_key(&dest) => Err(
+                AmqpError::not_found(format!("no exchange '{}' in vhost '/'", def.destination)),
+            ),
             DestinationKind::Queue => Ok((src, Destination::Queue(dest))),
             DestinationKind::Exchange => Ok((src, Destination::Exchange(dest))),
         }
@@ -196,10 +251,17 @@ impl Sim {
         let routing_key = self.sym(&def.routing_key);
         let x = self.exchanges.get_mut(&src).expect("source exists");
         let before = x.bindings.len();
-        x.bindings.retain(|b| !(b.destination == dest && b.routing_key == routing_key && b.arguments == def.arguments));
+        x.bindings.retain(|b| {
+            !(b.destination == dest && b.routing_key == routing_key && b.arguments == def.arguments)
+        });
         if x.bindings.len() != before {
             let (destination, to_exchange) = split(dest);
-            self.emit(EventKind::Unbound { source: src, destination, to_exchange, routing_key });
+            self.emit(EventKind::Unbound {
+                source: src,
+                destination,
+                to_exchange,
+                routing_key,
+            });
         }
     }
 
@@ -207,19 +269,24 @@ impl Sim {
         if let Some(e) = exchange_args::delete_error(name) {
             return self.report(e);
         }
-        let Some(sym) = self.syms.get(name) else { return };
+        let Some(sym) = self.syms.get(name) else {
+            return;
+        };
         if self.exchanges.remove(&sym).is_none() {
             return;
         }
         for x in self.exchanges.values_mut() {
-            x.bindings.retain(|b| b.destination != Destination::Exchange(sym));
+            x.bindings
+                .retain(|b| b.destination != Destination::Exchange(sym));
         }
         // Its delayed messages stay in the store and fire into whatever exists then.
         self.emit(EventKind::ExchangeDeleted { exchange: sym });
     }
 
     fn delete_queue_named(&mut self, name: &str) {
-        let Some(qid) = self.syms.get(name).and_then(|s| self.queue_id(s)) else { return };
+        let Some(qid) = self.syms.get(name).and_then(|s| self.queue_id(s)) else {
+            return;
+        };
         self.delete_queue(qid, false);
     }
 
@@ -229,16 +296,23 @@ impl Sim {
         let (qname, consumers) = (q.name, std::mem::take(&mut q.consumers));
         for cid in consumers {
             self.consumers[cid.0 as usize].attached = None;
-            self.emit(EventKind::ConsumerDetached { consumer: cid, queue: qname });
+            self.emit(EventKind::ConsumerDetached {
+                consumer: cid,
+                queue: qname,
+            });
         }
         self.drop_unacked(qid, DropReason::QueueDeleted);
         self.drop_ready(qid, DropReason::QueueDeleted);
         for x in self.exchanges.values_mut() {
-            x.bindings.retain(|b| b.destination != Destination::Queue(qname));
+            x.bindings
+                .retain(|b| b.destination != Destination::Queue(qname));
         }
         self.queues[qid.0 as usize] = None;
         self.queue_ids.remove(&qname);
-        self.emit(EventKind::QueueDeleted { queue: qname, expired });
+        self.emit(EventKind::QueueDeleted {
+            queue: qname,
+            expired,
+        });
     }
 
     pub(crate) fn drop_ready(&mut self, qid: QueueId, reason: DropReason) -> u64 {
@@ -248,7 +322,12 @@ impl Sim {
         q.head_timer_at_ms = None;
         let n = gone.len() as u64;
         for e in gone {
-            self.emit(EventKind::Dropped { msg: e.msg.id, copy: Some(e.copy), queue: Some(qname), reason });
+            self.emit(EventKind::Dropped {
+                msg: e.msg.id,
+                copy: Some(e.copy),
+                queue: Some(qname),
+                reason,
+            });
             self.end_copy();
         }
         n
@@ -256,23 +335,34 @@ impl Sim {
 
     pub(crate) fn purge(&mut self, queue: &str) {
         let Some(qid) = self.syms.get(queue).and_then(|s| self.queue_id(s)) else {
-            return self.report(AmqpError::not_found(format!("no queue '{queue}' in vhost '/'")));
+            return self.report(AmqpError::not_found(format!(
+                "no queue '{queue}' in vhost '/'"
+            )));
         };
         let qname = self.queue(qid).expect("queue").name;
         let count = self.drop_ready(qid, DropReason::Purged);
-        self.emit(EventKind::Purged { queue: qname, count });
+        self.emit(EventKind::Purged {
+            queue: qname,
+            count,
+        });
     }
 
     /// `x-expires`: arm the check for when the queue will have been unused long enough.
     pub(crate) fn arm_queue_expiry(&mut self, qid: QueueId) {
         let Some(q) = self.queue(qid) else { return };
-        let Some(expires) = q.rules.expires_ms else { return };
+        let Some(expires) = q.rules.expires_ms else {
+            return;
+        };
         if !q.consumers.is_empty() {
             return;
         }
         let due = q.last_used_ms.saturating_add(expires);
         // Quorum: `Ts > last_active + expires`, checked on the 5 s tick.
-        let at = if q.is_quorum() { (due / QUORUM_TICK_MS + 1) * QUORUM_TICK_MS } else { due };
+        let at = if q.is_quorum() {
+            (due / QUORUM_TICK_MS + 1) * QUORUM_TICK_MS
+        } else {
+            due
+        };
         let q = self.queue_mut(qid).expect("queue");
         if q.expiry_timer_at_ms != Some(at) {
             q.expiry_timer_at_ms = Some(at);
@@ -301,7 +391,13 @@ impl Sim {
     }
 }
 
-fn new_exchange(name: Sym, def: &ExchangeDef, kind: ExchangeKind, delayed: bool, alternate: Option<Sym>) -> Exchange {
+fn new_exchange(
+    name: Sym,
+    def: &ExchangeDef,
+    kind: ExchangeKind,
+    delayed: bool,
+    alternate: Option<Sym>,
+) -> Exchange {
     Exchange {
         name,
         kind,

@@ -30,8 +30,8 @@ use super::workload::{OutageKind, Task, Workload};
 use super::{Strategy, StrategyResult};
 use crate::event::EventKind;
 use crate::scenario::{
-    AckMode, ActionKind, BindingDef, ConsumerSpec, DestinationKind, ExchangeDef, Outcome, OutcomePlan, Properties,
-    PublishSpec, QueueDef, Scenario,
+    AckMode, ActionKind, BindingDef, ConsumerSpec, DestinationKind, ExchangeDef, Outcome,
+    OutcomePlan, Properties, PublishSpec, QueueDef, Scenario,
 };
 use crate::value::{FieldValue, Table};
 use crate::{Command, Progress, Sim};
@@ -69,9 +69,12 @@ pub fn delay_scenario(name: &str, topology: DelayTopology) -> Scenario {
         DelayTopology::DelayedExchange => {
             let mut s = base_scenario(name);
             let mut x = ExchangeDef::new(DELAYED_EXCHANGE, "x-delayed-message");
-            x.arguments.insert("x-delayed-type", FieldValue::str("direct"));
+            x.arguments
+                .insert("x-delayed-type", FieldValue::str("direct"));
             s.topology.exchanges.push(x);
-            s.topology.bindings.push(BindingDef::queue(DELAYED_EXCHANGE, DUE_QUEUE, DUE_QUEUE));
+            s.topology
+                .bindings
+                .push(BindingDef::queue(DELAYED_EXCHANGE, DUE_QUEUE, DUE_QUEUE));
             s
         }
     }
@@ -111,9 +114,13 @@ pub(crate) fn base_scenario(name: &str) -> Scenario {
 pub(crate) fn per_ttl_scenario(name: &str, ttls_ms: &[u64]) -> Scenario {
     let mut s = base_scenario(name);
     s.topology.exchanges.push(ExchangeDef::new(DLX, "direct"));
-    s.topology.bindings.push(BindingDef::queue(DLX, DUE_QUEUE, DUE_QUEUE));
+    s.topology
+        .bindings
+        .push(BindingDef::queue(DLX, DUE_QUEUE, DUE_QUEUE));
     for ttl in ttls_ms {
-        s.topology.queues.push(dlx_queue(&wait_queue(*ttl)).with_arg("x-message-ttl", FieldValue::Int(*ttl as i64)));
+        s.topology.queues.push(
+            dlx_queue(&wait_queue(*ttl)).with_arg("x-message-ttl", FieldValue::Int(*ttl as i64)),
+        );
     }
     s
 }
@@ -131,7 +138,12 @@ pub fn wait_queue(ttl_ms: u64) -> String {
 }
 
 /// A persistent publish.
-pub(crate) fn persistent(exchange: &str, routing_key: &str, expiration: Option<u64>, headers: Table) -> PublishSpec {
+pub(crate) fn persistent(
+    exchange: &str,
+    routing_key: &str,
+    expiration: Option<u64>,
+    headers: Table,
+) -> PublishSpec {
     PublishSpec {
         exchange: exchange.into(),
         routing_key: routing_key.into(),
@@ -202,7 +214,11 @@ impl BrokerRun {
                     }
                 }
                 EventKind::Delivered { msg, .. } => {
-                    let i = self.task_of_msg.get(msg.id.0 as usize).copied().unwrap_or(u32::MAX) as usize;
+                    let i = self
+                        .task_of_msg
+                        .get(msg.id.0 as usize)
+                        .copied()
+                        .unwrap_or(u32::MAX) as usize;
                     if i < self.fired.len() && !self.fired[i] {
                         self.fired[i] = true;
                         self.tally.fire(self.workload.tasks[i].due_ms(), e.t_ms);
@@ -216,7 +232,9 @@ impl BrokerRun {
     }
 
     fn run_outage(&mut self) {
-        let Some(o) = self.workload.outage else { return };
+        let Some(o) = self.workload.outage else {
+            return;
+        };
         let kind = match o.kind {
             OutageKind::Restart { downtime_ms } => ActionKind::RestartNode { downtime_ms },
             OutageKind::Lose => ActionKind::LoseNode,
@@ -237,11 +255,17 @@ impl Strategy for BrokerRun {
         while self.next < self.workload.tasks.len() && spent < budget {
             let task = self.workload.tasks[self.next];
             let enter = self.workload.enter_ms(&task);
-            if !self.outage_done && self.workload.outage.is_some_and(|o| task.created_at_ms >= o.at_ms) {
+            if !self.outage_done
+                && self
+                    .workload
+                    .outage
+                    .is_some_and(|o| task.created_at_ms >= o.at_ms)
+            {
                 self.run_outage();
             }
             let spec = (self.plan.publish)(&task, task.due_ms().saturating_sub(enter));
-            self.sim.handle(enter, Command::Run(ActionKind::Publish(spec)));
+            self.sim
+                .handle(enter, Command::Run(ActionKind::Publish(spec)));
             self.tally.peak_stored = self.tally.peak_stored.max(self.sim.live_copies());
             spent += self.drain().max(1);
             self.next += 1;

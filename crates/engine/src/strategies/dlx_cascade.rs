@@ -36,7 +36,10 @@ fn pattern(levels: u32, level: u32, bit: char) -> String {
 pub(crate) fn routing_key(levels: u32, seconds: u64) -> String {
     let max = (1u64 << levels) - 1;
     let s = seconds.min(max);
-    let mut key: String = (0..levels).rev().map(|n| if s >> n & 1 == 1 { "1." } else { "0." }).collect();
+    let mut key: String = (0..levels)
+        .rev()
+        .map(|n| if s >> n & 1 == 1 { "1." } else { "0." })
+        .collect();
     key.push_str("due");
     key
 }
@@ -48,13 +51,21 @@ pub(crate) fn levels_for(max_delay_ms: u64) -> u32 {
 }
 
 pub(crate) fn new(w: &Workload, levels: Option<u32>) -> BrokerRun {
-    let levels = levels.unwrap_or_else(|| levels_for(w.max_delay_ms())).clamp(1, MAX_LEVELS);
+    let levels = levels
+        .unwrap_or_else(|| levels_for(w.max_delay_ms()))
+        .clamp(1, MAX_LEVELS);
     let mut scenario = base_scenario("dlx-cascade");
     let topo = &mut scenario.topology;
-    topo.exchanges.push(ExchangeDef::new(DELIVER_EXCHANGE, "topic"));
-    topo.bindings.push(BindingDef::queue(DELIVER_EXCHANGE, DUE_QUEUE, "#"));
+    topo.exchanges
+        .push(ExchangeDef::new(DELIVER_EXCHANGE, "topic"));
+    topo.bindings
+        .push(BindingDef::queue(DELIVER_EXCHANGE, DUE_QUEUE, "#"));
     for n in 0..levels {
-        let next = if n == 0 { DELIVER_EXCHANGE.to_string() } else { exchange(n - 1) };
+        let next = if n == 0 {
+            DELIVER_EXCHANGE.to_string()
+        } else {
+            exchange(n - 1)
+        };
         let queue = format!("cascade.q{n}");
         topo.exchanges.push(ExchangeDef::new(&exchange(n), "topic"));
         topo.queues.push(
@@ -62,17 +73,34 @@ pub(crate) fn new(w: &Workload, levels: Option<u32>) -> BrokerRun {
                 .with_arg("x-message-ttl", FieldValue::Int((1i64 << n) * 1000))
                 .with_arg("x-dead-letter-exchange", FieldValue::str(&next)),
         );
-        topo.bindings.push(BindingDef::queue(&exchange(n), &queue, &pattern(levels, n, '1')));
-        topo.bindings.push(super::broker::e2e(&exchange(n), &next, &pattern(levels, n, '0')));
+        topo.bindings.push(BindingDef::queue(
+            &exchange(n),
+            &queue,
+            &pattern(levels, n, '1'),
+        ));
+        topo.bindings.push(super::broker::e2e(
+            &exchange(n),
+            &next,
+            &pattern(levels, n, '0'),
+        ));
     }
     let top = exchange(levels - 1);
-    let clamped = w.tasks.iter().filter(|t| t.delay_ms.div_ceil(1000) > (1u64 << levels) - 1).count() as u64;
+    let clamped = w
+        .tasks
+        .iter()
+        .filter(|t| t.delay_ms.div_ceil(1000) > (1u64 << levels) - 1)
+        .count() as u64;
     let plan = Plan {
         name: "dlx-cascade",
         params: format!("{levels} levels of 2^n s"),
         scenario,
         publish: Box::new(move |_task, remaining_ms| {
-            persistent(&top, &routing_key(levels, remaining_ms.div_ceil(1000)), None, Table::new())
+            persistent(
+                &top,
+                &routing_key(levels, remaining_ms.div_ceil(1000)),
+                None,
+                Table::new(),
+            )
         }),
         facts: vec![("levels", u64::from(levels)), ("clamped_to_top", clamped)],
     };

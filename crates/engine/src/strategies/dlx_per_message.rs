@@ -20,7 +20,9 @@ pub(crate) fn new(w: &Workload) -> BrokerRun {
         name: "dlx-per-message",
         params: "one queue, per-message TTL".into(),
         scenario,
-        publish: Box::new(|_task, remaining_ms| persistent("", WAIT_QUEUE, Some(remaining_ms), Table::new())),
+        publish: Box::new(|_task, remaining_ms| {
+            persistent("", WAIT_QUEUE, Some(remaining_ms), Table::new())
+        }),
         facts: vec![("queues_for_delays", 1)],
     };
     BrokerRun::new(plan, w)

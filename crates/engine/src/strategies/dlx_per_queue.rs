@@ -28,7 +28,8 @@ pub(crate) fn new(w: &Workload, max_queues: u64) -> Box<dyn Strategy> {
             delays.len(),
             delays.len()
         );
-        let mut r = StrategyResult::not_applicable("dlx-per-queue", params, w.tasks.len() as u64, why);
+        let mut r =
+            StrategyResult::not_applicable("dlx-per-queue", params, w.tasks.len() as u64, why);
         // The figure behind the texts, for a reader writing them in another language.
         r.facts.push(("queues_for_delays", delays.len() as u64));
         return OneShot::ready(r);
@@ -38,7 +39,9 @@ pub(crate) fn new(w: &Workload, max_queues: u64) -> Box<dyn Strategy> {
         name: "dlx-per-queue",
         params,
         scenario: delay_scenario("dlx-per-queue", DelayTopology::PerTtlQueues(&ttls)),
-        publish: Box::new(|task, _remaining| persistent("", &wait_queue(task.delay_ms), None, Table::new())),
+        publish: Box::new(|task, _remaining| {
+            persistent("", &wait_queue(task.delay_ms), None, Table::new())
+        }),
         facts: vec![("queues_for_delays", ttls.len() as u64)],
     };
     Box::new(BrokerRun::new(plan, w))

@@ -14,20 +14,37 @@ use crate::value::Table;
 
 /// The level a delay goes to: the first at or above it, else the last.
 pub(crate) fn level_for(levels_ms: &[u64], delay_ms: u64) -> u64 {
-    levels_ms.iter().copied().find(|l| *l >= delay_ms).or(levels_ms.last().copied()).unwrap_or(0)
+    levels_ms
+        .iter()
+        .copied()
+        .find(|l| *l >= delay_ms)
+        .or(levels_ms.last().copied())
+        .unwrap_or(0)
 }
 
 pub(crate) fn new(w: &Workload, levels_ms: &[u64]) -> BrokerRun {
     let levels = levels_ms.to_vec();
-    let clamped = w.tasks.iter().filter(|t| levels.last().is_some_and(|l| t.delay_ms > *l)).count() as u64;
+    let clamped = w
+        .tasks
+        .iter()
+        .filter(|t| levels.last().is_some_and(|l| t.delay_ms > *l))
+        .count() as u64;
     let plan = Plan {
         name: "fixed-levels",
         params: format!("{} levels, rounded up", levels.len()),
         scenario: delay_scenario("fixed-levels", DelayTopology::PerTtlQueues(&levels)),
         publish: Box::new(move |_task, remaining_ms| {
-            persistent("", &wait_queue(level_for(&levels, remaining_ms)), None, Table::new())
+            persistent(
+                "",
+                &wait_queue(level_for(&levels, remaining_ms)),
+                None,
+                Table::new(),
+            )
         }),
-        facts: vec![("levels", levels_ms.len() as u64), ("clamped_to_last_level", clamped)],
+        facts: vec![
+            ("levels", levels_ms.len() as u64),
+            ("clamped_to_last_level", clamped),
+        ],
     };
     BrokerRun::new(plan, w)
 }

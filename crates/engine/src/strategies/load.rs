@@ -52,7 +52,10 @@ impl WorkloadFile {
     /// The configuration of a strategy: the file's, else the default; None for an
     /// unknown name.
     pub fn config(&self, name: &str) -> Option<Config> {
-        self.configs.get(name).cloned().or_else(|| Config::default_for(name))
+        self.configs
+            .get(name)
+            .cloned()
+            .or_else(|| Config::default_for(name))
     }
 }
 
@@ -60,7 +63,10 @@ pub fn load_workload_str(text: &str) -> Result<WorkloadFile, LoadError> {
     if text.len() > MAX_TEXT_BYTES {
         return fail(
             "$",
-            format!("the workload is {} bytes; the limit is {MAX_TEXT_BYTES} bytes (MAX_TEXT_BYTES)", text.len()),
+            format!(
+                "the workload is {} bytes; the limit is {MAX_TEXT_BYTES} bytes (MAX_TEXT_BYTES)",
+                text.len()
+            ),
         );
     }
     let value: Value = serde_json::from_str(text).map_err(|e| LoadError {
@@ -77,7 +83,14 @@ pub fn load_workload_value(v: &Value) -> Result<WorkloadFile, LoadError> {
         return fail("$", expected("a workload object", v));
     }
     let root = as_obj(v, "")?;
-    root.check_keys(&["version", "name", "description", "seed", "workload", "strategies"])?;
+    root.check_keys(&[
+        "version",
+        "name",
+        "description",
+        "seed",
+        "workload",
+        "strategies",
+    ])?;
     if let Some(version) = root.uint_opt("version", u64::MAX)? {
         if version == 0 || version > u64::from(FORMAT_VERSION) {
             return fail(
@@ -89,7 +102,9 @@ pub fn load_workload_value(v: &Value) -> Result<WorkloadFile, LoadError> {
     let seed = root.uint_opt("seed", u64::MAX)?.unwrap_or(1);
     let w = root.obj("workload")?;
     w.check_keys(&["count", "over", "delays", "restart", "lose"])?;
-    let count = w.uint_opt("count", MAX_TASKS)?.ok_or_else(|| LoadError::new(w.p("count"), "missing (required)"))?;
+    let count = w
+        .uint_opt("count", MAX_TASKS)?
+        .ok_or_else(|| LoadError::new(w.p("count"), "missing (required)"))?;
     let over_ms = bounded_dur(&w, "over", 0, MAX_OVER_MS)?.unwrap_or(0);
     let delays = delay_mix(&w)?;
     let outage = outage(&w)?;
@@ -106,7 +121,13 @@ pub fn load_workload_value(v: &Value) -> Result<WorkloadFile, LoadError> {
     Ok(WorkloadFile {
         name: root.str_or("name", "")?,
         description: root.str_or("description", "")?,
-        spec: WorkloadSpec { seed, count, over_ms, delays, outage },
+        spec: WorkloadSpec {
+            seed,
+            count,
+            over_ms,
+            delays,
+            outage,
+        },
         configs,
     })
 }
@@ -118,7 +139,13 @@ fn delay_mix(w: &Obj) -> R<Vec<DelayMix>> {
         return fail(p, "at least one delay is required");
     }
     if items.len() > MAX_DELAY_ENTRIES {
-        return fail(p, format!("{} entries; the limit is {MAX_DELAY_ENTRIES} (MAX_DELAY_ENTRIES)", items.len()));
+        return fail(
+            p,
+            format!(
+                "{} entries; the limit is {MAX_DELAY_ENTRIES} (MAX_DELAY_ENTRIES)",
+                items.len()
+            ),
+        );
     }
     let mut mix = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -131,28 +158,41 @@ fn delay_mix(w: &Obj) -> R<Vec<DelayMix>> {
             None => 1.0,
             Some(v) => number(v, &o.p("weight"), f64::MIN_POSITIVE, 1e9)?,
         };
-        mix.push(DelayMix { delay_ms, up_to_ms, weight });
+        mix.push(DelayMix {
+            delay_ms,
+            up_to_ms,
+            weight,
+        });
     }
     Ok(mix)
 }
 
 fn outage(w: &Obj) -> R<Option<Outage>> {
     match (w.get("restart"), w.get("lose")) {
-        (Some(_), Some(_)) => fail(w.p("lose"), "a workload has one outage: restart or lose, not both"),
+        (Some(_), Some(_)) => fail(
+            w.p("lose"),
+            "a workload has one outage: restart or lose, not both",
+        ),
         (Some(r), None) => {
             let o = as_obj(r, w.p("restart"))?;
             o.check_keys(&["at", "downtime"])?;
             let at_ms = bounded_dur(&o, "at", 0, MAX_DELAY_MS)?
                 .ok_or_else(|| LoadError::new(o.p("at"), "missing (required)"))?;
             let downtime_ms = bounded_dur(&o, "downtime", 0, MAX_DELAY_MS)?.unwrap_or(0);
-            Ok(Some(Outage { at_ms, kind: OutageKind::Restart { downtime_ms } }))
+            Ok(Some(Outage {
+                at_ms,
+                kind: OutageKind::Restart { downtime_ms },
+            }))
         }
         (None, Some(l)) => {
             let o = as_obj(l, w.p("lose"))?;
             o.check_keys(&["at"])?;
             let at_ms = bounded_dur(&o, "at", 0, MAX_DELAY_MS)?
                 .ok_or_else(|| LoadError::new(o.p("at"), "missing (required)"))?;
-            Ok(Some(Outage { at_ms, kind: OutageKind::Lose }))
+            Ok(Some(Outage {
+                at_ms,
+                kind: OutageKind::Lose,
+            }))
         }
         (None, None) => Ok(None),
     }
@@ -161,42 +201,67 @@ fn outage(w: &Obj) -> R<Option<Outage>> {
 fn config(o: &Obj, name: &str) -> R<Config> {
     let default = Config::default_for(name).expect("a known name");
     Ok(match default {
-        Config::PollingScan { period_ms, indexed, batch } => {
+        Config::PollingScan {
+            period_ms,
+            indexed,
+            batch,
+        } => {
             o.check_keys(&["period", "indexed", "batch"])?;
             let batch = match o.uint_opt("batch", MAX_TASKS)? {
                 Some(0) => return fail(o.p("batch"), "a batch handles at least 1 row"),
                 Some(b) => Some(b),
                 None => batch,
             };
-            Config::PollingScan { period_ms: period(o, period_ms)?, indexed: o.bool_or("indexed", indexed)?, batch }
+            Config::PollingScan {
+                period_ms: period(o, period_ms)?,
+                indexed: o.bool_or("indexed", indexed)?,
+                batch,
+            }
         }
         Config::StorePoll { period_ms } => {
             o.check_keys(&["period"])?;
-            Config::StorePoll { period_ms: period(o, period_ms)? }
+            Config::StorePoll {
+                period_ms: period(o, period_ms)?,
+            }
         }
-        Config::StoreNotify { expire_cycle_ms, pressure_above, drop_share } => {
+        Config::StoreNotify {
+            expire_cycle_ms,
+            pressure_above,
+            drop_share,
+        } => {
             o.check_keys(&["expire_cycle", "pressure_above", "drop_share"])?;
             Config::StoreNotify {
-                expire_cycle_ms: bounded_dur(o, "expire_cycle", 1, 60_000)?.unwrap_or(expire_cycle_ms),
-                pressure_above: o.uint_opt("pressure_above", MAX_TASKS)?.unwrap_or(pressure_above),
+                expire_cycle_ms: bounded_dur(o, "expire_cycle", 1, 60_000)?
+                    .unwrap_or(expire_cycle_ms),
+                pressure_above: o
+                    .uint_opt("pressure_above", MAX_TASKS)?
+                    .unwrap_or(pressure_above),
                 drop_share: match o.get("drop_share") {
                     Some(v) => number(v, &o.p("drop_share"), 0.0, 1.0)?,
                     None => drop_share,
                 },
             }
         }
-        Config::TimingWheel { tick_ms, wheel_size } => {
+        Config::TimingWheel {
+            tick_ms,
+            wheel_size,
+        } => {
             o.check_keys(&["tick", "wheel_size"])?;
             let wheel_size = match o.uint_opt("wheel_size", MAX_WHEEL_SIZE)? {
                 Some(0) => return fail(o.p("wheel_size"), "a wheel has at least 1 bucket"),
                 Some(n) => n,
                 None => wheel_size,
             };
-            Config::TimingWheel { tick_ms: bounded_dur(o, "tick", 1, 3_600_000)?.unwrap_or(tick_ms), wheel_size }
+            Config::TimingWheel {
+                tick_ms: bounded_dur(o, "tick", 1, 3_600_000)?.unwrap_or(tick_ms),
+                wheel_size,
+            }
         }
         Config::DlxPerQueue { max_queues } => {
             o.check_keys(&["max_queues"])?;
-            Config::DlxPerQueue { max_queues: o.uint_opt("max_queues", MAX_QUEUES)?.unwrap_or(max_queues) }
+            Config::DlxPerQueue {
+                max_queues: o.uint_opt("max_queues", MAX_QUEUES)?.unwrap_or(max_queues),
+            }
         }
         Config::DlxCascade { levels } => {
             o.check_keys(&["levels"])?;
@@ -212,7 +277,9 @@ fn config(o: &Obj, name: &str) -> R<Config> {
             o.check_keys(&["levels"])?;
             match o.get("levels") {
                 None => Config::FixedLevels { levels_ms },
-                Some(_) => Config::FixedLevels { levels_ms: fixed_levels(o)? },
+                Some(_) => Config::FixedLevels {
+                    levels_ms: fixed_levels(o)?,
+                },
             }
         }
         other @ (Config::DlxPerMessage | Config::Plugin) => {
@@ -226,7 +293,13 @@ fn fixed_levels(o: &Obj) -> R<Vec<u64>> {
     let items = o.array("levels")?;
     let p = o.p("levels");
     if items.is_empty() || items.len() > MAX_FIXED_LEVELS {
-        return fail(p, format!("from 1 to {MAX_FIXED_LEVELS} levels (MAX_FIXED_LEVELS), found {}", items.len()));
+        return fail(
+            p,
+            format!(
+                "from 1 to {MAX_FIXED_LEVELS} levels (MAX_FIXED_LEVELS), found {}",
+                items.len()
+            ),
+        );
     }
     let mut levels: Vec<u64> = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -253,7 +326,12 @@ fn bounded_dur(o: &Obj, key: &str, lo: u64, hi: u64) -> R<Option<u64>> {
     match o.dur_opt(key)? {
         Some(ms) if ms < lo || ms > hi => fail(
             o.p(key),
-            format!("{} is outside {} to {}", format_duration(ms), format_duration(lo), format_duration(hi)),
+            format!(
+                "{} is outside {} to {}",
+                format_duration(ms),
+                format_duration(lo),
+                format_duration(hi)
+            ),
         ),
         other => Ok(other),
     }
@@ -272,7 +350,9 @@ mod tests {
     use serde_json::json;
 
     fn err(v: Value) -> String {
-        load_workload_value(&v).expect_err("should fail").to_string()
+        load_workload_value(&v)
+            .expect_err("should fail")
+            .to_string()
     }
 
     fn minimal() -> Value {
@@ -311,8 +391,12 @@ mod tests {
         assert!(err(v).starts_with("workload.lose: a workload has one outage"));
         let mut v = minimal();
         v["strategies"] = json!({"fixed-levels": {"levels": ["5s", "1s"]}});
-        assert_eq!(err(v), "strategies.fixed-levels.levels[1]: levels must be in increasing order");
-        assert!(err(json!({"workload": {"count": 1}})).starts_with("workload.delays: at least one delay"));
+        assert_eq!(
+            err(v),
+            "strategies.fixed-levels.levels[1]: levels must be in increasing order"
+        );
+        assert!(err(json!({"workload": {"count": 1}}))
+            .starts_with("workload.delays: at least one delay"));
         assert!(err(json!({})).starts_with("workload: missing"));
     }
 
@@ -328,17 +412,45 @@ mod tests {
             "fixed-levels": {"levels": ["1s", "1m"]}
         });
         let f = load_workload_value(&v).expect("loads");
-        assert_eq!(f.spec.outage, Some(Outage { at_ms: 20_000, kind: OutageKind::Restart { downtime_ms: 5_000 } }));
+        assert_eq!(
+            f.spec.outage,
+            Some(Outage {
+                at_ms: 20_000,
+                kind: OutageKind::Restart { downtime_ms: 5_000 }
+            })
+        );
         assert_eq!(
             f.config("polling-scan"),
-            Some(Config::PollingScan { period_ms: 30_000, indexed: true, batch: Some(100) })
+            Some(Config::PollingScan {
+                period_ms: 30_000,
+                indexed: true,
+                batch: Some(100)
+            })
         );
         assert_eq!(
             f.config("store-notify"),
-            Some(Config::StoreNotify { expire_cycle_ms: 100, pressure_above: 3, drop_share: 0.5 })
+            Some(Config::StoreNotify {
+                expire_cycle_ms: 100,
+                pressure_above: 3,
+                drop_share: 0.5
+            })
         );
-        assert_eq!(f.config("timing-wheel"), Some(Config::TimingWheel { tick_ms: 10, wheel_size: 64 }));
-        assert_eq!(f.config("dlx-cascade"), Some(Config::DlxCascade { levels: Some(5) }));
-        assert_eq!(f.config("fixed-levels"), Some(Config::FixedLevels { levels_ms: vec![1_000, 60_000] }));
+        assert_eq!(
+            f.config("timing-wheel"),
+            Some(Config::TimingWheel {
+                tick_ms: 10,
+                wheel_size: 64
+            })
+        );
+        assert_eq!(
+            f.config("dlx-cascade"),
+            Some(Config::DlxCascade { levels: Some(5) })
+        );
+        assert_eq!(
+            f.config("fixed-levels"),
+            Some(Config::FixedLevels {
+                levels_ms: vec![1_000, 60_000]
+            })
+        );
     }
 }

@@ -45,7 +45,9 @@ mod store_poll;
 mod timing_wheel;
 pub mod workload;
 
-pub use broker::{delay_scenario, wait_queue, DelayTopology, DELAYED_EXCHANGE, DUE_QUEUE, WAIT_QUEUE};
+pub use broker::{
+    delay_scenario, wait_queue, DelayTopology, DELAYED_EXCHANGE, DUE_QUEUE, WAIT_QUEUE,
+};
 pub use load::{load_workload_str, load_workload_value, WorkloadFile};
 pub use stats::{Lateness, SeriesPoint};
 pub use workload::{DelayMix, Outage, OutageKind, Task, Workload, WorkloadSpec};
@@ -65,8 +67,8 @@ pub const NAMES: [&str; 9] = [
 
 /// RocketMQ's 18 delay levels: `1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h`.
 pub const ROCKETMQ_LEVELS_MS: [u64; 18] = [
-    1_000, 5_000, 10_000, 30_000, 60_000, 120_000, 180_000, 240_000, 300_000, 360_000, 420_000, 480_000, 540_000,
-    600_000, 1_200_000, 1_800_000, 3_600_000, 7_200_000,
+    1_000, 5_000, 10_000, 30_000, 60_000, 120_000, 180_000, 240_000, 300_000, 360_000, 420_000,
+    480_000, 540_000, 600_000, 1_200_000, 1_800_000, 3_600_000, 7_200_000,
 ];
 
 /// One strategy's parameters (defaults: [`Config::default_for`]).
@@ -117,14 +119,27 @@ pub enum Config {
 impl Config {
     pub fn default_for(name: &str) -> Option<Config> {
         Some(match name {
-            "polling-scan" => Config::PollingScan { period_ms: 60_000, indexed: false, batch: None },
+            "polling-scan" => Config::PollingScan {
+                period_ms: 60_000,
+                indexed: false,
+                batch: None,
+            },
             "store-poll" => Config::StorePoll { period_ms: 1_000 },
-            "store-notify" => Config::StoreNotify { expire_cycle_ms: 100, pressure_above: 100_000, drop_share: 0.02 },
-            "timing-wheel" => Config::TimingWheel { tick_ms: 100, wheel_size: 512 },
+            "store-notify" => Config::StoreNotify {
+                expire_cycle_ms: 100,
+                pressure_above: 100_000,
+                drop_share: 0.02,
+            },
+            "timing-wheel" => Config::TimingWheel {
+                tick_ms: 100,
+                wheel_size: 512,
+            },
             "dlx-per-message" => Config::DlxPerMessage,
             "dlx-per-queue" => Config::DlxPerQueue { max_queues: 64 },
             "dlx-cascade" => Config::DlxCascade { levels: None },
-            "fixed-levels" => Config::FixedLevels { levels_ms: ROCKETMQ_LEVELS_MS.to_vec() },
+            "fixed-levels" => Config::FixedLevels {
+                levels_ms: ROCKETMQ_LEVELS_MS.to_vec(),
+            },
             "plugin" => Config::Plugin,
             _ => return None,
         })
@@ -199,21 +214,38 @@ pub fn build(config: &Config, workload: &Workload) -> Box<dyn Strategy> {
     // broker strategies turn them into a scenario at once and need no copy.
     let w = || workload.clone();
     match config.clone() {
-        Config::PollingScan { period_ms, indexed, batch } => {
+        Config::PollingScan {
+            period_ms,
+            indexed,
+            batch,
+        } => {
             let w = w();
-            OneShot::boxed("polling-scan", move || polling_scan::compute(&w, period_ms, indexed, batch))
+            OneShot::boxed("polling-scan", move || {
+                polling_scan::compute(&w, period_ms, indexed, batch)
+            })
         }
         Config::StorePoll { period_ms } => {
             let w = w();
             OneShot::boxed("store-poll", move || store_poll::compute(&w, period_ms))
         }
-        Config::StoreNotify { expire_cycle_ms, pressure_above, drop_share } => {
+        Config::StoreNotify {
+            expire_cycle_ms,
+            pressure_above,
+            drop_share,
+        } => {
             let w = w();
-            OneShot::boxed("store-notify", move || store_notify::compute(&w, expire_cycle_ms, pressure_above, drop_share))
+            OneShot::boxed("store-notify", move || {
+                store_notify::compute(&w, expire_cycle_ms, pressure_above, drop_share)
+            })
         }
-        Config::TimingWheel { tick_ms, wheel_size } => {
+        Config::TimingWheel {
+            tick_ms,
+            wheel_size,
+        } => {
             let w = w();
-            OneShot::boxed("timing-wheel", move || timing_wheel::compute(&w, tick_ms, wheel_size))
+            OneShot::boxed("timing-wheel", move || {
+                timing_wheel::compute(&w, tick_ms, wheel_size)
+            })
         }
         Config::DlxPerMessage => Box::new(dlx_per_message::new(workload)),
         Config::DlxPerQueue { max_queues } => dlx_per_queue::new(workload, max_queues),
@@ -232,13 +264,24 @@ pub(crate) struct OneShot {
 }
 
 impl OneShot {
-    pub fn boxed(name: &'static str, work: impl FnOnce() -> StrategyResult + 'static) -> Box<dyn Strategy> {
-        Box::new(OneShot { name, work: Some(Box::new(work)), result: None })
+    pub fn boxed(
+        name: &'static str,
+        work: impl FnOnce() -> StrategyResult + 'static,
+    ) -> Box<dyn Strategy> {
+        Box::new(OneShot {
+            name,
+            work: Some(Box::new(work)),
+            result: None,
+        })
     }
 
     /// A result known without running (a strategy that is not applicable).
     pub fn ready(result: StrategyResult) -> Box<dyn Strategy> {
-        Box::new(OneShot { name: result.name, work: None, result: Some(result) })
+        Box::new(OneShot {
+            name: result.name,
+            work: None,
+            result: Some(result),
+        })
     }
 }
 
@@ -276,18 +319,28 @@ pub struct Comparison {
 
 impl Comparison {
     pub fn new(workload: Workload, configs: Vec<Config>) -> Comparison {
-        Comparison { workload, pending: configs.into(), current: None, results: Vec::new() }
+        Comparison {
+            workload,
+            pending: configs.into(),
+            current: None,
+            results: Vec::new(),
+        }
     }
 
     /// The strategy being run now, if any.
     pub fn running(&self) -> Option<&'static str> {
-        self.current.as_ref().map(|s| s.name()).or_else(|| self.pending.front().map(|c| c.name()))
+        self.current
+            .as_ref()
+            .map(|s| s.name())
+            .or_else(|| self.pending.front().map(|c| c.name()))
     }
 
     /// Does about `budget` units of work; true once every strategy has a result.
     pub fn step(&mut self, budget: u64) -> bool {
         let Some(s) = self.current.as_mut() else {
-            let Some(config) = self.pending.pop_front() else { return true };
+            let Some(config) = self.pending.pop_front() else {
+                return true;
+            };
             // Building a broker topology is a slice of its own.
             self.current = Some(build(&config, &self.workload));
             return false;

@@ -10,7 +10,9 @@
 //! 10 m   the node is lost: the message is gone
 //! ```
 
-use super::broker::{delay_scenario, persistent, BrokerRun, DelayTopology, Plan, DELAYED_EXCHANGE, DUE_QUEUE};
+use super::broker::{
+    delay_scenario, persistent, BrokerRun, DelayTopology, Plan, DELAYED_EXCHANGE, DUE_QUEUE,
+};
 use super::workload::Workload;
 use crate::value::{FieldValue, Table};
 

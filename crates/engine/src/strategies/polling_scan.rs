@@ -83,16 +83,29 @@ pub(crate) fn scan(w: &Workload, period_ms: u64, indexed: bool, batch: Option<u6
             handled += 1;
             next += 1;
         }
-        let rows = if indexed { handled } else { entered_sorted.partition_point(|e| *e <= r) as u64 };
+        let rows = if indexed {
+            handled
+        } else {
+            entered_sorted.partition_point(|e| *e <= r) as u64
+        };
         tally.rows_scanned += rows;
         max_rows_per_run = max_rows_per_run.max(rows);
     }
     tally.peak_stored = peak_overlap((0..n).map(|i| (enter[i], fired_at[i])));
-    Scan { tally, runs, max_rows_per_run }
+    Scan {
+        tally,
+        runs,
+        max_rows_per_run,
+    }
 }
 
 /// The `polling-scan` figures.
-pub(crate) fn compute(w: &Workload, period_ms: u64, indexed: bool, batch: Option<u64>) -> StrategyResult {
+pub(crate) fn compute(
+    w: &Workload,
+    period_ms: u64,
+    indexed: bool,
+    batch: Option<u64>,
+) -> StrategyResult {
     let s = scan(w, period_ms, indexed, batch);
     let mut tally = s.tally;
     tally.work = tally.rows_scanned;

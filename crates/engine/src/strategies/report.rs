@@ -15,7 +15,11 @@ pub fn to_json(results: &[StrategyResult]) -> Value {
 }
 
 pub fn result_json(r: &StrategyResult) -> Value {
-    let facts: Map<String, Value> = r.facts.iter().map(|(k, v)| ((*k).to_string(), json!(v))).collect();
+    let facts: Map<String, Value> = r
+        .facts
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), json!(v)))
+        .collect();
     let mut o = json!({
         "name": r.name,
         "params": r.params,
@@ -85,7 +89,13 @@ pub fn row_cells(r: &StrategyResult) -> Vec<String> {
 /// shared with the playground, which writes the durations in its own language.
 pub fn figure_cells(r: &StrategyResult, human: impl Fn(f64) -> String) -> [String; 7] {
     // Nothing fired: no lateness to show (every task was lost).
-    let late = |ms: f64| if r.delivered == 0 { "-".to_string() } else { human(ms) };
+    let late = |ms: f64| {
+        if r.delivered == 0 {
+            "-".to_string()
+        } else {
+            human(ms)
+        }
+    };
     [
         late(r.lateness.mean_ms),
         late(r.lateness.p99_ms as f64),
@@ -119,7 +129,11 @@ pub fn text_table(results: &[StrategyResult]) -> String {
         }
     }
     let line = |cells: &[String]| -> String {
-        let padded: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
         padded.join("  ").trim_end().to_string()
     };
     let mut out = line(&HEADERS.map(String::from));

@@ -41,14 +41,23 @@ pub(crate) struct Tally {
 
 impl Tally {
     pub fn new(tasks: u64) -> Tally {
-        Tally { tasks, fired: Vec::with_capacity(tasks as usize), ..Tally::default() }
+        Tally {
+            tasks,
+            fired: Vec::with_capacity(tasks as usize),
+            ..Tally::default()
+        }
     }
 
     pub fn fire(&mut self, due_ms: u64, at_ms: u64) {
         self.fired.push((due_ms, at_ms as i64 - due_ms as i64));
     }
 
-    pub fn into_result(self, name: &'static str, params: String, work_unit: &'static str) -> StrategyResult {
+    pub fn into_result(
+        self,
+        name: &'static str,
+        params: String,
+        work_unit: &'static str,
+    ) -> StrategyResult {
         let mut late: Vec<i64> = self.fired.iter().map(|(_, l)| *l).collect();
         late.sort_unstable();
         let delivered = late.len() as u64;
@@ -74,7 +83,11 @@ impl Tally {
             rows_scanned: self.rows_scanned,
             broker_objects: self.broker_objects,
             peak_stored: self.peak_stored,
-            work_per_task: if self.tasks == 0 { 0.0 } else { self.work as f64 / self.tasks as f64 },
+            work_per_task: if self.tasks == 0 {
+                0.0
+            } else {
+                self.work as f64 / self.tasks as f64
+            },
             work_unit,
             series: series(&self.fired),
             facts: self.facts,
@@ -84,7 +97,12 @@ impl Tally {
 
 impl StrategyResult {
     /// A strategy that cannot run this workload: the reason, and no figures.
-    pub(crate) fn not_applicable(name: &'static str, params: String, tasks: u64, why: String) -> StrategyResult {
+    pub(crate) fn not_applicable(
+        name: &'static str,
+        params: String,
+        tasks: u64,
+        why: String,
+    ) -> StrategyResult {
         let mut r = Tally::new(0).into_result(name, params, "");
         r.tasks = tasks;
         r.not_applicable = Some(why);
@@ -93,7 +111,10 @@ impl StrategyResult {
 }
 
 fn series(fired: &[(u64, i64)]) -> Vec<SeriesPoint> {
-    let (Some(lo), Some(hi)) = (fired.iter().map(|f| f.0).min(), fired.iter().map(|f| f.0).max()) else {
+    let (Some(lo), Some(hi)) = (
+        fired.iter().map(|f| f.0).min(),
+        fired.iter().map(|f| f.0).max(),
+    ) else {
         return Vec::new();
     };
     let width = ((hi - lo) / SERIES_POINTS + 1).max(1);
@@ -109,7 +130,11 @@ fn series(fired: &[(u64, i64)]) -> Vec<SeriesPoint> {
     }
     (0..n)
         .filter(|i| count[*i] > 0)
-        .map(|i| SeriesPoint { due_ms: lo + i as u64 * width, mean_ms: sum[i] / count[i] as f64, max_ms: max[i] })
+        .map(|i| SeriesPoint {
+            due_ms: lo + i as u64 * width,
+            mean_ms: sum[i] / count[i] as f64,
+            max_ms: max[i],
+        })
         .collect()
 }
 

@@ -26,12 +26,24 @@ use crate::scenario::duration::format_duration;
 const DROP_SEED_SALT: u64 = 0x6e6f_7469_6679;
 
 /// The `store-notify` figures.
-pub(crate) fn compute(w: &Workload, expire_cycle_ms: u64, pressure_above: u64, drop_share: f64) -> StrategyResult {
+pub(crate) fn compute(
+    w: &Workload,
+    expire_cycle_ms: u64,
+    pressure_above: u64,
+    drop_share: f64,
+) -> StrategyResult {
     let n = w.tasks.len();
     let cycle = expire_cycle_ms.max(1);
     let enter: Vec<u64> = w.tasks.iter().map(|t| w.enter_ms(t)).collect();
-    let notify: Vec<u64> =
-        (0..n).map(|i| w.tasks[i].due_ms().max(enter[i]).div_ceil(cycle).saturating_mul(cycle)).collect();
+    let notify: Vec<u64> = (0..n)
+        .map(|i| {
+            w.tasks[i]
+                .due_ms()
+                .max(enter[i])
+                .div_ceil(cycle)
+                .saturating_mul(cycle)
+        })
+        .collect();
     let mut entered_sorted = enter.clone();
     entered_sorted.sort_unstable();
     let mut order: Vec<usize> = (0..n).collect();
@@ -65,7 +77,11 @@ pub(crate) fn compute(w: &Workload, expire_cycle_ms: u64, pressure_above: u64, d
         ("dropped_under_pressure", dropped),
         ("lost_while_down", missed_while_down),
     ];
-    let params =
-        format!("expire cycle {}, drops {}% above {} keys", format_duration(cycle), drop_share * 100.0, pressure_above);
+    let params = format!(
+        "expire cycle {}, drops {}% above {} keys",
+        format_duration(cycle),
+        drop_share * 100.0,
+        pressure_above
+    );
     tally.into_result("store-notify", params, "ops")
 }

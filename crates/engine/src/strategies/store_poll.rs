@@ -25,5 +25,9 @@ pub(crate) fn compute(w: &Workload, period_ms: u64) -> StrategyResult {
     let mut tally = s.tally;
     tally.work = 2 * w.tasks.len() as u64 + s.runs;
     tally.facts = vec![("period_ms", period_ms), ("polls", s.runs)];
-    tally.into_result("store-poll", format!("poll every {}", format_duration(period_ms)), "ops")
+    tally.into_result(
+        "store-poll",
+        format!("poll every {}", format_duration(period_ms)),
+        "ops",
+    )
 }

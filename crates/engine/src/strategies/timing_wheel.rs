@@ -61,8 +61,12 @@ pub(crate) fn compute(w: &Workload, tick_ms: u64, wheel_size: u64) -> StrategyRe
     }
     tally.peak_stored = peak_overlap(intervals.into_iter());
     tally.work = visits;
-    tally.facts =
-        vec![("tick_ms", tick), ("wheel_size", size), ("max_rounds", max_rounds), ("lost_on_restart", lost_on_restart)];
+    tally.facts = vec![
+        ("tick_ms", tick),
+        ("wheel_size", size),
+        ("max_rounds", max_rounds),
+        ("lost_on_restart", lost_on_restart),
+    ];
     let params = format!("tick {}, {} buckets", format_duration(tick), size);
     tally.into_result("timing-wheel", params, "visits")
 }

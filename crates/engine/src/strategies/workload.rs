@@ -88,24 +88,36 @@ impl Workload {
         let total: f64 = spec.delays.iter().map(|d| d.weight).sum();
         let mut tasks: Vec<Task> = (0..spec.count)
             .map(|_| {
-                let created_at_ms = if spec.over_ms == 0 { 0 } else { rng.range_u64(0, spec.over_ms - 1) };
+                let created_at_ms = if spec.over_ms == 0 {
+                    0
+                } else {
+                    rng.range_u64(0, spec.over_ms - 1)
+                };
                 let delay_ms = pick(&spec.delays, total, &mut rng);
-                Task { created_at_ms, delay_ms }
+                Task {
+                    created_at_ms,
+                    delay_ms,
+                }
             })
             .collect();
         tasks.sort_by_key(|t| t.created_at_ms);
-        Workload { tasks, outage: spec.outage, seed: spec.seed }
+        Workload {
+            tasks,
+            outage: spec.outage,
+            seed: spec.seed,
+        }
     }
 
     /// When the task reaches whatever holds it: its creation, or the end of a restart
     /// if it was created while the holder was down (the producer retries).
     pub fn enter_ms(&self, t: &Task) -> u64 {
         match self.outage {
-            Some(o @ Outage { at_ms, kind: OutageKind::Restart { .. } })
-                if t.created_at_ms >= at_ms && t.created_at_ms < o.up_ms() =>
-            {
-                o.up_ms()
-            }
+            Some(
+                o @ Outage {
+                    at_ms,
+                    kind: OutageKind::Restart { .. },
+                },
+            ) if t.created_at_ms >= at_ms && t.created_at_ms < o.up_ms() => o.up_ms(),
             _ => t.created_at_ms,
         }
     }
@@ -140,8 +152,16 @@ mod tests {
             count: 1000,
             over_ms: 60_000,
             delays: vec![
-                DelayMix { delay_ms: 1_000, up_to_ms: None, weight: 3.0 },
-                DelayMix { delay_ms: 10_000, up_to_ms: Some(20_000), weight: 1.0 },
+                DelayMix {
+                    delay_ms: 1_000,
+                    up_to_ms: None,
+                    weight: 3.0,
+                },
+                DelayMix {
+                    delay_ms: 10_000,
+                    up_to_ms: Some(20_000),
+                    weight: 1.0,
+                },
             ],
             outage,
         }
@@ -151,16 +171,26 @@ mod tests {
     fn draws_within_the_window_and_the_mix_by_weight() {
         let w = Workload::generate(&spec(None));
         assert_eq!(w.tasks.len(), 1000);
-        assert!(w.tasks.windows(2).all(|p| p[0].created_at_ms <= p[1].created_at_ms));
+        assert!(w
+            .tasks
+            .windows(2)
+            .all(|p| p[0].created_at_ms <= p[1].created_at_ms));
         assert!(w.tasks.iter().all(|t| t.created_at_ms < 60_000));
         let short = w.tasks.iter().filter(|t| t.delay_ms == 1_000).count();
         assert!((650..850).contains(&short), "about 3 in 4 are 1 s: {short}");
-        assert!(w.tasks.iter().filter(|t| t.delay_ms != 1_000).all(|t| (10_000..=20_000).contains(&t.delay_ms)));
+        assert!(w
+            .tasks
+            .iter()
+            .filter(|t| t.delay_ms != 1_000)
+            .all(|t| (10_000..=20_000).contains(&t.delay_ms)));
     }
 
     #[test]
     fn tasks_created_during_a_restart_enter_when_it_ends() {
-        let o = Outage { at_ms: 10_000, kind: OutageKind::Restart { downtime_ms: 5_000 } };
+        let o = Outage {
+            at_ms: 10_000,
+            kind: OutageKind::Restart { downtime_ms: 5_000 },
+        };
         let w = Workload::generate(&spec(Some(o)));
         for t in &w.tasks {
             let inside = (10_000..15_000).contains(&t.created_at_ms);

@@ -17,7 +17,13 @@ pub fn deliveries(out: &Value) -> Vec<(String, u64, String)> {
         .as_array()
         .expect("deliveries")
         .iter()
-        .map(|d| (d["body"].as_str().unwrap().to_string(), d["delivered_at_ms"].as_u64().unwrap(), d["queue"].as_str().unwrap().to_string()))
+        .map(|d| {
+            (
+                d["body"].as_str().unwrap().to_string(),
+                d["delivered_at_ms"].as_u64().unwrap(),
+                d["queue"].as_str().unwrap().to_string(),
+            )
+        })
         .collect()
 }
 
@@ -27,18 +33,39 @@ pub fn dropped(out: &Value) -> Vec<(String, u64, String)> {
         .as_array()
         .expect("dropped")
         .iter()
-        .map(|d| (d["body"].as_str().unwrap().to_string(), d["at_ms"].as_u64().unwrap(), d["reason"].as_str().unwrap().to_string()))
+        .map(|d| {
+            (
+                d["body"].as_str().unwrap().to_string(),
+                d["at_ms"].as_u64().unwrap(),
+                d["reason"].as_str().unwrap().to_string(),
+            )
+        })
         .collect()
 }
 
 /// The first delivery of `body`.
 pub fn delivery<'a>(out: &'a Value, body: &str) -> &'a Value {
-    out["deliveries"].as_array().unwrap().iter().find(|d| d["body"] == body).unwrap_or_else(|| panic!("{body} was not delivered: {out:#}"))
+    out["deliveries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["body"] == body)
+        .unwrap_or_else(|| panic!("{body} was not delivered: {out:#}"))
 }
 
 /// (code, text) of every error.
 pub fn errors(out: &Value) -> Vec<(u64, String)> {
-    out["errors"].as_array().unwrap().iter().map(|e| (e["code"].as_u64().unwrap(), e["text"].as_str().unwrap().to_string())).collect()
+    out["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["code"].as_u64().unwrap(),
+                e["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
 }
 
 pub fn publish(at: &str, exchange: &str, rk: &str, body: &str, props: Value) -> Value {
@@ -53,7 +80,8 @@ pub fn acker(name: &str, queue: &str) -> Value {
 /// Wait queue `wait` dead-lettering through direct exchange `dlx` with key `due` to
 /// queue `due`, plus extra arguments for `wait`.
 pub fn dlx_topology(wait_args: Value) -> Value {
-    let mut args = serde_json::json!({"x-dead-letter-exchange": "dlx", "x-dead-letter-routing-key": "due"});
+    let mut args =
+        serde_json::json!({"x-dead-letter-exchange": "dlx", "x-dead-letter-routing-key": "due"});
     for (k, v) in wait_args.as_object().unwrap() {
         args[k] = v.clone();
     }

@@ -29,7 +29,8 @@ pub fn scenario(via: Via, policy: &str, faults: Value, extra: Value, seed: u64) 
             json!({"exchange": "dx", "routing_key": "c", "properties": {"delivery_mode": 2, "headers": {"x-delay": 1_800_000}}}),
         ),
         Via::Expiration | Via::QueueTtl => {
-            let mut args = json!({"x-dead-letter-exchange": "dlx", "x-dead-letter-routing-key": "c"});
+            let mut args =
+                json!({"x-dead-letter-exchange": "dlx", "x-dead-letter-routing-key": "c"});
             let mut props = json!({"delivery_mode": 2});
             match via {
                 Via::QueueTtl => args["x-message-ttl"] = json!(1_800_000),
@@ -69,10 +70,15 @@ pub fn load(v: &Value) -> Scenario {
 /// The `"orders"` object of the run's JSON result.
 pub fn outcome(v: &Value) -> Value {
     let r = report::run(&load(v));
-    assert!(r.get("limit_reached").is_none(), "limit: {}", r["limit_reached"]);
+    assert!(
+        r.get("limit_reached").is_none(),
+        "limit: {}",
+        r["limit_reached"]
+    );
     r["orders"].clone()
 }
 
 pub fn n(o: &Value, k: &str) -> u64 {
-    o[k].as_u64().unwrap_or_else(|| panic!("{k} missing in {o}"))
+    o[k].as_u64()
+        .unwrap_or_else(|| panic!("{k} missing in {o}"))
 }

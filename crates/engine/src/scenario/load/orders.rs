@@ -37,22 +37,38 @@ const ORDERS_KEYS: &[&str] = &[
 ];
 
 /// Reads `orders` and `faults` from the root object.
-pub(super) fn load(root: &Obj, consumers: &[ConsumerSpec]) -> R<(Option<OrdersSpec>, Vec<FaultSpec>)> {
+pub(super) fn load(
+    root: &Obj,
+    consumers: &[ConsumerSpec],
+) -> R<(Option<OrdersSpec>, Vec<FaultSpec>)> {
     let spec = match root.get("orders") {
         None => None,
         Some(v) => Some(orders(&as_obj(v, "orders")?, consumers)?),
     };
     let items = root.array("faults")?;
     if !items.is_empty() && spec.is_none() {
-        return fail("faults", "faults are injected into the order-timeout lab; add an \"orders\" section");
+        return fail(
+            "faults",
+            "faults are injected into the order-timeout lab; add an \"orders\" section",
+        );
     }
     if items.len() > MAX_FAULTS {
-        return fail("faults", format!("{} faults; the limit is {MAX_FAULTS} (MAX_FAULTS)", items.len()));
+        return fail(
+            "faults",
+            format!(
+                "{} faults; the limit is {MAX_FAULTS} (MAX_FAULTS)",
+                items.len()
+            ),
+        );
     }
     let mut faults = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let f = fault(&as_obj(item, format!("faults[{i}]"))?)?;
-        if f.kind == FaultKind::EarlyArrival && spec.as_ref().is_some_and(|s| !has_message_delay(&s.publish)) {
+        if f.kind == FaultKind::EarlyArrival
+            && spec
+                .as_ref()
+                .is_some_and(|s| !has_message_delay(&s.publish))
+        {
             return fail(
                 format!("faults[{i}].kind"),
                 "early_arrival shortens the close message's own delay; orders.publish has none \
@@ -79,18 +95,30 @@ fn orders(o: &Obj, consumers: &[ConsumerSpec]) -> R<OrdersSpec> {
     }
     let consumer = consumer_ref(o, "consumer", consumers)?;
     let policy = match o.get("policy") {
-        None => return fail(o.p("policy"), format!("missing (required): one of {}", names(POLICIES))),
+        None => {
+            return fail(
+                o.p("policy"),
+                format!("missing (required): one of {}", names(POLICIES)),
+            )
+        }
         Some(v) => pick(v, &o.p("policy"), POLICIES)?,
     };
     let early = match o.get("early") {
         None => Early::Republish,
-        Some(v) => pick(v, &o.p("early"), &[("republish", Early::Republish), ("ignore", Early::Ignore)])?,
+        Some(v) => pick(
+            v,
+            &o.p("early"),
+            &[("republish", Early::Republish), ("ignore", Early::Ignore)],
+        )?,
     };
     let pay_items = o.array("pay")?;
     if pay_items.len() > MAX_PAY_RULES {
         return fail(
             o.p("pay"),
-            format!("{} rules; the limit is {MAX_PAY_RULES} (MAX_PAY_RULES)", pay_items.len()),
+            format!(
+                "{} rules; the limit is {MAX_PAY_RULES} (MAX_PAY_RULES)",
+                pay_items.len()
+            ),
         );
     }
     let mut pay = Vec::new();
@@ -101,7 +129,10 @@ fn orders(o: &Obj, consumers: &[ConsumerSpec]) -> R<OrdersSpec> {
         pay.push(rule);
     }
     if total > 1.0 + 1e-9 {
-        return fail(o.p("pay"), format!("the shares add up to {total}; at most 1 (the rest never pays)"));
+        return fail(
+            o.p("pay"),
+            format!("the shares add up to {total}; at most 1 (the rest never pays)"),
+        );
     }
     let cancel = match o.get("cancel") {
         None => None,
@@ -129,7 +160,10 @@ fn orders(o: &Obj, consumers: &[ConsumerSpec]) -> R<OrdersSpec> {
             c.check_keys(&["every"])?;
             let every = c.dur_req("every")?;
             if every < MIN_SCAN_EVERY_MS {
-                return fail(c.p("every"), "the scan runs at most every second (MIN_SCAN_EVERY_MS)");
+                return fail(
+                    c.p("every"),
+                    "the scan runs at most every second (MIN_SCAN_EVERY_MS)",
+                );
             }
             Some(every)
         }
@@ -155,7 +189,10 @@ fn orders(o: &Obj, consumers: &[ConsumerSpec]) -> R<OrdersSpec> {
 /// A publish whose body and message_id the lab sets (the order id, the idempotency key).
 fn lab_publish(o: &Obj) -> R<PublishSpec> {
     if o.get("body").is_some() {
-        return fail(o.p("body"), "the lab sets the body (order-<id>); leave it out");
+        return fail(
+            o.p("body"),
+            "the lab sets the body (order-<id>); leave it out",
+        );
     }
     let p = publish(o)?;
     if p.properties.message_id.is_some() {
@@ -180,7 +217,10 @@ fn consumer_ref(o: &Obj, key: &str, consumers: &[ConsumerSpec]) -> R<String> {
 }
 
 fn names<T>(list: &[(&str, T)]) -> String {
-    list.iter().map(|(n, _)| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+    list.iter()
+        .map(|(n, _)| format!("{n:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn pick<T: Copy>(v: &Value, path: &str, list: &[(&str, T)]) -> R<T> {
@@ -204,18 +244,34 @@ fn share_after(o: &Obj) -> R<ShareAfter> {
     o.check_keys(&["share", "after"])?;
     let path = o.p("after");
     let after = match o.get("after") {
-        None => return fail(path, "missing (required): a duration, a [from, to] pair, or \"never\""),
+        None => {
+            return fail(
+                path,
+                "missing (required): a duration, a [from, to] pair, or \"never\"",
+            )
+        }
         Some(Value::String(s)) if s == "never" => After::Never,
         Some(Value::Array(pair)) if pair.len() == 2 => {
             let lo = duration(&pair[0], &format!("{path}[0]"))?;
             let hi = duration(&pair[1], &format!("{path}[1]"))?;
             if hi < lo {
-                return fail(format!("{path}[1]"), "the end of the range is before its start");
+                return fail(
+                    format!("{path}[1]"),
+                    "the end of the range is before its start",
+                );
             }
             After::Range(lo, hi)
         }
         Some(v @ (Value::String(_) | Value::Number(_))) => After::Fixed(duration(v, &path)?),
-        Some(v) => return fail(path, expected("a duration, a [from, to] pair of durations, or \"never\"", v)),
+        Some(v) => {
+            return fail(
+                path,
+                expected(
+                    "a duration, a [from, to] pair of durations, or \"never\"",
+                    v,
+                ),
+            )
+        }
     };
     Ok(ShareAfter {
         share: share(o, "share")?,
@@ -239,7 +295,12 @@ fn restart_time(o: &Obj) -> R<u64> {
 
 fn fault(o: &Obj) -> R<FaultSpec> {
     let kind = match o.get("kind") {
-        None => return fail(o.p("kind"), format!("missing (required): one of {}", names(FAULT_KINDS))),
+        None => {
+            return fail(
+                o.p("kind"),
+                format!("missing (required): one of {}", names(FAULT_KINDS)),
+            )
+        }
         Some(v) => pick(v, &o.p("kind"), FAULT_KINDS)?,
     };
     let mut f = FaultSpec {
