@@ -119,3 +119,12 @@ case "$got" in
 esac
 
 say "ok: trunk $TRUNK_VERSION, wasm-bindgen $WB_VERSION, wasm-opt $WASM_OPT_VERSION, $(node --version | sed 's/^/node /'), chromium $(dpkg-query -W -f='${Version}' chromium)"
+
+# --- optional parts: each scripts/setup.d/*.sh installs (idempotently) what one part of the
+# project needs beyond the above (a toolchain for exported code, wasm-pack, ...). Each is run
+# with this script's PATH; one that fails fails setup.
+for part in "$ROOT"/scripts/setup.d/*.sh; do
+  [ -e "$part" ] || continue
+  say "$(basename "$part")"
+  bash "$part" || die "$(basename "$part") failed"
+done
