@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the web app and serve it with live reload:  bash scripts/serve.sh [trunk serve args]
-# Then open the printed URL. PORT=NNNN overrides the port (default 8080, Trunk.toml).
+# Then open the printed URL. PORT=NNNN overrides the port (default 8080, Trunk.toml);
+# RELEASE=1 serves the release build from dist/ with its precompressed files instead.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -12,6 +13,16 @@ TRUNK_TOOLS_WASM_BINDGEN="$(awk '/^name = "wasm-bindgen"$/ {f=1; next} f && /^ve
 export TRUNK_TOOLS_WASM_BINDGEN
 
 PORT="${PORT:-8080}"
+if [ "${RELEASE:-}" = 1 ]; then
+  # RELEASE=1: the release build (dist/, with its .br/.gz copies) served as a host would
+  # serve it (scripts/static-server.mjs: precompressed files by Accept-Encoding), to look
+  # at the first load; no live reload.
+  echo
+  echo "delaylab: release build, then serving dist/ at  http://127.0.0.1:${PORT}/   (Ctrl-C stops)"
+  echo
+  TRUNK_SKIP_VERSION_CHECK=true trunk build --release --skip-version-check
+  exec node scripts/static-server.mjs dist "$PORT"
+fi
 echo
 echo "delaylab: building, then serving at  http://127.0.0.1:${PORT}/   (Ctrl-C stops)"
 echo

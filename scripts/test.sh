@@ -54,6 +54,11 @@ if len(wasm) != 1 or open(wasm[0], "rb").read(4) != b"\0asm":
 for f in sorted(glob.glob("dist/*.wasm") + glob.glob("dist/*.js")):
     data = open(f, "rb").read()
     print(f"  {f}: {len(data)} bytes, {len(gzip.compress(data, 9))} gzipped")
+    # The precompressed copies hosts serve (Trunk post_build hook scripts/dist-post.mjs).
+    for enc in (".gz", ".br"):
+        if not os.path.exists(f + enc):
+            sys.exit(f"{f}: no {enc} beside it (scripts/dist-post.mjs)")
+        print(f"  {f}{enc}: {os.path.getsize(f + enc)} bytes")
 PY
 }
 if step "trunk build --release" trunk build --release --skip-version-check; then

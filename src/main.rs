@@ -11,10 +11,24 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 #[cfg(target_arch = "wasm32")]
 mod app;
 
+/// The static first paint dist/index.html starts with (scripts/first-paint.mjs writes it
+/// at build time: header, controls, gallery, starting scenario), shown until the app mounts.
+#[cfg(target_arch = "wasm32")]
+const FIRST_PAINT_ID: &str = "first-paint";
+
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(app::App);
+    // The takeover: the app is in the page now (mounting is synchronous), so the static
+    // copy goes in this same task, before the browser paints again: never a frame with
+    // both or neither. Missing (a page built without the hook) is fine.
+    if let Some(first_paint) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(FIRST_PAINT_ID))
+    {
+        first_paint.remove();
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]

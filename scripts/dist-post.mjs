@@ -1,0 +1,86 @@
+// Trunk post_build hook (Trunk.toml [[hooks]]), run on the staging folder before Trunk
+// moves it to dist/ (issue 13 item 5):
+//   1. writes the static first paint (scripts/first-paint.mjs) at the start of <body>;
+//   2. makes sure the wasm and its JS glue are preloaded from <head>, so both fetches
+//      start while the HTML is still parsing (Trunk writes such hints itself; a missing
+//      one is added, never a second copy);
+//   3. release builds only: writes FILE.gz (gzip -9) and FILE.br (brotli quality 11)
+//      beside every compressible file, for hosts that serve precompressed files
+//      (tests/browser/static-server.mjs does; scripts/test.sh serves dist/ with it).
+//
+//   TRUNK_STAGING_DIR=dist TRUNK_PROFILE=release node scripts/dist-post.mjs   (by hand)
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { firstPaintHtml, FIRST_PAINT_ID } from './first-paint.mjs';
+
+/** Files worth compressing (images and fonts here are tiny or already compressed). */
+const COMPRESSIBLE = /\.(html|js|mjs|css|wasm|json|svg|txt|md|map)$/;
+
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) {
+  console.error('dist-post: TRUNK_STAGING_DIR is not set (this runs as a Trunk post_build hook)');
+  process.exit(2);
+}
+const release = process.env.TRUNK_PROFILE === 'release';
+
+function fail(msg) {
+  console.error(`dist-post: ${msg}`);
+  process.exit(1);
+}
+
+// 1 + 2: the page.
+const indexPath = path.join(staging, 'index.html');
+let html = fs.readFileSync(indexPath, 'utf8');
+if (html.includes(`id="${FIRST_PAINT_ID}"`)) fail('index.html already has the first paint (hook ran twice?)');
+const body = html.match(/<body[^>]*>/);
+if (!body) fail('index.html has no <body>');
+html = html.replace(body[0], `${body[0]}\n  ${firstPaintHtml()}\n`);
+
+const loader = html.match(/<script[^>]*data-js="([^"]+)"[^>]*data-wasm="([^"]+)"/);
+if (!loader) fail('index.html has no boot script with data-js and data-wasm (Trunk.toml pattern_script)');
+const [, js, wasm] = loader;
+const hints = [];
+if (!new RegExp(`<link[^>]*rel="modulepreload"[^>]*href="${js}"`).test(html)) {
+  hints.push(`<link rel="modulepreload" href="${js}" crossorigin="anonymous" />`);
+}
+if (!new RegExp(`<link[^>]*rel="preload"[^>]*href="${wasm}"`).test(html)) {
+  hints.push(`<link rel="preload" href="${wasm}" as="fetch" type="application/wasm" crossorigin="anonymous" />`);
+}
+if (hints.length) html = html.replace('</head>', `  ${hints.join('\n  ')}\n</head>`);
+fs.writeFileSync(indexPath, html);
+
+// 3: precompressed copies.
+function walk(dir, out = []) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p, out);
+    else if (COMPRESSIBLE.test(e.name)) out.push(p);
+  }
+  return out;
+}
+if (release) {
+  let files = 0;
+  for (const f of walk(staging)) {
+    const data = fs.readFileSync(f);
+    const gz = zlib.gzipSync(data, { level: 9 });
+    const br = zlib.brotliCompressSync(data, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+        [zlib.constants.BROTLI_PARAM_MODE]: f.endsWith('.wasm')
+          ? zlib.constants.BROTLI_MODE_GENERIC
+          : zlib.constants.BROTLI_MODE_TEXT,
+      },
+    });
+    fs.writeFileSync(`${f}.gz`, gz);
+    fs.writeFileSync(`${f}.br`, br);
+    files++;
+    if (/\.(wasm|js)$/.test(f) && !f.includes(`${path.sep}www${path.sep}`)) {
+      console.log(`dist-post: ${path.basename(f)}: ${data.length} bytes, gzip ${gz.length}, brotli ${br.length}`);
+    }
+  }
+  console.log(`dist-post: first paint written, ${hints.length} preload hint(s) added, ${files} files precompressed`);
+} else {
+  console.log(`dist-post: first paint written, ${hints.length} preload hint(s) added (no precompression: ${process.env.TRUNK_PROFILE || 'debug'} build)`);
+}
