@@ -6,7 +6,8 @@
 //   - the UI words: the English side of the app's i18n table (`"key" => ("en", "zh")`).
 // The markup mirrors the app's views (src/app/mod.rs App, src/app/panels.rs Header,
 // Controls, Gallery, Watch: same elements and classes), so the app's CSS lays it out the
-// same and the takeover (src/main.rs removes #first-paint in the task that mounts the
+// same; the scenario header's tool buttons (checked.rs, share.rs, embed.rs) are empty
+// boxes of their size (style.css .first-paint-tools), and the takeover (src/main.rs removes #first-paint in the task that mounts the
 // app) neither flashes nor jumps. The gallery cards are links (`#preset-id`): a click
 // before the wasm is ready sets the fragment, which the app loads when it mounts.
 // tests/browser/firstload.test.mjs checks that texts and boxes match the app's.
@@ -27,6 +28,8 @@ const SPEEDS = [1, 10, 100, 1000, 10000];
 const START_SPEED = 1;
 /** The clock at start: `clock(0)` (engine report::text::clock, h:mm:ss.mmm). */
 const CLOCK_AT_START = '0:00:00.000';
+/** Where the topology will be, until the app draws it (English: the static page's language). */
+const LOADING = 'Loading the simulation (WebAssembly)…';
 /** UI words the static page shows, by their i18n key. */
 const KEYS = ['tagline', 'virtual_time', 'controls', 'play', 'step', 'step_hint', 'restart',
   'speed', 'speed_presets', 'jump_to', 'go', 'gallery', 'gallery_hint', 'scenario', 'what_to_watch'];
@@ -88,6 +91,12 @@ export function presets(root = ROOT) {
 
 /** The static first paint: one element, `#first-paint`, for the start of <body>. */
 export function firstPaintHtml(root = ROOT) {
+  // No white space between elements where the app's views have none (its texts compare
+  // equal); the one space the app writes (after "What to watch:") has no line break.
+  return firstPaintSource(root).replace(/>\n\s*</g, '><');
+}
+
+function firstPaintSource(root) {
   const w = englishWords(root);
   const list = presets(root);
   const start = list[0];
@@ -117,12 +126,12 @@ export function firstPaintHtml(root = ROOT) {
       </aside>
       <div class="area-watch">
         <section class="panel watch" aria-labelledby="fp-watch-h">
-          <div class="watch-head"><h2 id="fp-watch-h"><span class="muted">${esc(w.scenario)}: </span><span class="first-paint-name">${esc(start.name)}</span></h2></div>
+          <div class="watch-head"><h2 id="fp-watch-h"><span class="muted">${esc(w.scenario)}: </span><span class="first-paint-name">${esc(start.name)}</span></h2><div class="first-paint-tools" aria-hidden="true"></div><div class="first-paint-tool-rows" aria-hidden="true"></div></div>
           <p class="desc first-paint-desc">${esc(start.description)}</p>
           <p class="watch-text"><strong><span aria-hidden="true">◉ </span>${esc(w.what_to_watch)}</strong> <span class="first-paint-watch">${esc(start.watch)}</span></p>
         </section>
       </div>
-      <div class="area-topo"><section class="panel first-paint-topo" aria-hidden="true"></section></div>
+      <div class="area-topo"><section class="panel first-paint-topo"><p class="hint">${esc(LOADING)}</p></section></div>
     </main>
   </div>`;
 }
