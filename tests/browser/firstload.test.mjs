@@ -1,11 +1,13 @@
 // The first load (issue 13 item 5): the static first paint (scripts/first-paint.mjs) is
-// the app's page before the wasm arrives, the app takes it over without a jump, a click
-// on a static gallery card before then is kept; and how long a first load takes on dist/
-// served with gzip (scripts/static-server.mjs) under Chromium's network emulation with the
-// cache off, on a fast and a slow connection. The load times are printed, not asserted
-// (the goals are FCP <= 1.0 s and working <= 3.0 s at 1.6 Mbps / 150 ms, working <= 1.0 s
-// at 10 Mbps / 40 ms; a shared machine's timing would make a timed assertion flake).
-// "Working" = the app's gallery card for PRESET is there, a click on it has loaded that
+// the app's page before the wasm arrives, the app takes it over without a jump (same
+// texts, same boxes), a click on a static gallery card before then is kept; and how long
+// a first load takes on dist/ (DIST_DIR, default ./dist) served by scripts/static-server.mjs
+// under Chromium's network emulation with the cache off, on a fast and a slow connection:
+// with gzip (the goals' host) and with the .br copies. The load times are printed, not
+// asserted (the goals are FCP <= 1.0 s and working <= 3.0 s at 1.6 Mbps / 150 ms, working
+// <= 1.0 s at 10 Mbps / 40 ms; a shared machine's timing would make a timed assertion
+// flake); asserted are one wasm download per load (the preload is used) and the encoding.
+// "Working" = the app's gallery card for PRESET is there and a click on it has loaded that
 // scenario (its name shows), measured from navigation start.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -165,7 +167,7 @@ export const tests = [
     },
   },
   {
-    name: 'load times under network emulation (gzip, cache off): printed',
+    name: 'load times under network emulation (gzip and br, cache off): printed',
     timeout: 300_000,
     async run(t) {
       const { assert } = t;
