@@ -1,7 +1,7 @@
 // The page's first paint before the wasm arrives (issue 13 item 5): the header, the clock
 // controls, the gallery and the starting scenario's description and what-to-watch as
 // static HTML, written at build time from the same sources the app reads:
-//   - the gallery: src/app/sandbox.json first, then scenarios/*.json sorted by file name
+//   - the gallery: the app's sandbox.json first, then scenarios/*.json sorted by file name
 //     (build.rs embeds them in that order; the app lists them so);
 //   - the UI words: the English side of the app's i18n table (`"key" => ("en", "zh")`).
 // The markup mirrors the app's views (src/app/mod.rs App, src/app/panels.rs Header,
@@ -21,8 +21,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The element id the app removes when it mounts (src/main.rs FIRST_PAINT_ID). */
 export const FIRST_PAINT_ID = 'first-paint';
-/** The scenario the app loads first (src/app/mod.rs SANDBOX). */
-const SANDBOX = { id: 'sandbox', file: 'src/app/sandbox.json' };
+/** The scenario the app loads first (src/app/mod.rs SANDBOX: the one sandbox.json). */
+const SANDBOX = { id: 'sandbox', file: 'sandbox.json' };
 /** The speed buttons the controls show (panels.rs Controls), and the speed at start. */
 const SPEEDS = [1, 10, 100, 1000, 10000];
 const START_SPEED = 1;
@@ -39,15 +39,18 @@ const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 /** `grouped(n) + "x"` as the app writes speeds (strategies::report::grouped). */
 const speedLabel = (n) => `${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}x`;
 
-function rustFiles(dir, out = []) {
+/** Files under `dir` whose name passes `keep` (the app's sources may move between crates). */
+function sourceFiles(dir, keep, out = []) {
   if (!fs.existsSync(dir)) return out;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory() && e.name !== 'target') rustFiles(p, out);
-    else if (e.name.endsWith('.rs')) out.push(p);
+    if (e.isDirectory() && e.name !== 'target' && e.name !== 'tests') sourceFiles(p, keep, out);
+    else if (e.isFile() && keep(e.name)) out.push(p);
   }
   return out;
 }
+const appSources = (root, keep) => [...sourceFiles(path.join(root, 'src'), keep), ...sourceFiles(path.join(root, 'crates'), keep)];
+const rustFiles = (root) => appSources(root, (n) => n.endsWith('.rs'));
 
 /**
  * The English UI words, read from the app's i18n table wherever it lives (src/ or a
@@ -55,7 +58,7 @@ function rustFiles(dir, out = []) {
  * silently wrong page.
  */
 export function englishWords(root = ROOT) {
-  const files = [...rustFiles(path.join(root, 'src')), ...rustFiles(path.join(root, 'crates'))];
+  const files = rustFiles(root);
   const table = files.map((f) => fs.readFileSync(f, 'utf8')).find((t) => /"tagline"\s*=>\s*\(/.test(t));
   if (!table) throw new Error('first-paint: no i18n table (a `"tagline" => ("en", "zh")` arm) under src/ or crates/');
   const words = {};
@@ -83,8 +86,10 @@ function readScenario(file, id) {
 export function presets(root = ROOT) {
   const dir = path.join(root, 'scenarios');
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const sandbox = appSources(root, (n) => n === SANDBOX.file);
+  if (sandbox.length !== 1) throw new Error(`first-paint: want one ${SANDBOX.file} under src/ or crates/, found ${sandbox.length}`);
   return [
-    readScenario(path.join(root, SANDBOX.file), SANDBOX.id),
+    readScenario(sandbox[0], SANDBOX.id),
     ...files.map((f) => readScenario(path.join(dir, f), f.slice(0, -'.json'.length))),
   ];
 }
