@@ -106,7 +106,7 @@ function firstPaintSource(root) {
   const list = presets(root);
   const start = list[0];
   const cards = list.map((p) => `
-          <li><a class="preset" href="#${p.id === SANDBOX.id ? '' : esc(p.id)}" data-preset="${esc(p.id)}"${p.id === start.id ? ' aria-current="true"' : ''} data-watch="${esc(p.watch)}"><span class="preset-name">${esc(p.name)}</span><span class="preset-desc">${esc(p.description)}</span></a></li>`).join('');
+          <li><a class="preset" href="#${esc(p.id)}" data-preset="${esc(p.id)}"${p.id === start.id ? ' aria-current="true"' : ''} data-watch="${esc(p.watch)}"><span class="preset-name">${esc(p.name)}</span><span class="preset-desc">${esc(p.description)}</span></a></li>`).join('');
   const speeds = SPEEDS.map((s) => `<button class="small" aria-pressed="${s === START_SPEED}" disabled>${speedLabel(s)}</button>`).join('');
   return `<div class="app first-paint" id="${FIRST_PAINT_ID}" lang="en">
     <header class="top">
