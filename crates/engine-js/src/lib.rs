@@ -19,6 +19,7 @@
 //! The logic is in [`session`] (plain Rust, tested natively); this file only converts.
 
 pub mod command;
+pub mod compare;
 pub mod session;
 pub mod snapshot_json;
 
@@ -29,7 +30,7 @@ use wasm_bindgen::prelude::*;
 
 use session::{Refusal, Session};
 
-/// Largest virtual time a number may carry exactly (2^53 - 1 ms, some 285,000 years).
+/// Largest whole number a JavaScript number carries exactly (2^53 - 1; as ms, 285,000 years).
 pub const MAX_SAFE_MS: f64 = 9_007_199_254_740_991.0;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -66,6 +67,18 @@ export interface Snapshot {
   delayed_total: number;
   consumers: Array<{ name: string; queue: string; attached: boolean; stopped: boolean; auto_ack: boolean; prefetch: number; unacked: number; handle_ms: number; outcome: string }>;
   orders: Record<string, unknown> | null;
+}
+/** Options of `compare`. */
+export interface CompareOptions {
+  /** Strategy names (default: all nine, as `delaylab compare`). */
+  strategies?: string[];
+  /** Overrides the workload's task count (at most 2,000,000). */
+  count?: number;
+}
+/** What `compare` gives: `result` as `delaylab compare --format json` prints it, and each strategy's wall time. */
+export interface Compared {
+  result: { workload: { name: string; tasks: number; seed: number }; strategies: Array<Record<string, unknown>> };
+  wall_ms: Record<string, number>;
 }
 /** A scenario or command that does not load: the loader's `path: message`. */
 export interface LoadFailure extends Error { path: string; line?: number; column?: number }
@@ -128,13 +141,13 @@ fn parse_json(text: &str) -> JsValue {
     JSON::parse(text).unwrap_or(JsValue::NULL)
 }
 
-/// A virtual time from JavaScript: a whole, non-negative number of milliseconds.
-fn ms_arg(ms: f64, what: &str) -> Result<u64, JsValue> {
-    if ms.is_finite() && ms >= 0.0 && ms.fract() == 0.0 && ms <= MAX_SAFE_MS {
-        Ok(ms as u64)
+/// A count or a virtual time (ms) from JavaScript: a whole number from 0 to 2^53 - 1.
+fn whole_arg(x: f64, what: &str) -> Result<u64, JsValue> {
+    if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= MAX_SAFE_MS {
+        Ok(x as u64)
     } else {
         Err(Error::new(&format!(
-            "{what}: expected a whole number of milliseconds from 0 to 2^53 - 1, found {ms}"
+            "{what}: expected a whole number from 0 to 2^53 - 1, found {x}"
         ))
         .into())
     }
@@ -191,7 +204,7 @@ impl Simulation {
     /// there. An earlier time than now means now (time never goes back).
     #[wasm_bindgen(js_name = advanceTo)]
     pub fn advance_to(&mut self, ms: f64) -> Result<(), JsValue> {
-        let ms = ms_arg(ms, "advanceTo")?;
+        let ms = whole_arg(ms, "advanceTo(ms)")?;
         self.timed(|s| s.advance_to(ms));
         Ok(())
     }
@@ -224,6 +237,12 @@ impl Simulation {
     /// True once a run limit stopped the simulation (the result says which).
     pub fn halted(&self) -> bool {
         self.session.halted()
+    }
+
+    /// Events the engine has raised so far (a limit-reached note not counted).
+    #[wasm_bindgen(js_name = eventsSoFar)]
+    pub fn events_so_far(&self) -> f64 {
+        self.session.events_so_far() as f64
     }
 
     /// Every event since the last call, each a plain object shaped as a
@@ -297,4 +316,50 @@ pub fn scenario_of_link(link: &str) -> Result<String, JsValue> {
         serde_json::to_string_pretty(&scenario::save::to_value(&shared.scenario))
             .unwrap_or_default(),
     )
+}
+
+/// Every selected delay strategy (polling, stores, timing wheel, the DLX variants, the
+/// plugin) on one workload file (`delaylab compare`'s format): `result` is what
+/// `delaylab compare --format json` prints, `wall_ms` each strategy's wall time.
+#[wasm_bindgen(unchecked_return_type = "Compared")]
+pub fn compare(
+    workload_text: &str,
+    #[wasm_bindgen(unchecked_param_type = "CompareOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let opt = |key: &str| {
+        options
+            .is_object()
+            .then(|| Reflect::get(&options, &JsValue::from_str(key)).ok())
+            .flatten()
+            .filter(|v| !v.is_undefined())
+    };
+    let names: Option<Vec<String>> = match opt("strategies") {
+        None => None,
+        Some(v) => Some(
+            js_sys::Array::is_array(&v)
+                .then(|| js_sys::Array::from(&v))
+                .and_then(|a| a.iter().map(|x| x.as_string()).collect())
+                .ok_or_else(|| {
+                    JsValue::from(Error::new("strategies: expected a list of strategy names"))
+                })?,
+        ),
+    };
+    let count = match opt("count") {
+        None => None,
+        Some(v) => Some(whole_arg(v.as_f64().unwrap_or(f64::NAN), "count")?),
+    };
+    let compared = compare::compare(workload_text, names.as_deref(), count, clock_ms).map_err(
+        |e| match e {
+            compare::CompareError::Load(e) => load_failure(&e),
+            compare::CompareError::Options(text) => Error::new(&text).into(),
+        },
+    )?;
+    let wall: serde_json::Map<String, serde_json::Value> = compared
+        .wall_ms
+        .iter()
+        .map(|(name, ms)| (name.to_string(), serde_json::json!(ms)))
+        .collect();
+    Ok(parse_json(
+        &serde_json::json!({"result": compared.doc, "wall_ms": wall}).to_string(),
+    ))
 }

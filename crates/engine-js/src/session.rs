@@ -95,6 +95,11 @@ impl Session {
         self.sim.halted()
     }
 
+    /// Events the engine has raised so far (a limit-reached note not counted).
+    pub fn events_so_far(&self) -> u64 {
+        self.sim.events_so_far()
+    }
+
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
     }

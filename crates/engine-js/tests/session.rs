@@ -1,6 +1,8 @@
 //! The package's session logic, natively: what the browser test checks against the
 //! `delaylab` binary (every preset), checked here against the engine's own report on
-//! the small presets, plus the command and refusal paths.
+//! the small presets, plus the command and refusal paths. Native only: it reads
+//! `scenarios/` from disk.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::path::PathBuf;
 
