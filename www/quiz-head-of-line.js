@@ -162,9 +162,14 @@ const clock = (ms) => {
   const text = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
   return frac ? `${text}.${String(frac).padStart(3, '0')}` : text;
 };
+/** A duration in words: `24 min`, `4 min 30 s`, `45 s` (`24 分钟` in Chinese). */
 const span = (ms) => {
   const s = Math.round(ms / 1000);
-  return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}` : `${s} s`;
+  const [min, sec] = lang === 'zh' ? [' 分钟', ' 秒'] : [' min', ' s'];
+  const parts = [];
+  if (s >= 60) parts.push(`${Math.floor(s / 60)}${min}`);
+  if (s % 60 || s < 60) parts.push(`${s % 60}${sec}`);
+  return parts.join(' ');
 };
 
 // --- the page ----------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ export const tests = [
       const verdict = await text(t, 'verdict');
       t.assert.match(verdict, /^Not this time: A is closed first\./);
       t.assert.match(verdict, /A is closed at 30:00, on time\./);
-      t.assert.match(verdict, /B is closed at 30:00, 24:00 late\./);
+      t.assert.match(verdict, /B is closed at 30:00, 24 min late\./);
       t.assert.match(verdict, /waited behind A/);
       // The page's own timeline: both delivered at 30:00, B's lateness drawn.
       t.assert.equal(await t.page.locator('[data-late="B"]').count(), 1);
@@ -44,10 +44,10 @@ export const tests = [
       t.assert.equal(cx[0], cx[1], 'A and B are delivered at the same time');
       // The snapshot at 10:00: B overdue behind A in the one wait queue.
       const look = await t.page.locator('[data-testid="at-six"] li[data-queue="order.delay.queue"]').innerText();
-      t.assert.equal(look, 'order.delay.queue: A (20:00 left), B (overdue by 4:00, stuck behind the head)');
+      t.assert.equal(look, 'order.delay.queue: A (20 min left), B (overdue by 4 min, stuck behind the head)');
       // The engine's own events, from drainEvents().
       const events = await t.page.locator('[data-testid="events"] li').allInnerTexts();
-      t.assert.ok(events.includes('30:00 B expires in order.delay.queue (24:00 late)'), events.join('\n'));
+      t.assert.ok(events.includes('30:00 B expires in order.delay.queue (24 min late)'), events.join('\n'));
       t.assert.ok(events.includes('1:00 B published'), events.join('\n'));
       const href = await t.page.locator('[data-testid="open-playground"]').getAttribute('href');
       t.assert.match(href, /^\.\.\/#v1\.[A-Za-z0-9_-]+$/);
@@ -68,7 +68,7 @@ export const tests = [
       verdict = await text(t, 'verdict');
       t.assert.match(verdict, /^Not this time: B is closed first\./);
       const store = await t.page.locator('[data-testid="at-six"] li[data-queue="delayed-store"]').innerText();
-      t.assert.equal(store, "the delayed exchange's store: A (due in 20:00)");
+      t.assert.equal(store, "the delayed exchange's store: A (due in 20 min)");
     },
   },
   {
@@ -81,7 +81,7 @@ export const tests = [
       await answer(t, 'dlx-per-message', 'A');
       const verdict = await text(t, 'verdict');
       t.assert.match(verdict, /^答对了:A 先被关闭。/);
-      t.assert.match(verdict, /B 在 30:00 被关闭,晚了 24:00。/);
+      t.assert.match(verdict, /B 在 30:00 被关闭,晚了 24 分钟。/);
       await t.screenshot('zh');
       // Back to English keeps the result, re-worded.
       await t.page.locator('[data-testid="lang-en"]').click();

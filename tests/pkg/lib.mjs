@@ -80,7 +80,7 @@ export function native(args, outFile) {
     }
     return null;
   }
-  return execFileSync(DELAYLAB, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return execFileSync(DELAYLAB, args, { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 export const presetStems = () => fs.readdirSync(path.join(ROOT, 'scenarios'))
