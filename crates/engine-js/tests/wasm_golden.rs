@@ -6,10 +6,11 @@
 //!   crates/engine-js --test wasm_golden
 //! ```
 //!
-//! The test is the engine's own `crates/engine/tests/wasm_golden.rs`, included as it is
-//! (its `include_str!` paths resolve next to that file). It runs from this small crate
+//! The test is the engine's own `crates/engine/tests/wasm_golden.rs`, as a module read from
+//! that file (its `include_str!` paths resolve next to it). It runs from this small crate
 //! because `wasm-pack test` compiles every test target of the crate it tests for wasm
 //! (`cargo build --tests`), and the engine has some twenty, its property tests among them.
 #![cfg(target_arch = "wasm32")]
 
-include!("../../engine/tests/wasm_golden.rs");
+#[path = "../../engine/tests/wasm_golden.rs"]
+mod engine_wasm_golden;
