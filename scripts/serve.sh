@@ -12,6 +12,8 @@ export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 TRUNK_TOOLS_WASM_BINDGEN="$(awk '/^name = "wasm-bindgen"$/ {f=1; next} f && /^version = / {gsub(/"/, "", $3); print $3; exit}' Cargo.lock)"
 export TRUNK_TOOLS_WASM_BINDGEN
 
+# dist/pkg/ is the engine as a JavaScript package (index.html copy-dir), for www/ training pages.
+[ -s pkg/delaylab_engine.js ] || bash scripts/build-js.sh
 PORT="${PORT:-8080}"
 if [ "${RELEASE:-}" = 1 ]; then
   # RELEASE=1: the release build (dist/, with its .br/.gz copies) served as a host would

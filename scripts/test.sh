@@ -38,11 +38,18 @@ export TRUNK_TOOLS_WASM_BINDGEN TRUNK_SKIP_VERSION_CHECK=true CARGO_TERM_COLOR="
 
 step "cargo test --workspace" cargo test --workspace || true
 step "cargo build --release" cargo build --release || true
-# The engine's golden traces again, compiled to wasm and run in headless Chromium: the
-# browser must give byte-identical results (chromedriver is on PATH from setup.sh).
-WASM_BINDGEN_TEST_TIMEOUT=900 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  step "engine golden traces in wasm (headless Chromium)" \
-  cargo test -p delaylab-engine --target wasm32-unknown-unknown --release --test wasm_golden || true
+# The engine's golden traces again, compiled to wasm and run in headless Chromium through
+# wasm-pack (crates/engine-js/tests/wasm_golden.rs includes the engine's test): the browser
+# must give byte-identical results. --mode no-install: wasm-bindgen(-test-runner) from PATH
+# (Cargo.lock's version) or fail, never a download; Debian's chromedriver from setup.sh.
+WASM_BINDGEN_TEST_TIMEOUT=900 step "engine golden traces in wasm (wasm-pack test, headless Chromium)" \
+  wasm-pack test --headless --chrome --mode no-install --chromedriver "$(command -v chromedriver)" \
+  crates/engine-js --test wasm_golden || true
+# --- the engine as a JavaScript package (issue 15): pkg/, before trunk (dist/ copies it) ---
+step "build-js (wasm-pack build: pkg/)" bash scripts/build-js.sh || true
+step "package = native on every preset (headless Chromium)" node tests/pkg/presets.mjs || true
+step "package size and wasm/native speed (headless Chromium)" node tests/pkg/bench.mjs || true
+# ------------------------------------------------------------------------------------------
 # dist/ must hold one real wasm module (two trunk builds at once in the same tree, e.g. a
 # second test.sh, share target/wasm-opt/ and can leave an empty .wasm behind).
 check_dist() {

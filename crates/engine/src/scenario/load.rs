@@ -502,9 +502,7 @@ fn consumers(items: &[Value]) -> R<Vec<ConsumerSpec>> {
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let o = as_obj(item, index("consumers", i))?;
-        o.check_keys(&[
-            "name", "queue", "ack", "prefetch", "handle", "outcome", "from", "to",
-        ])?;
+        o.check_keys(CONSUMER_KEYS)?;
         let name = o.name_req("name")?;
         if let Some(first) = seen.get(name.as_str()) {
             return fail(
@@ -518,41 +516,53 @@ fn consumers(items: &[Value]) -> R<Vec<ConsumerSpec>> {
         if let Some(Value::String(s)) = o.get("name") {
             seen.insert(s.as_str(), i);
         }
-        let ack = match o.get("ack") {
-            None => AckMode::Manual,
-            Some(Value::String(s)) if s == "manual" => AckMode::Manual,
-            Some(Value::String(s)) if s == "auto" => AckMode::Auto,
-            Some(other) => return fail(o.p("ack"), expected("\"manual\" or \"auto\"", other)),
-        };
-        let from_ms = o.dur_opt("from")?.unwrap_or(0);
-        let to_ms = o.dur_opt("to")?;
-        if let Some(to) = to_ms {
-            if to <= from_ms {
-                return fail(
-                    o.p("to"),
-                    format!(
-                        "to ({}) must be after from ({})",
-                        format_duration(to),
-                        format_duration(from_ms)
-                    ),
-                );
-            }
-        }
-        out.push(ConsumerSpec {
-            name,
-            queue: o.name_req("queue")?,
-            ack,
-            prefetch: o.uint_opt("prefetch", u64::from(u32::MAX))?.unwrap_or(0) as u32,
-            handle_ms: o.dur_opt("handle")?.unwrap_or(0),
-            outcome: match o.get("outcome") {
-                None => OutcomePlan::Fixed(Outcome::Ack),
-                Some(v) => outcome_plan(v, &o.p("outcome"))?,
-            },
-            from_ms,
-            to_ms,
-        });
+        out.push(consumer(&o)?);
     }
     Ok(out)
+}
+
+/// The keys a consumer object may have.
+const CONSUMER_KEYS: &[&str] = &[
+    "name", "queue", "ack", "prefetch", "handle", "outcome", "from", "to",
+];
+
+/// One consumer object; `consumers` checks the list (its length, duplicate names).
+fn consumer(o: &Obj) -> R<ConsumerSpec> {
+    o.check_keys(CONSUMER_KEYS)?;
+    let name = o.name_req("name")?;
+    let ack = match o.get("ack") {
+        None => AckMode::Manual,
+        Some(Value::String(s)) if s == "manual" => AckMode::Manual,
+        Some(Value::String(s)) if s == "auto" => AckMode::Auto,
+        Some(other) => return fail(o.p("ack"), expected("\"manual\" or \"auto\"", other)),
+    };
+    let from_ms = o.dur_opt("from")?.unwrap_or(0);
+    let to_ms = o.dur_opt("to")?;
+    if let Some(to) = to_ms {
+        if to <= from_ms {
+            return fail(
+                o.p("to"),
+                format!(
+                    "to ({}) must be after from ({})",
+                    format_duration(to),
+                    format_duration(from_ms)
+                ),
+            );
+        }
+    }
+    Ok(ConsumerSpec {
+        name,
+        queue: o.name_req("queue")?,
+        ack,
+        prefetch: o.uint_opt("prefetch", u64::from(u32::MAX))?.unwrap_or(0) as u32,
+        handle_ms: o.dur_opt("handle")?.unwrap_or(0),
+        outcome: match o.get("outcome") {
+            None => OutcomePlan::Fixed(Outcome::Ack),
+            Some(v) => outcome_plan(v, &o.p("outcome"))?,
+        },
+        from_ms,
+        to_ms,
+    })
 }
 
 const OUTCOME_FORMS: &str = "\"ack\", \"reject\" or \"requeue\", a list of those, \
@@ -907,6 +917,21 @@ fn properties(o: &Obj) -> R<Properties> {
         app_id: o.str_opt("app_id")?,
         headers: o.table_or_empty("headers")?,
     })
+}
+
+// ---------------------------------------------------------------------------------
+// One piece on its own: a command from a host page (`crates/engine-js`'s
+// `sim.handle({publish: ...})`), checked exactly as the same piece of a scenario file.
+
+/// A publish object (what an action's `publish` holds); error paths start at `path`
+/// (`publish.properties.expiration: ...`).
+pub fn publish_value(v: &Value, path: &str) -> Result<PublishSpec, LoadError> {
+    publish(&as_obj(v, path)?)
+}
+
+/// A consumer object (what a `consumers` entry holds); error paths start at `path`.
+pub fn consumer_value(v: &Value, path: &str) -> Result<ConsumerSpec, LoadError> {
+    consumer(&as_obj(v, path)?)
 }
 
 // ---------------------------------------------------------------------------------

@@ -1,0 +1,124 @@
+// Size and speed of the package (pkg/), measured: prints the gzip size of its wasm + JS
+// (goal: at most 150 KB) and the engine's wall time in headless Chromium against the
+// native binary on the same workloads, as the ratio wasm / native (goal: at most 1.3x):
+//   - scenarios/promotion-burst-200k.json run to its end: `Simulation.runToEnd()` (trace
+//     off) against `delaylab run --format json`'s `stats.wall_ms` (the same loop: engine,
+//     event stream, result recorder);
+//   - 1,000,000 delayed messages through `delaylab bench`'s three topologies
+//     (dlx-per-message, dlx-per-queue, plugin): the package's `compare()` against
+//     `delaylab compare --timing` on scenarios/workloads/promotion-burst.json with
+//     `--count 1000000` (the engine's `strategies::run`, a real `Sim`, on both sides; the
+//     two JSON results must be equal).
+// Each figure is the fastest of BENCH_RUNS runs (default 3), native and wasm alternating,
+// since load on the machine only ever slows a run down. The ratios are reported, not
+// asserted (a timed assertion would flake on a shared machine). The size is deterministic:
+// it is reported against the goal and asserted against SIZE_BUDGET_BYTES, a guard against
+// growth above today's build (the goal is not met yet: README, "The engine as a JavaScript
+// package"). Figures also go to tests/artifacts/pkg/bench.json.
+//
+//   node tests/pkg/bench.mjs
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { ARTIFACTS, DELAYLAB, ROOT, native, openHarness, requirePkg, startServer } from './lib.mjs';
+
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 3));
+const SIZE_GOAL_BYTES = 150 * 1000;
+/** Today's -O3 build is 372 KB gzipped (367 KB wasm + 5 KB JS); more than this is a regression. */
+const SIZE_BUDGET_BYTES = 400 * 1000;
+const RATIO_GOAL = 1.3;
+const MESSAGES = 1_000_000;
+const TOPOLOGIES = ['dlx-per-message', 'dlx-per-queue', 'plugin'];
+const WORKLOAD = 'scenarios/workloads/promotion-burst.json';
+const PRESET = 'promotion-burst-200k';
+
+requirePkg();
+const figures = { runs: RUNS, size: {}, speed: [] };
+
+// --- size ----------------------------------------------------------------------------------
+let total = 0;
+for (const f of ['delaylab_engine_bg.wasm', 'delaylab_engine.js']) {
+  const data = fs.readFileSync(path.join(ROOT, 'pkg', f));
+  const gz = zlib.gzipSync(data, { level: 9 }).length;
+  figures.size[f] = { bytes: data.length, gzip: gz };
+  total += gz;
+  console.log(`size ${f}: ${data.length} bytes, ${gz} gzipped`);
+}
+figures.size.total_gzip = total;
+console.log(`size total (wasm + JS, gzip -9): ${(total / 1000).toFixed(1)} KB (goal <= ${SIZE_GOAL_BYTES / 1000} KB: ${total <= SIZE_GOAL_BYTES ? 'met' : 'not met'})`);
+
+// --- speed ---------------------------------------------------------------------------------
+const server = await startServer();
+const { browser, page, problems } = await openHarness(server.url);
+figures.chromium = browser.version();
+
+// The preset: `delaylab run` reports its own wall time for the run (not the printing).
+const nativeRunMs = () => {
+  const out = path.join(ARTIFACTS, `${PRESET}.bench.json`);
+  native(['run', path.join(ROOT, 'scenarios', `${PRESET}.json`), '--format', 'json'], out);
+  const fd = fs.openSync(out, 'r');
+  const size = fs.fstatSync(fd).size;
+  const tail = Buffer.alloc(Math.min(size, 4096));
+  fs.readSync(fd, tail, 0, tail.length, size - tail.length);
+  fs.closeSync(fd);
+  fs.rmSync(out);
+  const text = tail.toString('utf8');
+  return { ms: Number(text.match(/"wall_ms": ([0-9.]+)/)[1]), events: Number(text.match(/"events": ([0-9]+)/)[1]) };
+};
+const preset = { workload: `${PRESET} (run to its end)`, native_ms: Infinity, wasm_ms: Infinity };
+for (let i = 0; i < RUNS; i++) {
+  const n = nativeRunMs();
+  const w = await page.evaluate((url) => window.timeScenario(url, 1), `/scenarios/${PRESET}.json`);
+  assert.equal(w.events, n.events, 'the package raised as many events as the native run');
+  preset.native_ms = Math.min(preset.native_ms, n.ms);
+  preset.wasm_ms = Math.min(preset.wasm_ms, w.best);
+  preset.events = n.events;
+}
+figures.speed.push(preset);
+
+// 1M messages through each topology: `delaylab compare --timing` prints each strategy's time.
+const nativeCompare = () => {
+  const r = spawnSync(DELAYLAB, ['compare', path.join(ROOT, WORKLOAD), '--strategies', TOPOLOGIES.join(','),
+    '--count', String(MESSAGES), '--timing', '--format', 'json'], { encoding: 'utf8', maxBuffer: 256 << 20 });
+  assert.equal(r.status, 0, r.stderr);
+  const ms = {};
+  for (const line of r.stderr.split('\n')) {
+    const m = line.match(/^(\S+)\s+([0-9.]+) ms$/);
+    if (m) ms[m[1]] = Number(m[2]);
+  }
+  return { ms, doc: JSON.parse(r.stdout) };
+};
+const rows = Object.fromEntries(TOPOLOGIES.map((t) => [t, { workload: `${MESSAGES} messages, ${t} (compare)`, native_ms: Infinity, wasm_ms: Infinity }]));
+const workloadText = fs.readFileSync(path.join(ROOT, WORKLOAD), 'utf8');
+for (let i = 0; i < RUNS; i++) {
+  const n = nativeCompare();
+  const w = await page.evaluate(([text, strategies, count]) => window.dl.compare(text, { strategies, count }),
+    [workloadText, TOPOLOGIES, MESSAGES]);
+  if (i === 0) assert.deepEqual(w.result, n.doc, 'the package compares exactly as delaylab compare');
+  for (const t of TOPOLOGIES) {
+    rows[t].native_ms = Math.min(rows[t].native_ms, n.ms[t]);
+    rows[t].wasm_ms = Math.min(rows[t].wasm_ms, w.wall_ms[t]);
+  }
+}
+figures.speed.push(...Object.values(rows));
+
+await browser.close();
+await server.close();
+
+// --- report --------------------------------------------------------------------------------
+console.log(`\nspeed, fastest of ${RUNS} (Chromium ${figures.chromium}):`);
+console.log(`${'workload'.padEnd(44)} ${'native ms'.padStart(10)} ${'wasm ms'.padStart(10)} ${'wasm/native'.padStart(12)}`);
+for (const r of figures.speed) {
+  r.ratio = Math.round((r.wasm_ms / r.native_ms) * 1000) / 1000;
+  r.native_ms = Math.round(r.native_ms * 10) / 10;
+  r.wasm_ms = Math.round(r.wasm_ms * 10) / 10;
+  console.log(`${r.workload.padEnd(44)} ${r.native_ms.toFixed(1).padStart(10)} ${r.wasm_ms.toFixed(1).padStart(10)} ${`${r.ratio.toFixed(2)}x`.padStart(12)}`
+    + (r.ratio <= RATIO_GOAL ? '' : `   (over the ${RATIO_GOAL}x goal)`));
+}
+fs.mkdirSync(ARTIFACTS, { recursive: true });
+fs.writeFileSync(path.join(ARTIFACTS, 'bench.json'), `${JSON.stringify(figures, null, 2)}\n`);
+assert.deepEqual(problems, [], 'the page logged errors');
+assert.ok(total <= SIZE_BUDGET_BYTES, `the package is ${total} bytes gzipped, over its ${SIZE_BUDGET_BYTES}-byte budget`);
+console.log('bench: ok (figures in tests/artifacts/pkg/bench.json)');
