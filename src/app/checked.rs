@@ -2,6 +2,7 @@
 //! panel listing what the live-broker conformance suite covers (tests/conformance/), and
 //! the "Export definitions" button (the engine's `definitions.json`, downloaded).
 
+use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
 use delaylab_engine::scenario::definitions::{export_definitions, RABBIT_VERSION};
 use delaylab_engine::scenario::ActionKind;
 use leptos::prelude::*;
@@ -65,7 +66,7 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
                 serde_json::to_string_pretty(&export_definitions(s)).unwrap_or_default() + "\n";
             let t = &s.topology;
             let info = Exported {
-                plugin: t.exchanges.iter().any(|x| x.kind == "x-delayed-message"),
+                plugin: t.exchanges.iter().any(|x| x.kind == DELAYED_TYPE),
                 left_out: t
                     .exchanges
                     .iter()

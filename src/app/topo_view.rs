@@ -292,7 +292,7 @@ pub fn Topology() -> impl IntoView {
                 NodeKind::Exchange => s
                     .exchanges
                     .iter()
-                    .find(|x| x.name == nm && x.kind == "x-delayed-message")
+                    .find(|x| x.name == nm && x.is_delayed())
                     .map(|x| format!("◷ messages_delayed {}", x.messages_delayed))
                     .unwrap_or_default(),
                 NodeKind::Consumer => s

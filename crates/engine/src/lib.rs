@@ -6,6 +6,7 @@ pub mod delayed;
 pub mod event;
 pub mod exchange;
 pub mod ids;
+pub mod lateness;
 pub mod limits;
 pub mod message;
 pub mod orders;

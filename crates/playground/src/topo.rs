@@ -4,7 +4,10 @@
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
+use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
 use delaylab_engine::snapshot::Snapshot;
+
+use crate::node_id;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
@@ -60,7 +63,7 @@ fn fmt_ms(ms: u64) -> String {
 pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
     let mut m = Model::default();
     m.nodes.push(TNode {
-        id: "p:publisher".into(),
+        id: node_id::PUBLISHER.into(),
         name: "publisher".into(),
         kind: NodeKind::Publisher,
         sub: String::new(),
@@ -73,7 +76,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
     let queues: BTreeSet<&str> = snap.queues.iter().map(|q| q.name.as_str()).collect();
     if targets.contains("") && !exchanges.contains("") {
         m.nodes.push(TNode {
-            id: "x:".into(),
+            id: node_id::exchange(""),
             name: "(AMQP default)".into(),
             kind: NodeKind::Exchange,
             sub: "direct".into(),
@@ -86,17 +89,17 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
     for t in targets {
         if exchanges.contains(t.as_str()) || t.is_empty() {
             m.edges.push(TEdge {
-                from: "p:publisher".into(),
-                to: format!("x:{t}"),
+                from: node_id::PUBLISHER.into(),
+                to: node_id::exchange(t),
                 label: String::new(),
                 kind: EdgeKind::Publish,
             });
         }
     }
     for x in &snap.exchanges {
-        let delayed = x.kind == "x-delayed-message";
+        let delayed = x.is_delayed();
         let sub = match &x.wrapped {
-            Some(w) if delayed => format!("x-delayed-message ({w})"),
+            Some(w) if delayed => format!("{DELAYED_TYPE} ({w})"),
             _ => x.kind.clone(),
         };
         let mut badges = vec![];
@@ -108,7 +111,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         }
         let extra = if badges.is_empty() { 0.0 } else { 18.0 };
         m.nodes.push(TNode {
-            id: format!("x:{}", x.name),
+            id: node_id::exchange(&x.name),
             name: if x.name.is_empty() {
                 "(AMQP default)".into()
             } else {
@@ -123,9 +126,9 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         });
         for b in &x.bindings {
             let to = if b.to_exchange {
-                format!("x:{}", b.destination)
+                node_id::exchange(&b.destination)
             } else {
-                format!("q:{}", b.destination)
+                node_id::queue(&b.destination)
             };
             let label = if b.routing_key.is_empty() && !b.arguments.is_empty() {
                 b.arguments.clone()
@@ -133,7 +136,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
                 b.routing_key.clone()
             };
             m.edges.push(TEdge {
-                from: format!("x:{}", x.name),
+                from: node_id::exchange(&x.name),
                 to,
                 label,
                 kind: EdgeKind::Bind,
@@ -142,8 +145,8 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         if let Some(a) = &x.alternate {
             if exchanges.contains(a.as_str()) {
                 m.edges.push(TEdge {
-                    from: format!("x:{}", x.name),
-                    to: format!("x:{a}"),
+                    from: node_id::exchange(&x.name),
+                    to: node_id::exchange(a),
                     label: "AE".into(),
                     kind: EdgeKind::Alternate,
                 });
@@ -181,7 +184,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             badges.push(format!("expires {}", fmt_ms(e)));
         }
         m.nodes.push(TNode {
-            id: format!("q:{}", q.name),
+            id: node_id::queue(&q.name),
             name: q.name.clone(),
             kind: NodeKind::Queue,
             sub: if q.quorum {
@@ -199,16 +202,16 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             if d.is_empty() {
                 if let Some(k) = q.dlrk.as_deref().filter(|k| queues.contains(k)) {
                     m.edges.push(TEdge {
-                        from: format!("q:{}", q.name),
-                        to: format!("q:{k}"),
+                        from: node_id::queue(&q.name),
+                        to: node_id::queue(k),
                         label,
                         kind: EdgeKind::DeadLetter,
                     });
                 }
             } else if exchanges.contains(d.as_str()) {
                 m.edges.push(TEdge {
-                    from: format!("q:{}", q.name),
-                    to: format!("x:{d}"),
+                    from: node_id::queue(&q.name),
+                    to: node_id::exchange(d),
                     label,
                     kind: EdgeKind::DeadLetter,
                 });
@@ -216,7 +219,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         }
     }
     for c in &snap.consumers {
-        let id = format!("c:{}", c.name);
+        let id = node_id::consumer(&c.name);
         if m.nodes.iter().any(|n| n.id == id) {
             continue;
         }
@@ -240,7 +243,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         });
         if queues.contains(c.queue.as_str()) {
             m.edges.push(TEdge {
-                from: format!("q:{}", c.queue),
+                from: node_id::queue(&c.queue),
                 to: id,
                 label: String::new(),
                 kind: EdgeKind::Consume,

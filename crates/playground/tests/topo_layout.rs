@@ -1,9 +1,7 @@
-//! The topology's automatic layout (src/app/topo.rs), natively: left to right on a wide
+//! The topology's automatic layout (`delaylab_playground::topo`), natively: left to right on a wide
 //! screen, top to bottom on a phone, with no two boxes overlapping in either.
 
-#[path = "../src/app/topo.rs"]
-#[allow(dead_code)]
-mod topo;
+use delaylab_playground::topo;
 
 use std::collections::BTreeSet;
 
@@ -13,8 +11,10 @@ use delaylab_engine::snapshot::Snapshot;
 
 /// The head-of-line preset: publisher → exchange → wait queue → DLX → DLQ → consumer.
 fn dlx_chain() -> topo::Model {
-    let s =
-        load_str(include_str!("../scenarios/head-of-line-blocking.json")).expect("preset loads");
+    let s = load_str(include_str!(
+        "../../../scenarios/head-of-line-blocking.json"
+    ))
+    .expect("preset loads");
     let targets: BTreeSet<String> = s
         .actions
         .iter()
