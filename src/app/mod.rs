@@ -322,11 +322,7 @@ impl Ctx {
     pub fn apply(&self, batch: Batch, wall: f64) {
         let busy = self.busy();
         let heavy = self.runner.with_value(|r| {
-            refresh::heavy(
-                batch.events,
-                r.track.log.is_empty(),
-                r.sim.live_copies() as u64,
-            )
+            refresh::heavy(batch.events, r.track.log.is_empty(), r.sim.live_copies())
         });
         if self
             .refresh
