@@ -10,6 +10,9 @@ use web_sys::wasm_bindgen::{JsCast, JsValue};
 
 use super::Ctx;
 
+/// How long a download's object URL lives (the browser reads it after the click).
+const REVOKE_AFTER_MS: u32 = 10_000;
+
 /// Rules 1-14 of Part A (rabbitmq-semantics.md), each checked by the conformance suite.
 const RULES: [&str; 14] = [
     "chk_r1", "chk_r2", "chk_r3", "chk_r4", "chk_r5", "chk_r6", "chk_r7", "chk_r8", "chk_r9",
@@ -34,12 +37,10 @@ fn download(name: &str, text: &str) -> Result<(), JsValue> {
     a.click();
     a.remove();
     // Revoked a little later: the browser reads the URL after the click returns.
-    set_timeout(
-        move || {
-            let _ = web_sys::Url::revoke_object_url(&url);
-        },
-        std::time::Duration::from_secs(10),
-    );
+    gloo_timers::callback::Timeout::new(REVOKE_AFTER_MS, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
     Ok(())
 }
 
