@@ -59,6 +59,8 @@ pub enum Progress {
 }
 
 /// Input from a user (the playground) at a virtual time.
+// Mostly `Run` (a publish): boxing it would cost an allocation each for no gain.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Command {
     Run(ActionKind),
