@@ -29,4 +29,5 @@ pub mod refresh;
 pub mod runner;
 pub mod stats;
 pub mod topo;
+pub mod topo_fit;
 pub mod track;

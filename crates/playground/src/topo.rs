@@ -55,6 +55,8 @@ pub struct Model {
 
 pub const COL_W: f64 = 272.0;
 pub const ROW_H: f64 = 104.0;
+/// Padding the fitted view adds around the drawing, on each side.
+pub const MARGIN: f64 = 16.0;
 
 fn fmt_ms(ms: u64) -> String {
     delaylab_engine::scenario::duration::format_duration(ms)
@@ -267,6 +269,18 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
 ///            ↓  …
 /// ```
 pub fn layout(m: &Model, vertical: bool) -> HashMap<String, (f64, f64)> {
+    layout_wrapped(m, vertical, usize::MAX)
+}
+
+/// Vertical gap between two bands of a wrapped wide layout.
+pub const BAND_GAP: f64 = 40.0;
+
+/// The wide layout with at most `max_cols` ranks side by side: further ranks wrap into
+/// a band below (ranks 0..k, then k..2k...), so a long DLX chain stays readable in a
+/// frame narrower than its row instead of shrinking (`topo_fit::columns_for`). The
+/// vertical layout ignores `max_cols`.
+pub fn layout_wrapped(m: &Model, vertical: bool, max_cols: usize) -> HashMap<String, (f64, f64)> {
+    let max_cols = max_cols.max(1);
     let idx: HashMap<&str, usize> = m
         .nodes
         .iter()
@@ -353,6 +367,16 @@ pub fn layout(m: &Model, vertical: bool) -> HashMap<String, (f64, f64)> {
     let rank_h_v = m.nodes.iter().map(|n| n.h).fold(0.0, f64::max) + 46.0;
     let mut row_of: Vec<f64> = vec![0.0; n];
     let mut pos = HashMap::new();
+    // Wrapped wide layout: the top of each band, from the most rows of its ranks.
+    let bands = max_rank / max_cols + 1;
+    let mut band_top = vec![0.0; bands + 1];
+    for b in 0..bands {
+        let rows = (b * max_cols..((b + 1) * max_cols).min(max_rank + 1))
+            .map(|r| rank.iter().filter(|x| **x == Some(r)).count())
+            .max()
+            .unwrap_or(0);
+        band_top[b + 1] = band_top[b] + rows as f64 * ROW_H + BAND_GAP;
+    }
     for r in 0..=max_rank {
         let mut col: Vec<(f64, usize)> = (0..n)
             .filter(|&i| rank[i] == Some(r))
@@ -385,8 +409,10 @@ pub fn layout(m: &Model, vertical: bool) -> HashMap<String, (f64, f64)> {
                 )
             } else {
                 (
-                    20.0 + r as f64 * COL_W,
-                    20.0 + row as f64 * ROW_H + (ROW_H - 20.0 - node.h) / 2.0,
+                    20.0 + (r % max_cols) as f64 * COL_W,
+                    20.0 + band_top[r / max_cols]
+                        + row as f64 * ROW_H
+                        + (ROW_H - 20.0 - node.h) / 2.0,
                 )
             };
             pos.insert(node.id.clone(), at);

@@ -96,3 +96,24 @@ fn phone_layout_reads_top_to_bottom_in_one_column() {
     );
     assert_no_overlap(&m, &p);
 }
+
+#[test]
+fn a_wrapped_wide_layout_folds_the_chain_into_bands_without_overlap() {
+    let m = dlx_chain();
+    let p = topo::layout_wrapped(&m, false, 4);
+    let xs: BTreeSet<i64> = p.values().map(|v| v.0 as i64).collect();
+    assert_eq!(xs.len(), 4, "at most 4 ranks side by side");
+    let (publisher, consumer) = (
+        at(&p, &m, topo::NodeKind::Publisher)[0],
+        at(&p, &m, topo::NodeKind::Consumer)[0],
+    );
+    assert!(
+        consumer.1 > publisher.1,
+        "the chain goes on in a band below"
+    );
+    assert_no_overlap(&m, &p);
+    assert_eq!(
+        topo::layout_wrapped(&m, false, usize::MAX),
+        topo::layout(&m, false)
+    );
+}
