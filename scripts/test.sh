@@ -36,6 +36,10 @@ export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 TRUNK_TOOLS_WASM_BINDGEN="$(awk '/^name = "wasm-bindgen"$/ {f=1; next} f && /^version = / {gsub(/"/, "", $3); print $3; exit}' Cargo.lock)"
 export TRUNK_TOOLS_WASM_BINDGEN TRUNK_SKIP_VERSION_CHECK=true CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
+# Habits (issue 13): formatted, and no clippy warning natively or in the app's wasm build.
+step "cargo fmt --check" cargo fmt --all --check || true
+step "cargo clippy" cargo clippy --workspace --all-targets -- -D warnings || true
+step "cargo clippy (app, wasm32)" cargo clippy --target wasm32-unknown-unknown -p delaylab-app -- -D warnings || true
 step "cargo test --workspace" cargo test --workspace || true
 step "cargo build --release" cargo build --release || true
 # The engine's golden traces again, compiled to wasm and run in headless Chromium through

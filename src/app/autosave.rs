@@ -19,7 +19,7 @@ use super::Ctx;
 /// The localStorage key.
 pub const KEY: &str = "delaylab.autosave";
 /// Wait after a change before writing (a speed slider sends many changes).
-const DELAY_MS: u64 = 400;
+const DELAY_MS: u32 = 400;
 
 fn storage() -> Option<web_sys::Storage> {
     // Storage can be refused (privacy settings): then there is simply no autosave.
@@ -85,12 +85,10 @@ pub fn watch(c: Ctx, sh: Share) {
             return;
         }
         pending.set_value(true);
-        set_timeout(
-            move || {
-                pending.set_value(false);
-                save(&c, &sh, last);
-            },
-            std::time::Duration::from_millis(DELAY_MS),
-        );
+        gloo_timers::callback::Timeout::new(DELAY_MS, move || {
+            pending.set_value(false);
+            save(&c, &sh, last);
+        })
+        .forget();
     });
 }

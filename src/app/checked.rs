@@ -2,12 +2,16 @@
 //! panel listing what the live-broker conformance suite covers (tests/conformance/), and
 //! the "Export definitions" button (the engine's `definitions.json`, downloaded).
 
+use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
 use delaylab_engine::scenario::definitions::{export_definitions, RABBIT_VERSION};
 use delaylab_engine::scenario::ActionKind;
 use leptos::prelude::*;
 use web_sys::wasm_bindgen::{JsCast, JsValue};
 
 use super::Ctx;
+
+/// How long a download's object URL lives (the browser reads it after the click).
+const REVOKE_AFTER_MS: u32 = 10_000;
 
 /// Rules 1-14 of Part A (rabbitmq-semantics.md), each checked by the conformance suite.
 const RULES: [&str; 14] = [
@@ -33,12 +37,10 @@ fn download(name: &str, text: &str) -> Result<(), JsValue> {
     a.click();
     a.remove();
     // Revoked a little later: the browser reads the URL after the click returns.
-    set_timeout(
-        move || {
-            let _ = web_sys::Url::revoke_object_url(&url);
-        },
-        std::time::Duration::from_secs(10),
-    );
+    gloo_timers::callback::Timeout::new(REVOKE_AFTER_MS, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
     Ok(())
 }
 
@@ -65,7 +67,7 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
                 serde_json::to_string_pretty(&export_definitions(s)).unwrap_or_default() + "\n";
             let t = &s.topology;
             let info = Exported {
-                plugin: t.exchanges.iter().any(|x| x.kind == "x-delayed-message"),
+                plugin: t.exchanges.iter().any(|x| x.kind == DELAYED_TYPE),
                 left_out: t
                     .exchanges
                     .iter()

@@ -23,7 +23,7 @@ use delaylab_engine::snapshot::Snapshot;
 use leptos::prelude::*;
 
 use super::runner::{short, span, Batch, Runner};
-use super::{compute_stats, perf_now, preset_text, Ctx, Stats};
+use super::{perf_now, preset_text, Ctx, Stats};
 
 /// Wall ms between two redraws of the lanes while the clock runs.
 const REFRESH_MS: f64 = 120.0;
@@ -66,7 +66,7 @@ impl Lane {
     fn stats(&mut self) -> Stats {
         let d = &self.runner.track.delivered;
         if self.stats.1 != d.len() {
-            self.stats = (compute_stats(d), d.len());
+            self.stats = (Stats::of(d), d.len());
         }
         self.stats.0.clone()
     }
@@ -118,7 +118,7 @@ fn view_of(lane: &mut Lane) -> LaneView {
     let delayed = snap
         .exchanges
         .iter()
-        .filter(|x| x.kind == "x-delayed-message")
+        .filter(|x| x.is_delayed())
         .map(|x| {
             let items = snap
                 .delayed
@@ -254,7 +254,7 @@ fn preset_name(c: &Ctx, id: &str, fallback: &str) -> String {
         .with_value(|ps| {
             ps.iter()
                 .find(|p| p.id == id)
-                .map(|p| super::preset_texts(lang, p).0)
+                .map(|p| super::preset_texts(lang, p).name)
         })
         .unwrap_or_else(|| fallback.to_string())
 }
@@ -413,7 +413,7 @@ fn Lanes() -> impl IntoView {
 fn LaneCard(v: LaneView) -> impl IntoView {
     let c = ctx();
     let id = v.id.clone();
-    let bad = v.stats.max > 0;
+    let bad = v.stats.summary.max_ms > 0;
     view! {
         <article class="lane" data-testid=format!("lane-{}", v.id)>
             <header class="lane-head">
@@ -423,19 +423,19 @@ fn LaneCard(v: LaneView) -> impl IntoView {
             <dl class="figures lane-figures" class:late=bad>
                 <div>
                     <dt>{c.tr("delivered_n")}</dt>
-                    <dd>{v.stats.count}</dd>
+                    <dd>{v.stats.summary.count}</dd>
                 </div>
                 <div>
                     <dt>{c.tr("mean")}</dt>
-                    <dd>{span(v.stats.mean.round() as u64)}</dd>
+                    <dd>{span(v.stats.summary.mean_ms.round() as u64)}</dd>
                 </div>
                 <div>
                     <dt>"p99"</dt>
-                    <dd>{span(v.stats.p99)}</dd>
+                    <dd>{span(v.stats.summary.p99_ms)}</dd>
                 </div>
                 <div>
                     <dt>{c.tr("max")}</dt>
-                    <dd data-testid="lane-max">{late_text(v.stats.max)}</dd>
+                    <dd data-testid="lane-max">{late_text(v.stats.summary.max_ms)}</dd>
                 </div>
             </dl>
             {v

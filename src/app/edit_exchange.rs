@@ -2,6 +2,7 @@
 //! plugin's `x-delayed-message`), durable, auto-delete, internal, alternate-exchange.
 //! Judged by the engine's `exchange.declare` (see `edit.rs`).
 
+use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
 use delaylab_engine::scenario::Declare;
 use leptos::prelude::*;
 
@@ -9,7 +10,7 @@ use super::edit::{apply, tx, FieldError, Flags, FormOk, Outcome, TextField};
 use super::edit_rules;
 use super::Ctx;
 
-static TYPES: [&str; 5] = ["direct", "fanout", "topic", "headers", "x-delayed-message"];
+static TYPES: [&str; 5] = ["direct", "fanout", "topic", "headers", DELAYED_TYPE];
 
 #[component]
 pub fn ExchangeForm() -> impl IntoView {
@@ -59,7 +60,7 @@ pub fn ExchangeForm() -> impl IntoView {
                     {select("type", kind, &TYPES)}
                 </label>
                 <FieldError out field="type" />
-                <Show when=move || kind.get() == "x-delayed-message">
+                <Show when=move || kind.get() == DELAYED_TYPE>
                     <label>
                         <span>"x-delayed-type"</span>
                         {select("x-delayed-type", delayed_type, &TYPES[..4])}

@@ -412,12 +412,18 @@ fn Panel(name: &'static str) -> impl IntoView {
         "consumers" => view! { <panels::Consumers /> }.into_any(),
         _ => view! {
             <section class="panel embed-watch" data-testid="watch">
-                <p class="desc">{move || c.meta_texts().1}</p>
-                <p class="watch-text">
-                    <strong>"◉ "{move || c.tr("what_to_watch")}</strong>
-                    " "
-                    {move || c.meta_texts().2}
-                </p>
+                <p class="desc">{move || c.meta_texts().description}</p>
+                // Nothing to watch: no line at all.
+                {move || {
+                    let texts = c.meta_texts();
+                    texts.has_watch().then(|| view! {
+                        <p class="watch-text">
+                            <strong>"◉ "{c.tr("what_to_watch")}</strong>
+                            " "
+                            {texts.watch}
+                        </p>
+                    })
+                }}
             </section>
         }
         .into_any(),
@@ -467,7 +473,7 @@ pub fn Embed() -> impl IntoView {
     view! {
         <div class="embed" data-testid="embed">
             <header class="embed-head">
-                <span class="embed-name" data-testid="scenario-name">{move || c.meta_texts().0}</span>
+                <span class="embed-name" data-testid="scenario-name">{move || c.meta_texts().name}</span>
                 <span class="embed-clock" role="timer" aria-live="off">
                     <span class="visually-hidden">{move || tx(lang(), "time")}" "</span>
                     <span class="clock-value" data-testid="clock">{move || clock(c.now())}</span>

@@ -1,14 +1,18 @@
-//! The playground app: shared state (signals + a non-reactive runner), the frame loop
-//! that paces the simulation, and the page layout.
+//! The playground app: shared state (signals + a non-reactive runner and pacer), the
+//! frame loop, and the page layout. What the page computes lives in the native crate
+//! `delaylab_playground` (runner, pacer, forms, layout, lines, chart data); this module
+//! and the panels only hold signals and draw.
 //!
 //! Contract of the clock:
 //! - Every runner the page shows is made by `Ctx::new_runner` (a load, a restart), which
 //!   attaches the host tap (`Ctx::tap`, host_api.rs) before the runner's first event.
 //! - Every move of the clock to a chosen time is [`Ctx::seek`]: the Jump box, the Step
 //!   button, the host API's `seek`, a share link's or an embed's start time. Back in time
-//!   restarts from 0 and replays; forward runs the engine to the time in slices of about
-//!   10 ms per animation frame (`Ctx::frame`, the clock paused meanwhile, `jump_to` set);
-//!   on arrival it plays if asked to ([`AfterSeek`]).
+//!   restarts from 0 and replays; forward runs the engine to the time in slices of
+//!   [`FRAME_BUDGET_MS`] per animation frame (`Ctx::frame`, paced by
+//!   [`Pacer`]); on arrival it plays if asked to ([`AfterSeek`]).
+//! - The clock's state is the [`Pacer`]'s; `playing`, `speed` and `jump_to` are its
+//!   read-only copies for the views ([`Ctx::sync_clock`] writes them, nothing else does).
 
 pub mod autosave;
 pub mod checked;
@@ -17,26 +21,30 @@ pub mod edit;
 pub mod edit_binding;
 pub mod edit_exchange;
 pub mod edit_queue;
-pub mod edit_rules;
 pub mod embed;
 pub mod host_api;
-pub mod i18n;
 pub mod orders;
 pub mod panels;
-pub mod presets_zh;
-pub mod runner;
 pub mod share;
 pub mod strategies;
-pub mod topo;
 pub mod topo_view;
+
+pub use delaylab_playground::{edit_rules, i18n, runner, topo};
 
 use std::collections::BTreeSet;
 
-use delaylab_engine::scenario::{self, ActionKind, PublishSpec, Scenario};
+use delaylab_engine::scenario::{self, Action, Scenario};
 use delaylab_engine::snapshot::Snapshot;
+use delaylab_playground::host::TapHandle;
+use delaylab_playground::pacer::{Pacer, FRAME_BUDGET_MS};
+use delaylab_playground::refresh::{self, Refresh, FLIGHT_MS, MAX_ALERTS, MAX_FLIGHTS};
 use leptos::prelude::*;
 
-use host_api::TapHandle;
+pub use delaylab_playground::clock::{parse_clock, MAX_SEEK_MS};
+pub use delaylab_playground::pacer::AfterSeek;
+pub use delaylab_playground::presets::{preset_texts, PresetMeta, PresetTexts};
+pub use delaylab_playground::stats::{Depths, Stats};
+
 use i18n::{t, Lang};
 use runner::{Alert, Batch, Move, Runner};
 
@@ -45,28 +53,6 @@ include!(concat!(env!("OUT_DIR"), "/presets.rs"));
 /// The scenario loaded first: an empty DLX delay pipeline to publish into.
 pub const SANDBOX: &str = include_str!("sandbox.json");
 
-/// The furthest [`Ctx::seek`] goes: 30 days of virtual time.
-pub const MAX_SEEK_MS: u64 = 30 * 24 * 3_600_000;
-
-/// What the clock does once a seek has arrived.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AfterSeek {
-    /// Stay paused at the time reached: the Jump box, Step, the host API's `seek` (the
-    /// learner looks at that moment; Play goes on from it).
-    Pause,
-    /// Play (autoplay with a start time).
-    Play,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct PresetMeta {
-    pub id: String,
-    pub name: String,
-    pub description: String,
-    pub watch: String,
-    pub until_ms: Option<u64>,
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub struct Flight {
     pub id: u64,
@@ -74,68 +60,30 @@ pub struct Flight {
     pub start: f64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Stats {
-    pub count: u64,
-    pub mean: f64,
-    pub p99: u64,
-    pub max: u64,
-    /// (delivery index, lateness) downsampled for the chart.
-    pub points: Vec<(u64, u64)>,
-    pub total: u64,
-}
-
-/// Ready counts per queue sampled over virtual time (for the depth chart).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Depths {
-    pub samples: Vec<(u64, Vec<(String, u64)>)>,
-    /// Minimum virtual time between samples; doubles each time the list is thinned.
-    pub step: u64,
-}
-
-impl Depths {
-    pub fn push(&mut self, t: u64, v: Vec<(String, u64)>) -> bool {
-        if let Some((last, lv)) = self.samples.last() {
-            if t < last + self.step.max(1) && *lv == v || t <= *last {
-                return false;
-            }
-        }
-        self.samples.push((t, v));
-        if self.samples.len() > 400 {
-            let mut i = 0;
-            self.samples.retain(|_| {
-                i += 1;
-                i % 2 == 1
-            });
-            self.step = (self.step.max(1)) * 2;
-        }
-        true
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ClockBase {
-    pub wall: f64,
-    pub virt: u64,
-}
-
 #[derive(Clone, Copy)]
 pub struct Ctx {
+    // The non-reactive side: the simulation and what paces it.
     pub runner: StoredValue<Runner, LocalStorage>,
+    /// What an embed's host page hears (host_api.rs). Owned here, not by the runner, so
+    /// it outlives restarts and loads; None when no host listens.
+    pub tap: StoredValue<Option<TapHandle>, LocalStorage>,
+    pub pacer: StoredValue<Pacer>,
+    pub refresh: StoredValue<Refresh>,
+    pub next_flight: StoredValue<u64>,
+    pub reduced_motion: StoredValue<bool>,
+    pub presets: StoredValue<Vec<PresetMeta>>,
+    // What the views read.
     pub lang: RwSignal<Lang>,
     pub snap: RwSignal<Snapshot>,
-    /// Bumped when the log view should refresh (throttled while running fast).
+    /// Bumped when the log view should refresh (paced while running fast).
     pub log_rev: RwSignal<u64>,
-    pub log_dirty: StoredValue<bool>,
-    pub log_refreshed: StoredValue<f64>,
-    /// Wall time of the last snapshot, and whether the one shown is behind the engine.
-    pub snap_at: StoredValue<f64>,
-    pub snap_stale: StoredValue<bool>,
     pub alerts: RwSignal<Vec<Alert>>,
     pub flights: RwSignal<Vec<Flight>>,
     pub wall: RwSignal<f64>,
+    /// The pacer's state, copied for the views by `sync_clock`.
     pub playing: RwSignal<bool>,
     pub speed: RwSignal<f64>,
+    pub jump_to: RwSignal<Option<u64>>,
     pub selected: RwSignal<Option<u32>>,
     pub stats: RwSignal<Stats>,
     pub depths: RwSignal<Depths>,
@@ -144,17 +92,6 @@ pub struct Ctx {
     pub targets: RwSignal<BTreeSet<String>>,
     pub rev: RwSignal<u64>,
     pub limit: RwSignal<Option<String>>,
-    pub jump_to: RwSignal<Option<u64>>,
-    /// Play once the pending jump arrives (see [`Ctx::seek`]).
-    pub play_after_jump: StoredValue<bool>,
-    /// What an embed's host page hears (host_api.rs). Owned here, not by the runner, so
-    /// it outlives restarts and loads; None when no host listens.
-    pub tap: StoredValue<Option<TapHandle>, LocalStorage>,
-    pub base: StoredValue<ClockBase>,
-    pub reduced_motion: StoredValue<bool>,
-    pub next_flight: StoredValue<u64>,
-    pub last_stats: StoredValue<f64>,
-    pub presets: StoredValue<Vec<PresetMeta>>,
     pub load_error: RwSignal<Option<String>>,
     pub cmp: compare::Cmp,
     /// Bumped when a user input is written into the scenario (autosave watches it).
@@ -196,65 +133,17 @@ pub fn preset_text(id: &str) -> Option<&'static str> {
     PRESETS.iter().find(|(k, _)| *k == id).map(|(_, v)| *v)
 }
 
-/// A preset's (name, description, what to watch) in `lang` (Chinese from presets_zh.rs,
-/// English from the preset file as the fallback).
-pub fn preset_texts(lang: Lang, m: &PresetMeta) -> (String, String, String) {
-    presets_zh::pick(
-        lang == Lang::Zh,
-        &m.id,
-        (m.name.clone(), m.description.clone(), m.watch.clone()),
-    )
-}
-
-fn meta_of(id: &str, s: &Scenario) -> PresetMeta {
-    PresetMeta {
-        id: id.to_string(),
-        name: s.name.clone(),
-        description: s.description.clone(),
-        watch: s.watch.clone(),
-        until_ms: s.until_ms,
-    }
-}
-
-pub fn parse_clock(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    if text.contains(':') {
-        let parts: Vec<&str> = text.split(':').collect();
-        if parts.len() > 3 {
-            return Err(text.to_string());
-        }
-        let mut ms: f64 = 0.0;
-        for (i, p) in parts.iter().rev().enumerate() {
-            let v: f64 = p.trim().parse().map_err(|_| text.to_string())?;
-            if v < 0.0 || !v.is_finite() {
-                return Err(text.to_string());
-            }
-            ms += v * [1000.0, 60_000.0, 3_600_000.0][i];
-        }
-        Ok(ms.round() as u64)
-    } else {
-        scenario::duration::parse_duration(text)
-    }
-}
-
 impl Ctx {
     pub fn tr(&self, key: &'static str) -> &'static str {
         t(self.lang.get(), key)
     }
 
-    /// The loaded scenario's texts in the UI language; an edited preset ("custom") keeps
-    /// its preset's Chinese texts while its name is unchanged.
-    pub fn meta_texts(&self) -> (String, String, String) {
+    /// The loaded scenario's texts in the UI language (see `presets::loaded_texts`).
+    pub fn meta_texts(&self) -> PresetTexts {
         let lang = self.lang.get();
         self.meta.with(|m| {
-            let id = self
-                .presets
-                .with_value(|ps| ps.iter().find(|p| p.name == m.name).map(|p| p.id.clone()));
-            let m = PresetMeta {
-                id: id.unwrap_or_else(|| m.id.clone()),
-                ..m.clone()
-            };
-            preset_texts(lang, &m)
+            self.presets
+                .with_value(|ps| delaylab_playground::presets::loaded_texts(lang, m, ps))
         })
     }
 
@@ -286,7 +175,7 @@ impl Ctx {
                 let _ = loc.set_hash(&want);
             }
         }
-        self.meta.set(meta_of(id, &s));
+        self.meta.set(PresetMeta::of(id, &s));
         self.preset.set(id.to_string());
         self.load_error.set(None);
         self.runner.set_value(self.new_runner(s));
@@ -318,32 +207,12 @@ impl Ctx {
         }
     }
 
-    /// A publish repeated `count` times `every_ms` apart from now: recorded as one
-    /// repeated action (`{n}` in the body is the run number), the first run at once.
-    pub fn publish_repeated(&self, template: PublishSpec, count: u32, every_ms: u64) {
-        let now = self.runner.with_value(|r| r.now());
-        let body = |i: u32| template.body.replace("{n}", &i.to_string());
-        let run = |i: u32| {
-            ActionKind::Publish(PublishSpec {
-                body: body(i),
-                ..template.clone()
-            })
-        };
+    /// A user action (a repeated publish: the engine schedules its runs), recorded into
+    /// the scenario; the runs due now are shown at once.
+    pub fn run_scheduled(&self, action: Action) {
         let batch = self.runner.try_update_value(|r| {
-            let repeat = Some(scenario::Repeat { count, every_ms });
-            let kept = r.record(scenario::Action {
-                at_ms: now,
-                kind: ActionKind::Publish(template.clone()),
-                repeat,
-            });
-            for i in 2..=count {
-                r.schedule(
-                    now.saturating_add(every_ms.saturating_mul(u64::from(i - 1))),
-                    run(i),
-                );
-            }
             let mut b = Batch::default();
-            r.run_unrecorded(run(1), &mut b);
+            let kept = r.run_scheduled(action, &mut b);
             (b, kept)
         });
         if let Some((b, kept)) = batch {
@@ -372,16 +241,16 @@ impl Ctx {
     }
 
     fn reset_views(&self) {
-        self.playing.set(false);
-        self.jump_to.set(None);
-        self.play_after_jump.set_value(false);
+        let until = self.meta.with_untracked(|m| m.until_ms);
+        self.pacer.update_value(|p| p.reset(until));
+        self.sync_clock();
         self.selected.set(None);
         self.alerts.set(vec![]);
         self.flights.set(vec![]);
         self.limit.set(None);
         self.stats.set(Stats::default());
         self.depths.set(Depths::default());
-        self.last_stats.set_value(-1e9);
+        self.refresh.update_value(Refresh::reset);
         if let Some((targets, snap)) = self.runner.try_update_value(|r| {
             let _ = r.drain();
             (r.track.publish_targets.clone(), Snapshot::of(&r.sim))
@@ -393,29 +262,38 @@ impl Ctx {
         self.rev.update(|r| *r += 1);
     }
 
+    /// Copies the pacer's state into the signals the views read (only what changed).
+    fn sync_clock(&self) {
+        let (playing, speed, seeking) = self
+            .pacer
+            .with_value(|p| (p.playing(), p.speed(), p.seeking_to()));
+        if self.playing.get_untracked() != playing {
+            self.playing.set(playing);
+        }
+        if self.speed.get_untracked() != speed {
+            self.speed.set(speed);
+        }
+        if self.jump_to.get_untracked() != seeking {
+            self.jump_to.set(seeking);
+        }
+    }
+
     /// Play or pause now; an explicit choice cancels a play promised after a seek.
     pub fn set_playing(&self, on: bool) {
-        self.play_after_jump.set_value(false);
-        if on {
-            self.rebase_clock();
-        }
-        self.playing.set(on);
+        // Playing runs virtual time from the engine's clock (the snapshot shown may be a
+        // few frames behind it when traffic is heavy).
+        let now = self.runner.with_value(|r| r.now());
+        self.pacer
+            .update_value(|p| p.set_playing(on, perf_now(), now));
+        self.sync_clock();
     }
 
     pub fn set_speed(&self, speed: f64) {
-        let speed = speed.clamp(1.0, 100_000.0);
-        self.rebase_clock();
-        self.speed.set(speed);
-    }
-
-    /// Playing runs virtual time from here: the engine's clock (the snapshot shown may
-    /// be a few frames behind it when traffic is heavy).
-    fn rebase_clock(&self) {
-        let virt = self.runner.with_value(|r| r.now());
-        self.base.set_value(ClockBase {
-            wall: perf_now(),
-            virt,
+        let now = self.runner.with_value(|r| r.now());
+        self.pacer.update_value(|p| {
+            p.set_speed(speed, perf_now(), now);
         });
+        self.sync_clock();
     }
 
     /// Moves the virtual clock to `ms`; see the module docs. Back in time restarts the
@@ -431,23 +309,26 @@ impl Ctx {
         if ms < self.runner.with_value(|r| r.now()) {
             self.restart();
         }
-        self.jump_to.set(Some(ms));
-        self.play_after_jump.set_value(after == AfterSeek::Play);
+        self.pacer.update_value(|p| p.seek(ms, after));
+        self.sync_clock();
         true
+    }
+
+    fn busy(&self) -> bool {
+        self.pacer.with_value(Pacer::busy)
     }
 
     /// Applies what a batch of events changed to the signals.
     pub fn apply(&self, batch: Batch, wall: f64) {
-        // Heavy traffic: redraw the broker's state at most ~12 times a second (the
-        // simulation itself keeps going every frame); light traffic: every frame.
-        let busy = self.playing.get_untracked() || self.jump_to.get_untracked().is_some();
-        let heavy = batch.events > 40
-            || self
-                .runner
-                .with_value(|r| !r.track.log.is_empty() && r.sim.live_copies() > 5_000);
-        if busy && heavy && wall - self.snap_at.get_value() < 80.0 {
-            self.snap_stale.set_value(true);
-        } else {
+        let busy = self.busy();
+        let heavy = self.runner.with_value(|r| {
+            refresh::heavy(batch.events, r.track.log.is_empty(), r.sim.live_copies())
+        });
+        if self
+            .refresh
+            .try_update_value(|f| f.snapshot_due(busy, heavy, wall))
+            .unwrap_or(true)
+        {
             self.refresh_snapshot(wall);
         }
         self.apply_events(batch, wall, busy);
@@ -457,8 +338,7 @@ impl Ctx {
         let (snap, targets) = self
             .runner
             .with_value(|r| (Snapshot::of(&r.sim), r.track.publish_targets.clone()));
-        self.snap_at.set_value(wall);
-        self.snap_stale.set_value(false);
+        self.refresh.update_value(|f| f.snapshot_taken(wall));
         if self.targets.with_untracked(|t| *t != targets) {
             self.targets.set(targets);
         }
@@ -468,39 +348,42 @@ impl Ctx {
             .map(|q| (q.name.clone(), q.ready))
             .collect();
         let t = snap.now_ms;
-        let mut d = self.depths.get_untracked();
-        // The samples the runner took at its fixed steps since the last refresh, then now.
+        // The samples the runner took at its fixed steps since the last refresh, then now;
+        // added in place (no copy of the history), the chart told only when one was.
         let stepped = self
             .runner
             .try_update_value(|r| std::mem::take(&mut r.depth_log))
             .unwrap_or_default();
         let mut changed = false;
-        for (at, v) in stepped {
-            changed |= d.push(at, v);
-        }
-        if d.push(t, sample) || changed {
-            self.depths.set(d);
+        self.depths.update_untracked(|d| {
+            for (at, v) in stepped {
+                changed |= d.push(at, v);
+            }
+            changed |= d.push(t, sample);
+        });
+        if changed {
+            self.depths.notify();
         }
         self.snap.set(snap);
     }
 
     fn apply_events(&self, batch: Batch, wall: f64, busy: bool) {
         if batch.events > 0 {
-            self.log_dirty.set_value(true);
+            self.refresh.update_value(Refresh::log_changed);
         }
         if !batch.alerts.is_empty() {
             self.alerts.update(|a| {
                 a.extend(batch.alerts);
                 let n = a.len();
-                if n > 6 {
-                    a.drain(..n - 6);
+                if n > MAX_ALERTS {
+                    a.drain(..n - MAX_ALERTS);
                 }
             });
         }
         if !batch.moves.is_empty() && !self.reduced_motion.get_value() {
             self.flights.update(|f| {
                 for mv in batch.moves {
-                    if f.len() >= 48 {
+                    if f.len() >= MAX_FLIGHTS {
                         break;
                     }
                     let id = self.next_flight.get_value() + 1;
@@ -515,18 +398,18 @@ impl Ctx {
         }
         if let Some(l) = batch.limit {
             self.limit.set(Some(l));
-            self.playing.set(false);
+            self.pacer.update_value(Pacer::stop);
+            self.sync_clock();
         }
         let n = self.runner.with_value(|r| r.track.delivered.len() as u64);
-        if n != self.stats.with_untracked(|s| s.total) {
-            let last = self.last_stats.get_value();
-            if !busy || (n < 2_000 && wall - last > 100.0) || wall - last > 500.0 {
-                self.last_stats.set_value(wall);
-                self.stats.set(
-                    self.runner
-                        .with_value(|r| compute_stats(&r.track.delivered)),
-                );
-            }
+        if n != self.stats.with_untracked(|s| s.total)
+            && self
+                .refresh
+                .try_update_value(|f| f.stats_due(busy, n, wall))
+                .unwrap_or(true)
+        {
+            self.stats
+                .set(self.runner.with_value(|r| Stats::of(&r.track.delivered)));
         }
         if batch.events > 0 {
             self.rev.update(|r| *r += 1);
@@ -550,123 +433,58 @@ impl Ctx {
     fn frame(&self) {
         let wall = perf_now();
         self.wall.set(wall);
-        let busy = self.playing.get_untracked() || self.jump_to.get_untracked().is_some();
-        if !busy && self.snap_stale.get_value() {
+        let busy = self.busy();
+        if !busy && self.refresh.with_value(Refresh::snapshot_stale) {
             self.refresh_snapshot(wall);
         }
         if !busy
             && self.runner.with_value(|r| r.track.delivered.len() as u64)
                 != self.stats.with_untracked(|s| s.total)
         {
-            self.stats.set(
-                self.runner
-                    .with_value(|r| compute_stats(&r.track.delivered)),
-            );
+            self.stats
+                .set(self.runner.with_value(|r| Stats::of(&r.track.delivered)));
         }
-        if self.log_dirty.get_value() && (!busy || wall - self.log_refreshed.get_value() > 700.0) {
-            self.log_dirty.set_value(false);
-            self.log_refreshed.set_value(wall);
+        if self
+            .refresh
+            .try_update_value(|f| f.log_due(busy, wall))
+            .unwrap_or(false)
+        {
             self.log_rev.update(|r| *r += 1);
         }
         if !self.flights.with_untracked(|f| f.is_empty()) {
             self.flights
-                .update(|f| f.retain(|x| wall - x.start < 900.0));
+                .update(|f| f.retain(|x| wall - x.start < FLIGHT_MS));
         }
-        let jump = self.jump_to.get_untracked();
-        let playing = self.playing.get_untracked();
-        if jump.is_none() && !playing {
+        let Some(target) = self.pacer.with_value(|p| p.target(wall)) else {
             // Paused: lanes still catch up with a step, a restart or a user publish.
             self.cmp
                 .follow(self.runner.with_value(|r| r.now()), wall, false);
             return;
-        }
-        let until = self.meta.with_untracked(|m| m.until_ms);
-        let target = match jump {
-            Some(j) => j,
-            None => {
-                let b = self.base.get_value();
-                let t = b.virt as f64 + (wall - b.wall).max(0.0) * self.speed.get_untracked();
-                let t = t.min(1e15) as u64;
-                match until {
-                    Some(u) if b.virt < u => t.min(u),
-                    _ => t,
-                }
-            }
         };
-        let deadline = wall + 10.0;
+        let deadline = wall + FRAME_BUDGET_MS;
         let mut batch = Batch::default();
         let reached = self
             .runner
             .try_update_value(|r| r.advance_to(target, &mut batch, || perf_now() > deadline))
             .unwrap_or(true);
         let now = self.runner.with_value(|r| r.now());
-        let mut arrived = false;
-        if reached {
-            if jump.is_some() {
-                self.jump_to.set(None);
-                arrived = true;
+        self.pacer.update_value(|p| {
+            if reached {
+                p.reached(wall, now);
+            } else {
+                p.behind(wall, now);
             }
-            if playing && jump.is_none() {
-                if let Some(u) = until {
-                    if now >= u && self.base.get_value().virt < u {
-                        self.playing.set(false);
-                    }
-                }
-            }
-        } else if playing {
-            // Behind: the simulation needs more than a frame; follow it, never run away.
-            self.base.set_value(ClockBase { wall, virt: now });
-        }
+        });
+        self.sync_clock();
         self.apply(batch, wall);
         self.cmp.follow(now, wall, busy);
-        if arrived && self.play_after_jump.get_value() {
-            self.set_playing(true);
-        } else if arrived && playing {
-            // Play was pressed during the jump: play on from where the jump arrived.
-            self.rebase_clock();
-        }
-    }
-}
-
-pub fn compute_stats(delivered: &[(u32, u64, u64)]) -> Stats {
-    let lates: Vec<u64> = delivered.iter().map(|d| d.2).collect();
-    let v = delaylab_engine::report::lateness_summary(&lates);
-    let max_points = 300usize;
-    let n = delivered.len();
-    let points = if n <= max_points {
-        delivered
-            .iter()
-            .enumerate()
-            .map(|(i, d)| (i as u64, d.2))
-            .collect()
-    } else {
-        // One point per bucket: its largest lateness (what a learner must not miss).
-        let mut pts = Vec::with_capacity(max_points);
-        for b in 0..max_points {
-            let lo = b * n / max_points;
-            let hi = ((b + 1) * n / max_points).max(lo + 1).min(n);
-            let (i, d) = delivered[lo..hi]
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, d)| d.2)
-                .map(|(i, d)| (lo + i, d))
-                .unwrap();
-            pts.push((i as u64, d.2));
-        }
-        pts
-    };
-    Stats {
-        count: v["count"].as_u64().unwrap_or(0),
-        mean: v["mean"].as_f64().unwrap_or(0.0),
-        p99: v["p99"].as_u64().unwrap_or(0),
-        max: v["max"].as_u64().unwrap_or(0),
-        points,
-        total: n as u64,
     }
 }
 
 fn frame_loop(ctx: Ctx) {
     ctx.frame();
+    // Animation frames, not timers: drawing belongs to the display's refresh, and a
+    // hidden tab (which sees none) has nothing to draw. A seek resumes when it shows.
     request_animation_frame(move || frame_loop(ctx));
 }
 
@@ -675,7 +493,7 @@ pub fn App() -> impl IntoView {
     let mut presets: Vec<PresetMeta> = vec![];
     for (id, text) in std::iter::once(&("sandbox", SANDBOX)).chain(PRESETS.iter()) {
         if let Ok(s) = scenario::load_str(text) {
-            presets.push(meta_of(id, &s));
+            presets.push(PresetMeta::of(id, &s));
         }
     }
     let first = scenario::load_str(SANDBOX).expect("the sandbox scenario loads");
@@ -684,34 +502,29 @@ pub fn App() -> impl IntoView {
     let targets = runner.track.publish_targets.clone();
     let ctx = Ctx {
         runner: StoredValue::new_local(runner),
+        tap: StoredValue::new_local(None),
+        pacer: StoredValue::new(Pacer::new(first.until_ms)),
+        refresh: StoredValue::new(Refresh::default()),
+        next_flight: StoredValue::new(0),
+        reduced_motion: StoredValue::new(prefers_reduced_motion()),
+        presets: StoredValue::new(presets),
         lang: RwSignal::new(browser_lang()),
         snap: RwSignal::new(snap),
         log_rev: RwSignal::new(0),
-        log_dirty: StoredValue::new(false),
-        log_refreshed: StoredValue::new(0.0),
-        snap_at: StoredValue::new(0.0),
-        snap_stale: StoredValue::new(false),
         alerts: RwSignal::new(vec![]),
         flights: RwSignal::new(vec![]),
         wall: RwSignal::new(0.0),
         playing: RwSignal::new(false),
         speed: RwSignal::new(1.0),
+        jump_to: RwSignal::new(None),
         selected: RwSignal::new(None),
         stats: RwSignal::new(Stats::default()),
         depths: RwSignal::new(Depths::default()),
         preset: RwSignal::new("sandbox".into()),
-        meta: RwSignal::new(meta_of("sandbox", &first)),
+        meta: RwSignal::new(PresetMeta::of("sandbox", &first)),
         targets: RwSignal::new(targets),
         rev: RwSignal::new(0),
         limit: RwSignal::new(None),
-        jump_to: RwSignal::new(None),
-        play_after_jump: StoredValue::new(false),
-        tap: StoredValue::new_local(None),
-        base: StoredValue::new(ClockBase::default()),
-        reduced_motion: StoredValue::new(prefers_reduced_motion()),
-        next_flight: StoredValue::new(0),
-        last_stats: StoredValue::new(-1e9),
-        presets: StoredValue::new(presets),
         load_error: RwSignal::new(None),
         cmp: compare::Cmp::new(),
         scenario_rev: RwSignal::new(0),

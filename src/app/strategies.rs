@@ -3,8 +3,9 @@
 //! table, a lateness chart per strategy and a plain-language verdict from the numbers.
 //!
 //! Self-contained: its own signals; it only reads the page language from the app's
-//! context. The engine's [`Comparison`] runs in slices of about `FRAME_BUDGET_MS` per
-//! animation frame, so even the full 200,000-task burst never freezes the tab; the
+//! context. The engine's [`Comparison`] runs in slices of about `FRAME_BUDGET_MS`, one
+//! per timer turn (gloo-timers: a hidden tab still runs them, throttled, where it would
+//! get no animation frame), so even the full 200,000-task burst never freezes the tab; the
 //! preset's count is capped at `BROWSER_DEFAULT_COUNT` until the user asks for the full
 //! size.
 //!
@@ -47,7 +48,7 @@ const PRESETS: [(&str, &str); 3] = [
 ];
 /// A preset's count is capped at this in the browser until "full size" is pressed.
 pub const BROWSER_DEFAULT_COUNT: u64 = 20_000;
-/// Wall ms of work per animation frame.
+/// Wall ms of work per slice (then the page gets a turn).
 const FRAME_BUDGET_MS: f64 = 12.0;
 /// Work units per `Comparison::step` call between two clock reads.
 const STEP_BUDGET: u64 = 4096;
@@ -471,12 +472,20 @@ impl Run {
         self.results.set(Vec::new());
         self.progress.set(Some(("", total)));
         let run = *self;
-        request_animation_frame(move || run.pump(generation, total));
+        // Sliced on timers, not animation frames: a hidden tab gets no frames (the run
+        // would stop until shown) but still runs timers, throttled.
+        wasm_bindgen_futures::spawn_local(async move {
+            while run.slice(generation, total) {
+                gloo_timers::future::TimeoutFuture::new(0).await;
+            }
+        });
     }
 
-    fn pump(self, generation: u64, total: usize) {
+    /// One slice of the run (about [`FRAME_BUDGET_MS`] of work); true while more is left
+    /// and this run is still the current one.
+    fn slice(self, generation: u64, total: usize) -> bool {
         if self.generation.get_value() != generation {
-            return;
+            return false;
         }
         let start = perf_now();
         let (done, finished, running) = self
@@ -501,8 +510,8 @@ impl Run {
             self.progress.set(None);
         } else {
             self.progress.set(Some((running, total)));
-            request_animation_frame(move || self.pump(generation, total));
         }
+        !done
     }
 }
 

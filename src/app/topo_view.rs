@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 use super::runner::MoveKind;
 use super::topo::{self, EdgeKind, NodeKind, TNode};
 use super::Ctx;
+use delaylab_playground::topo_fit;
 
 type Pos = HashMap<String, (f64, f64)>;
 
@@ -83,9 +84,24 @@ pub fn Topology() -> impl IntoView {
     let drag = StoredValue::new(None::<Drag>);
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
 
-    // Phone: the frame fits the width; zoom widens the drawing instead of cropping it,
-    // and the frame scrolls sideways to pan (`--topo-w`, style.css).
-    let wide = RwSignal::new(1.0f64);
+    // The drawing is sized to its frame's width (topo_fit: readable at 1440 px and at
+    // 390 px, the frame scrolling sideways when it must); zoom scales that size and the
+    // frame pans. `frame_w` is measured on a fit and on every resize.
+    let frame_ref = NodeRef::<leptos::html::Div>::new();
+    let frame_w = RwSignal::new(0.0f64);
+    let zoom_k = RwSignal::new(1.0f64);
+    let measure = move || {
+        if let Some(el) = frame_ref.get_untracked() {
+            let w = f64::from(el.client_width());
+            if w > 0.0 && (w - frame_w.get_untracked()).abs() >= 1.0 {
+                frame_w.set(w);
+            }
+        }
+    };
+    let size = Memo::new(move |_| {
+        let v = vb.get();
+        topo_fit::fit(v.2, v.3, frame_w.get(), zoom_k.get())
+    });
     // Phones lay the graph out top to bottom (topo::layout) and draw it at its own size,
     // centred, rather than scaled to the width (zoom still widens it).
     let layout_vertical = StoredValue::new(false);
@@ -96,7 +112,8 @@ pub fn Topology() -> impl IntoView {
             .is_some_and(|w| w <= 760.0)
     };
     let fit = move || {
-        wide.set(1.0);
+        zoom_k.set(1.0);
+        measure();
         let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
         model.with_untracked(|m| {
             pos.with_untracked(|p| {
@@ -111,31 +128,33 @@ pub fn Topology() -> impl IntoView {
             })
         });
         if x0 < x1 {
-            vb.set((x0 - 16.0, y0 - 16.0, (x1 - x0) + 32.0, (y1 - y0) + 32.0));
+            let m = topo::MARGIN;
+            vb.set((x0 - m, y0 - m, (x1 - x0) + 2.0 * m, (y1 - y0) + 2.0 * m));
         }
     };
-    let zoom = move |f: f64| {
-        if narrow() {
-            return wide.update(|w| *w = (*w / f).clamp(1.0, 8.0));
-        }
-        vb.update(|v| {
-            let (cx, cy) = (v.0 + v.2 / 2.0, v.1 + v.3 / 2.0);
-            v.2 *= f;
-            v.3 *= f;
-            v.0 = cx - v.2 / 2.0;
-            v.1 = cy - v.3 / 2.0;
-        })
+    // In (`by` > 1) or out: the drawn size changes, the frame pans over it.
+    let zoom = move |by: f64| {
+        zoom_k.update(|k| *k = (*k * by).clamp(topo_fit::MIN_ZOOM, topo_fit::MAX_ZOOM));
     };
+    let _ = window_event_listener(leptos::ev::resize, move |_| measure());
+    request_animation_frame(measure);
 
-    // New scenario: lay out from scratch; new nodes later: place them, keep dragged ones.
-    Effect::new(move |prev: Option<(String, Vec<String>)>| {
+    // Ranks side by side that stay readable in the frame; more wrap into bands below.
+    let cols = Memo::new(move |_| {
+        let widest = model.with(|m| m.nodes.iter().map(|n| n.w).fold(0.0, f64::max));
+        topo_fit::columns_for(frame_w.get(), widest)
+    });
+    // New scenario (or a frame that fits another number of ranks): lay out from scratch;
+    // new nodes later: place them, keep dragged ones.
+    Effect::new(move |prev: Option<(String, Vec<String>, usize)>| {
         let preset = c.preset.get();
+        let cols = cols.get();
         let _ = c.rev.get_untracked();
         let ids: Vec<String> = model.with(|m| m.nodes.iter().map(|n| n.id.clone()).collect());
         let vertical = narrow();
         layout_vertical.set_value(vertical);
-        let fresh = model.with_untracked(|m| topo::layout(m, vertical));
-        let same_scenario = prev.as_ref().is_some_and(|p| p.0 == preset);
+        let fresh = model.with_untracked(|m| topo::layout_wrapped(m, vertical, cols));
+        let same_scenario = prev.as_ref().is_some_and(|p| p.0 == preset && p.2 == cols);
         let changed = prev.as_ref().is_none_or(|p| p.1 != ids);
         if !same_scenario {
             pos.set(fresh);
@@ -149,7 +168,7 @@ pub fn Topology() -> impl IntoView {
             });
             fit();
         }
-        (preset, ids)
+        (preset, ids, cols)
     });
     // Restart of the same scenario keeps the layout the user arranged.
 
@@ -292,7 +311,7 @@ pub fn Topology() -> impl IntoView {
                 NodeKind::Exchange => s
                     .exchanges
                     .iter()
-                    .find(|x| x.name == nm && x.kind == "x-delayed-message")
+                    .find(|x| x.name == nm && x.is_delayed())
                     .map(|x| format!("◷ messages_delayed {}", x.messages_delayed))
                     .unwrap_or_default(),
                 NodeKind::Consumer => s
@@ -453,8 +472,8 @@ pub fn Topology() -> impl IntoView {
             <div class="topo-head">
                 <h2 id="topo-h">{move || c.tr("topology")}</h2>
                 <div class="topo-tools" role="group" aria-label=move || c.tr("zoom")>
-                    <button class="small" data-testid="zoom-in" aria-label=move || c.tr("zoom_in") on:click=move |_| zoom(0.8)>"+"</button>
-                    <button class="small" data-testid="zoom-out" aria-label=move || c.tr("zoom_out") on:click=move |_| zoom(1.25)>"−"</button>
+                    <button class="small" data-testid="zoom-in" aria-label=move || c.tr("zoom_in") on:click=move |_| zoom(topo_fit::ZOOM_STEP)>"+"</button>
+                    <button class="small" data-testid="zoom-out" aria-label=move || c.tr("zoom_out") on:click=move |_| zoom(1.0 / topo_fit::ZOOM_STEP)>"−"</button>
                     <button class="small" data-testid="fit" on:click=move |_| fit()>{move || c.tr("fit")}</button>
                 </div>
             </div>
@@ -465,16 +484,17 @@ pub fn Topology() -> impl IntoView {
                 <span class="lg consume">"··· " {move || c.tr("lg_consume")}</span>
                 <span class="lg">"▭ " {move || c.tr("lg_delayed")}</span>
             </div>
-            <div class="topo-scroll">
+            <div class="topo-scroll" node_ref=frame_ref>
             <svg
                 class="topo-svg"
-                style:min-width=move || format!("{:.0}px", vb.with(|v| v.2) * 0.66)
-                style=("--topo-w", move || {
-                    let w = wide.get();
-                    if layout_vertical.get_value() { format!("{:.0}px", vb.with(|v| v.2) * w) } else { format!("{:.0}%", w * 100.0) }
-                })
+                style:width=move || format!("{:.0}px", size.get().width_px)
+                style:height=move || format!("{:.0}px", size.get().height_px)
+                style:min-width="0"
+                style:max-width="none"
+                style:max-height="none"
+                style:margin="0 auto"
                 class:vertical=move || { vb.track(); layout_vertical.get_value() }
-                class:zoomed=move || { wide.get() > 1.0 }
+                class:zoomed=move || { zoom_k.get() > 1.0 }
                 data-testid="topology"
                 node_ref=svg_ref
                 role="group"

@@ -217,6 +217,25 @@ impl DropReason {
 
 impl EventKind {
     /// The event's name as written in traces (`"enqueued"`, `"dead_lettered"`, ...).
+    /// The names [`EventKind::name`] gives the events about one message's way through
+    /// the broker, in the order a message meets them: what a log filter offers.
+    pub const MESSAGE_KINDS: &'static [&'static str] = &[
+        "published",
+        "enqueued",
+        "expired",
+        "dead_lettered",
+        "delayed",
+        "delay_due",
+        "delivered",
+        "acked",
+        "rejected",
+        "requeued",
+        "dropped",
+        "returned",
+        "confirmed",
+        "error",
+    ];
+
     pub fn name(&self) -> &'static str {
         match self {
             EventKind::Published { .. } => "published",

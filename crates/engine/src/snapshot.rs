@@ -141,6 +141,18 @@ impl Snapshot {
     pub fn queue(&self, name: &str) -> Option<&QueueView> {
         self.queues.iter().find(|q| q.name == name)
     }
+
+    pub fn exchange(&self, name: &str) -> Option<&ExchangeView> {
+        self.exchanges.iter().find(|x| x.name == name)
+    }
+}
+
+impl ExchangeView {
+    /// True for an `x-delayed-message` exchange (the plugin's): messages with `x-delay`
+    /// wait in its store. Read this, not the type's name.
+    pub fn is_delayed(&self) -> bool {
+        self.wrapped.is_some()
+    }
 }
 
 fn exchanges(sim: &Sim) -> Vec<ExchangeView> {

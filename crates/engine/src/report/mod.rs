@@ -179,21 +179,10 @@ pub fn final_state(sim: &Sim) -> Value {
     })
 }
 
-/// Mean, p99 (nearest rank) and max of lateness values.
+/// Mean, p99 (nearest rank) and max of lateness values, as JSON
+/// ([`crate::lateness::LatenessSummary`] is the typed form).
 pub fn lateness_summary(values: &[u64]) -> Value {
-    if values.is_empty() {
-        return json!({"count": 0, "mean": 0.0, "p99": 0, "max": 0});
-    }
-    let mut v = values.to_vec();
-    v.sort_unstable();
-    let sum: u128 = v.iter().map(|x| u128::from(*x)).sum();
-    let rank = (v.len() * 99).div_ceil(100).max(1);
-    json!({
-        "count": v.len(),
-        "mean": (sum as f64 / v.len() as f64 * 1000.0).round() / 1000.0,
-        "p99": v[rank - 1],
-        "max": v[v.len() - 1],
-    })
+    crate::lateness::LatenessSummary::of(values).to_json()
 }
 
 /// Runs a scenario to its end (`until`, or until nothing is left to happen), handing

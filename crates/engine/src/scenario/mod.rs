@@ -3,7 +3,9 @@ pub mod definitions;
 pub mod duration;
 pub mod load;
 pub mod model;
+pub mod names;
 pub mod save;
+pub mod template;
 
 pub use load::{load_str, load_value, LoadError};
 pub use model::*;

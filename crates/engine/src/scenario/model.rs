@@ -129,6 +129,8 @@ pub struct Repeat {
     pub every_ms: u64,
 }
 
+// A publish is most actions: boxing it would cost an allocation each for no gain.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum ActionKind {
     Publish(PublishSpec),

@@ -59,6 +59,8 @@ pub enum Progress {
 }
 
 /// Input from a user (the playground) at a virtual time.
+// Mostly `Run` (a publish): boxing it would cost an allocation each for no gain.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Command {
     Run(ActionKind),
@@ -240,6 +242,29 @@ impl Sim {
                 }
             }
         }
+    }
+
+    /// Adds a user action to the plan at `now_ms` and schedules it as the scenario's own
+    /// actions are: each run is a `Timer::Action` (a `repeat` arms the next run when one
+    /// fires; `{n}` in a body is the run number), so a repeated publish from the
+    /// playground and the same action in a file run by one rule. A run due now (at or
+    /// before `now_ms`) fires before this returns, after everything already due.
+    pub fn schedule_action(&mut self, now_ms: u64, action: crate::scenario::Action) {
+        self.advance_inner(now_ms, false);
+        if self.halted {
+            return;
+        }
+        let at_ms = action.at_ms.max(self.now_ms);
+        let index = self.plan.len() as u32;
+        self.plan.push(action);
+        self.arm(
+            at_ms,
+            Timer::Action {
+                action: index,
+                run: 0,
+            },
+        );
+        self.advance_inner(self.now_ms, false);
     }
 
     fn fire(&mut self, timer: Timer) {

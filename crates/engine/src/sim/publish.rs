@@ -123,8 +123,8 @@ impl Sim {
             properties: mut p,
             ..
         } = spec;
-        if body.contains("{n}") {
-            body = body.replace("{n}", &(run + 1).to_string());
+        if body.contains(crate::scenario::template::RUN_NUMBER) {
+            body = crate::scenario::template::body_of_run(&body, run);
         }
         let (headers, extra) = self.split_route_headers(std::mem::take(&mut p.headers));
         // Interned in this order (CC/BCC keys, exchange, routing key, odd expiration):

@@ -64,10 +64,10 @@ impl Tally {
         let lateness = if late.is_empty() {
             Lateness::default()
         } else {
-            let rank = ((late.len() as f64) * 0.99).ceil() as usize;
             Lateness {
                 mean_ms: late.iter().map(|l| *l as f64).sum::<f64>() / late.len() as f64,
-                p99_ms: late[rank.clamp(1, late.len()) - 1],
+                // The one p99 rule (nearest rank, in integers) the run result uses too.
+                p99_ms: late[crate::lateness::p99_index(late.len())],
                 max_ms: *late.last().expect("non-empty"),
             }
         };

@@ -199,7 +199,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "node_down" => ("node down", "节点宕机"),
         "node_up" => ("node up", "节点恢复"),
         "limit_reached" => ("limit reached", "达到模拟上限"),
-        _ => return super::orders::t(lang, key),
+        _ => return crate::i18n_orders::t(lang, key),
     };
     if lang == Lang::Zh {
         zh
@@ -237,6 +237,6 @@ pub fn kind_key(kind: &str) -> &'static str {
         "node_down" => "node_down",
         "node_up" => "node_up",
         "limit_reached" => "limit_reached",
-        _ => super::orders::kind_key(kind),
+        _ => crate::i18n_orders::kind_key(kind),
     }
 }

@@ -4,7 +4,10 @@
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
+use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
 use delaylab_engine::snapshot::Snapshot;
+
+use crate::node_id;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
@@ -52,6 +55,8 @@ pub struct Model {
 
 pub const COL_W: f64 = 272.0;
 pub const ROW_H: f64 = 104.0;
+/// Padding the fitted view adds around the drawing, on each side.
+pub const MARGIN: f64 = 16.0;
 
 fn fmt_ms(ms: u64) -> String {
     delaylab_engine::scenario::duration::format_duration(ms)
@@ -60,7 +65,7 @@ fn fmt_ms(ms: u64) -> String {
 pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
     let mut m = Model::default();
     m.nodes.push(TNode {
-        id: "p:publisher".into(),
+        id: node_id::PUBLISHER.into(),
         name: "publisher".into(),
         kind: NodeKind::Publisher,
         sub: String::new(),
@@ -73,7 +78,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
     let queues: BTreeSet<&str> = snap.queues.iter().map(|q| q.name.as_str()).collect();
     if targets.contains("") && !exchanges.contains("") {
         m.nodes.push(TNode {
-            id: "x:".into(),
+            id: node_id::exchange(""),
             name: "(AMQP default)".into(),
             kind: NodeKind::Exchange,
             sub: "direct".into(),
@@ -86,17 +91,17 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
     for t in targets {
         if exchanges.contains(t.as_str()) || t.is_empty() {
             m.edges.push(TEdge {
-                from: "p:publisher".into(),
-                to: format!("x:{t}"),
+                from: node_id::PUBLISHER.into(),
+                to: node_id::exchange(t),
                 label: String::new(),
                 kind: EdgeKind::Publish,
             });
         }
     }
     for x in &snap.exchanges {
-        let delayed = x.kind == "x-delayed-message";
+        let delayed = x.is_delayed();
         let sub = match &x.wrapped {
-            Some(w) if delayed => format!("x-delayed-message ({w})"),
+            Some(w) if delayed => format!("{DELAYED_TYPE} ({w})"),
             _ => x.kind.clone(),
         };
         let mut badges = vec![];
@@ -108,7 +113,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         }
         let extra = if badges.is_empty() { 0.0 } else { 18.0 };
         m.nodes.push(TNode {
-            id: format!("x:{}", x.name),
+            id: node_id::exchange(&x.name),
             name: if x.name.is_empty() {
                 "(AMQP default)".into()
             } else {
@@ -123,9 +128,9 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         });
         for b in &x.bindings {
             let to = if b.to_exchange {
-                format!("x:{}", b.destination)
+                node_id::exchange(&b.destination)
             } else {
-                format!("q:{}", b.destination)
+                node_id::queue(&b.destination)
             };
             let label = if b.routing_key.is_empty() && !b.arguments.is_empty() {
                 b.arguments.clone()
@@ -133,7 +138,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
                 b.routing_key.clone()
             };
             m.edges.push(TEdge {
-                from: format!("x:{}", x.name),
+                from: node_id::exchange(&x.name),
                 to,
                 label,
                 kind: EdgeKind::Bind,
@@ -142,8 +147,8 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         if let Some(a) = &x.alternate {
             if exchanges.contains(a.as_str()) {
                 m.edges.push(TEdge {
-                    from: format!("x:{}", x.name),
-                    to: format!("x:{a}"),
+                    from: node_id::exchange(&x.name),
+                    to: node_id::exchange(a),
                     label: "AE".into(),
                     kind: EdgeKind::Alternate,
                 });
@@ -181,7 +186,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             badges.push(format!("expires {}", fmt_ms(e)));
         }
         m.nodes.push(TNode {
-            id: format!("q:{}", q.name),
+            id: node_id::queue(&q.name),
             name: q.name.clone(),
             kind: NodeKind::Queue,
             sub: if q.quorum {
@@ -199,16 +204,16 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             if d.is_empty() {
                 if let Some(k) = q.dlrk.as_deref().filter(|k| queues.contains(k)) {
                     m.edges.push(TEdge {
-                        from: format!("q:{}", q.name),
-                        to: format!("q:{k}"),
+                        from: node_id::queue(&q.name),
+                        to: node_id::queue(k),
                         label,
                         kind: EdgeKind::DeadLetter,
                     });
                 }
             } else if exchanges.contains(d.as_str()) {
                 m.edges.push(TEdge {
-                    from: format!("q:{}", q.name),
-                    to: format!("x:{d}"),
+                    from: node_id::queue(&q.name),
+                    to: node_id::exchange(d),
                     label,
                     kind: EdgeKind::DeadLetter,
                 });
@@ -216,7 +221,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         }
     }
     for c in &snap.consumers {
-        let id = format!("c:{}", c.name);
+        let id = node_id::consumer(&c.name);
         if m.nodes.iter().any(|n| n.id == id) {
             continue;
         }
@@ -240,7 +245,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         });
         if queues.contains(c.queue.as_str()) {
             m.edges.push(TEdge {
-                from: format!("q:{}", c.queue),
+                from: node_id::queue(&c.queue),
                 to: id,
                 label: String::new(),
                 kind: EdgeKind::Consume,
@@ -264,6 +269,18 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
 ///            ↓  …
 /// ```
 pub fn layout(m: &Model, vertical: bool) -> HashMap<String, (f64, f64)> {
+    layout_wrapped(m, vertical, usize::MAX)
+}
+
+/// Vertical gap between two bands of a wrapped wide layout.
+pub const BAND_GAP: f64 = 40.0;
+
+/// The wide layout with at most `max_cols` ranks side by side: further ranks wrap into
+/// a band below (ranks 0..k, then k..2k...), so a long DLX chain stays readable in a
+/// frame narrower than its row instead of shrinking (`topo_fit::columns_for`). The
+/// vertical layout ignores `max_cols`.
+pub fn layout_wrapped(m: &Model, vertical: bool, max_cols: usize) -> HashMap<String, (f64, f64)> {
+    let max_cols = max_cols.max(1);
     let idx: HashMap<&str, usize> = m
         .nodes
         .iter()
@@ -350,6 +367,16 @@ pub fn layout(m: &Model, vertical: bool) -> HashMap<String, (f64, f64)> {
     let rank_h_v = m.nodes.iter().map(|n| n.h).fold(0.0, f64::max) + 46.0;
     let mut row_of: Vec<f64> = vec![0.0; n];
     let mut pos = HashMap::new();
+    // Wrapped wide layout: the top of each band, from the most rows of its ranks.
+    let bands = max_rank / max_cols + 1;
+    let mut band_top = vec![0.0; bands + 1];
+    for b in 0..bands {
+        let rows = (b * max_cols..((b + 1) * max_cols).min(max_rank + 1))
+            .map(|r| rank.iter().filter(|x| **x == Some(r)).count())
+            .max()
+            .unwrap_or(0);
+        band_top[b + 1] = band_top[b] + rows as f64 * ROW_H + BAND_GAP;
+    }
     for r in 0..=max_rank {
         let mut col: Vec<(f64, usize)> = (0..n)
             .filter(|&i| rank[i] == Some(r))
@@ -382,8 +409,10 @@ pub fn layout(m: &Model, vertical: bool) -> HashMap<String, (f64, f64)> {
                 )
             } else {
                 (
-                    20.0 + r as f64 * COL_W,
-                    20.0 + row as f64 * ROW_H + (ROW_H - 20.0 - node.h) / 2.0,
+                    20.0 + (r % max_cols) as f64 * COL_W,
+                    20.0 + band_top[r / max_cols]
+                        + row as f64 * ROW_H
+                        + (ROW_H - 20.0 - node.h) / 2.0,
                 )
             };
             pos.insert(node.id.clone(), at);

@@ -25,6 +25,7 @@
 //! as strings otherwise ("60000ms" reaches the broker as a longstr, and it says so), as
 //! the publish form does for `x-delay`: the broker judges, the form does not pre-filter.
 
+use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
 use delaylab_engine::amqp::AmqpError;
 use delaylab_engine::scenario::{
     ActionKind, BindingDef, Declare, DestinationKind, ExchangeDef, QueueDef, Scenario, Topology,
@@ -217,7 +218,7 @@ impl ExchangeForm {
         d.durable = self.durable;
         d.auto_delete = self.auto_delete;
         d.internal = self.internal;
-        if self.kind == "x-delayed-message" && !self.delayed_type.is_empty() {
+        if self.kind == DELAYED_TYPE && !self.delayed_type.is_empty() {
             d.arguments
                 .insert("x-delayed-type", FieldValue::str(&self.delayed_type));
         }

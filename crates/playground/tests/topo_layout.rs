@@ -1,9 +1,7 @@
-//! The topology's automatic layout (src/app/topo.rs), natively: left to right on a wide
+//! The topology's automatic layout (`delaylab_playground::topo`), natively: left to right on a wide
 //! screen, top to bottom on a phone, with no two boxes overlapping in either.
 
-#[path = "../src/app/topo.rs"]
-#[allow(dead_code)]
-mod topo;
+use delaylab_playground::topo;
 
 use std::collections::BTreeSet;
 
@@ -13,8 +11,10 @@ use delaylab_engine::snapshot::Snapshot;
 
 /// The head-of-line preset: publisher → exchange → wait queue → DLX → DLQ → consumer.
 fn dlx_chain() -> topo::Model {
-    let s =
-        load_str(include_str!("../scenarios/head-of-line-blocking.json")).expect("preset loads");
+    let s = load_str(include_str!(
+        "../../../scenarios/head-of-line-blocking.json"
+    ))
+    .expect("preset loads");
     let targets: BTreeSet<String> = s
         .actions
         .iter()
@@ -95,4 +95,25 @@ fn phone_layout_reads_top_to_bottom_in_one_column() {
         "a chain is one column as wide as its widest box: {x0}..{x1}"
     );
     assert_no_overlap(&m, &p);
+}
+
+#[test]
+fn a_wrapped_wide_layout_folds_the_chain_into_bands_without_overlap() {
+    let m = dlx_chain();
+    let p = topo::layout_wrapped(&m, false, 4);
+    let xs: BTreeSet<i64> = p.values().map(|v| v.0 as i64).collect();
+    assert_eq!(xs.len(), 4, "at most 4 ranks side by side");
+    let (publisher, consumer) = (
+        at(&p, &m, topo::NodeKind::Publisher)[0],
+        at(&p, &m, topo::NodeKind::Consumer)[0],
+    );
+    assert!(
+        consumer.1 > publisher.1,
+        "the chain goes on in a band below"
+    );
+    assert_no_overlap(&m, &p);
+    assert_eq!(
+        topo::layout_wrapped(&m, false, usize::MAX),
+        topo::layout(&m, false)
+    );
 }

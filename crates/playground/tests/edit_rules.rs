@@ -1,15 +1,11 @@
-//! The playground's topology editing (src/app/edit_rules.rs), natively: the forms give
+//! The playground's topology editing (`delaylab_playground::edit_rules`): the forms give
 //! RabbitMQ's own replies for bad arguments and edit only the scenario's topology.
 
-#[path = "../src/app/edit_rules.rs"]
-#[allow(dead_code)]
-mod edit_rules;
-
 use delaylab_engine::scenario::{load_str, Declare, DestinationKind, Scenario};
-use edit_rules::*;
+use delaylab_playground::edit_rules::*;
 
 fn sandbox() -> Scenario {
-    load_str(include_str!("../src/app/sandbox.json")).expect("sandbox loads")
+    load_str(include_str!("../../../src/app/sandbox.json")).expect("sandbox loads")
 }
 
 fn queue(name: &str, set: &[(&str, &str)]) -> QueueForm {

@@ -1,14 +1,14 @@
-//! Every preset of the gallery has Simplified Chinese texts (src/app/presets_zh.rs), and
+//! Every preset of the gallery has Simplified Chinese texts (`delaylab_playground::presets_zh`), and
 //! they keep RabbitMQ's and the topology's names untranslated.
 
-#[path = "../src/app/presets_zh.rs"]
-mod presets_zh;
+use delaylab_playground::presets_zh;
 
 use std::fs;
 
 /// (id, name, description, watch) of the sandbox and every scenarios/*.json.
 fn presets() -> Vec<(String, String, String, String)> {
-    let root = env!("CARGO_MANIFEST_DIR");
+    // The workspace root: the presets and the sandbox are the app's files.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     let mut files: Vec<_> = fs::read_dir(format!("{root}/scenarios"))
         .expect("scenarios/")
         .filter_map(|e| e.ok().map(|e| e.path()))

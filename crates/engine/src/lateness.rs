@@ -1,0 +1,81 @@
+//! Lateness figures, one rule for every report: the run result's `lateness_ms`, the
+//! strategy comparison's and the playground's live figures.
+//!
+//! The p99 is the nearest-rank 99th percentile: sort the n values and take the one of
+//! rank ceil(0.99 n), computed in integers (`(99 n).div_ceil(100)`) so that no float
+//! rounding moves it. Worked example: 250 deliveries -> rank ceil(247.5) = 248, the
+//! 248th smallest; 1 delivery -> rank 1, that one.
+
+use serde_json::{json, Value};
+
+/// The 0-based index of the nearest-rank 99th percentile among `n` sorted values
+/// (`n` at least 1).
+pub fn p99_index(n: usize) -> usize {
+    debug_assert!(n > 0, "a percentile of no values");
+    (n * 99).div_ceil(100).clamp(1, n.max(1)) - 1
+}
+
+/// Count, mean, p99 and max of lateness values (ms), as the run result reports them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LatenessSummary {
+    pub count: u64,
+    /// Rounded to 3 decimals (the result's JSON carries it so).
+    pub mean_ms: f64,
+    pub p99_ms: u64,
+    pub max_ms: u64,
+}
+
+impl LatenessSummary {
+    pub fn of(values: &[u64]) -> LatenessSummary {
+        if values.is_empty() {
+            return LatenessSummary::default();
+        }
+        let mut v = values.to_vec();
+        v.sort_unstable();
+        let sum: u128 = v.iter().map(|x| u128::from(*x)).sum();
+        LatenessSummary {
+            count: v.len() as u64,
+            mean_ms: (sum as f64 / v.len() as f64 * 1000.0).round() / 1000.0,
+            p99_ms: v[p99_index(v.len())],
+            max_ms: v[v.len() - 1],
+        }
+    }
+
+    /// `{"count", "mean", "p99", "max"}` (the run contract's `lateness_ms`).
+    pub fn to_json(&self) -> Value {
+        if self.count == 0 {
+            return json!({"count": 0, "mean": 0.0, "p99": 0, "max": 0});
+        }
+        json!({"count": self.count, "mean": self.mean_ms, "p99": self.p99_ms, "max": self.max_ms})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn p99_is_nearest_rank_in_integers() {
+        assert_eq!(p99_index(1), 0);
+        assert_eq!(p99_index(100), 98);
+        assert_eq!(p99_index(101), 99);
+        assert_eq!(p99_index(250), 247);
+        for n in 1..5_000 {
+            let float_rank = ((n as f64) * 0.99).ceil() as usize;
+            assert!(p99_index(n) < n);
+            assert!(float_rank.abs_diff(p99_index(n) + 1) <= 1, "{n}");
+        }
+    }
+
+    #[test]
+    fn summary_of_values() {
+        let s = LatenessSummary::of(&[0, 10, 20, 1000]);
+        assert_eq!((s.count, s.p99_ms, s.max_ms), (4, 1000, 1000));
+        assert_eq!(s.mean_ms, 257.5);
+        assert_eq!(LatenessSummary::of(&[]), LatenessSummary::default());
+        assert_eq!(
+            LatenessSummary::of(&[]).to_json().to_string(),
+            r#"{"count":0,"mean":0.0,"p99":0,"max":0}"#
+        );
+    }
+}

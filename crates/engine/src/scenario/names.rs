@@ -1,0 +1,36 @@
+//! Scenario values by the names the scenario format spells them with, for readers other
+//! than the loader (the playground's consumer form offers the same words).
+
+use super::model::Outcome;
+
+impl Outcome {
+    /// Every outcome, in the order a form lists them.
+    pub const ALL: [Outcome; 3] = [Outcome::Ack, Outcome::Reject, Outcome::Requeue];
+
+    /// `"ack"`, `"reject"` or `"requeue"`, as in a consumer's `outcome`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Ack => "ack",
+            Outcome::Reject => "reject",
+            Outcome::Requeue => "requeue",
+        }
+    }
+
+    /// The outcome a name spells, if any.
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        Outcome::ALL.into_iter().find(|o| o.name() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for o in Outcome::ALL {
+            assert_eq!(Outcome::from_name(o.name()), Some(o));
+        }
+        assert_eq!(Outcome::from_name("nack"), None);
+    }
+}

@@ -1,0 +1,33 @@
+//! delaylab-playground: what the browser playground computes, with no browser in it
+//! (no Leptos, no web-sys), tested natively with ordinary unit tests.
+//!
+//! Contract:
+//! - In: a [`delaylab_engine::scenario::Scenario`], wall-clock times and user inputs as
+//!   plain values (form boxes as strings). Out: view data (log lines, topology boxes and
+//!   positions, chart series, figures) and engine commands.
+//! - The engine owns every broker rule; this crate only drives it ([`runner::Runner`],
+//!   paced by [`pacer::Pacer`]), checks what a form can check before the broker sees it,
+//!   and digests events and snapshots for drawing. No rule of RabbitMQ is written here.
+//! - Deterministic: the same scenario, inputs and wall times give the same outputs.
+//! - The Leptos views (the root package, src/app) read these types and write nothing
+//!   back but user inputs.
+
+pub mod chart;
+pub mod clock;
+pub mod consumer_form;
+pub mod edit_rules;
+pub mod host;
+pub mod i18n;
+pub mod i18n_orders;
+pub mod lines;
+pub mod node_id;
+pub mod pacer;
+pub mod presets;
+pub mod presets_zh;
+pub mod publish_form;
+pub mod refresh;
+pub mod runner;
+pub mod stats;
+pub mod topo;
+pub mod topo_fit;
+pub mod track;

@@ -1,0 +1,273 @@
+//! The non-reactive side of the playground: one scenario, its simulation, and what the
+//! UI keeps from the event stream ([`Track`]).
+//!
+//! The app owns the clock: it calls [`Runner::advance_to`] with a virtual target time
+//! every animation frame (the target comes from [`crate::pacer::Pacer`]); the runner
+//! fires what is due, drains the engine's events and returns them digested as a
+//! [`Batch`]. A user's repeated publish is one scenario action with `repeat`, scheduled
+//! by the engine like the scenario's own (`Sim::schedule_action`): one timer queue.
+//!
+//! An embed's host page listens through a [`TapHandle`] owned by the app, not by the
+//! runner: [`Runner::with_tap`] attaches it before the new simulation's first event, so
+//! a restart or a load (a new runner) never has a moment without it.
+
+use std::collections::VecDeque;
+
+use delaylab_engine::scenario::load::{MAX_ACTIONS, MAX_CONSUMERS};
+use delaylab_engine::scenario::{Action, ActionKind, ConsumerSpec, Scenario};
+use delaylab_engine::{Command, Progress, Sim};
+
+use crate::host::TapHandle;
+use crate::i18n::Lang;
+pub use crate::lines::{ex_name, line, message_views, short, span, Level, LogLine, PropsView};
+use crate::node_id;
+use crate::track::RawNode;
+pub use crate::track::{Alert, Batch, Entry, Move, MoveKind, Track, LOG_CAP, TRACK_MSGS};
+
+pub struct Runner {
+    pub scenario: Scenario,
+    pub sim: Sim,
+    pub track: Track,
+    /// User inputs written into `scenario` since it was loaded.
+    pub recorded: u32,
+    /// Depth samples taken at fixed virtual-time steps, oldest first, for the UI to take.
+    pub depth_log: VecDeque<(u64, Vec<(String, u64)>)>,
+    depth_step_ms: u64,
+    next_sample_ms: Option<u64>,
+}
+
+/// Depth samples kept until the UI takes them.
+const DEPTH_LOG_CAP: usize = 1024;
+/// Samples per scenario run (its `until`), and the step when it has none.
+const DEPTH_SAMPLES: u64 = 300;
+const DEPTH_STEP_DEFAULT_MS: u64 = 5_000;
+
+impl Runner {
+    pub fn new(scenario: Scenario) -> Runner {
+        Runner::with_tap(scenario, None)
+    }
+
+    /// A runner whose every event, from the topology declarations at t=0 on, also goes
+    /// to `tap` (an embed's host page).
+    pub fn with_tap(scenario: Scenario, tap: Option<TapHandle>) -> Runner {
+        let sim = Sim::new(&scenario);
+        let mut track = Track {
+            tap,
+            ..Track::default()
+        };
+        for a in &scenario.actions {
+            if let ActionKind::Publish(p) = &a.kind {
+                track.publish_targets.insert(p.exchange.clone());
+            }
+        }
+        let depth_step_ms = scenario
+            .until_ms
+            .map_or(DEPTH_STEP_DEFAULT_MS, |u| (u / DEPTH_SAMPLES).max(100));
+        let mut r = Runner {
+            scenario,
+            sim,
+            track,
+            recorded: 0,
+            depth_log: VecDeque::new(),
+            depth_step_ms,
+            next_sample_ms: Some(depth_step_ms),
+        };
+        // Topology declarations at t=0 produce events; keep them out of the first frame's
+        // animation but in the log.
+        let _ = r.drain();
+        r
+    }
+
+    /// Sends this runner's events from now on to `tap` too (a host that started
+    /// listening after the runner was made).
+    pub fn set_tap(&mut self, tap: Option<TapHandle>) {
+        self.track.tap = tap;
+    }
+
+    /// Without depth samples (a compare lane has no depth chart to feed).
+    pub fn without_depth_samples(mut self) -> Runner {
+        self.next_sample_ms = None;
+        self
+    }
+
+    pub fn now(&self) -> u64 {
+        self.sim.now_ms()
+    }
+
+    /// The next time something happens by itself (a timer, a scheduled publish included).
+    pub fn next_at(&self) -> Option<u64> {
+        self.sim.next_timer_ms()
+    }
+
+    /// Runs everything due up to `target` unless `out_of_time()` says the frame is over.
+    /// Returns true when the clock reached `target`.
+    pub fn advance_to(
+        &mut self,
+        target: u64,
+        batch: &mut Batch,
+        mut out_of_time: impl FnMut() -> bool,
+    ) -> bool {
+        loop {
+            if self.sim.halted() {
+                return true;
+            }
+            // Stop at each depth-sampling boundary on the way (a jump draws a whole chart).
+            let sample_at = self.next_sample_ms.filter(|&b| b < target);
+            let progress = self.sim.advance(sample_at.unwrap_or(target));
+            self.drain_into(batch);
+            if progress == Progress::More {
+                if out_of_time() {
+                    return false;
+                }
+                continue;
+            }
+            match sample_at {
+                Some(b) => {
+                    self.sample_depths(b);
+                    if out_of_time() {
+                        return false;
+                    }
+                }
+                None => return true,
+            }
+        }
+    }
+
+    /// Queue depths (ready messages) at `at_ms`, kept for the depth chart; the next
+    /// boundary is one step later.
+    fn sample_depths(&mut self, at_ms: u64) {
+        let syms = self.sim.symbols();
+        let sample: Vec<(String, u64)> = self
+            .sim
+            .queues()
+            .map(|q| (syms.str(q.name).to_string(), q.ready_len()))
+            .collect();
+        if self.depth_log.len() >= DEPTH_LOG_CAP {
+            self.depth_log.pop_front();
+        }
+        self.depth_log.push_back((at_ms, sample));
+        self.next_sample_ms = Some(at_ms.saturating_add(self.depth_step_ms));
+    }
+
+    /// Writes a user input into the scenario: an action at the time it happened. A share
+    /// link, the autosave and a restart then replay the session, not just the preset.
+    /// False (and nothing written) when the scenario already has the most actions a
+    /// scenario file may have.
+    pub fn record(&mut self, action: Action) -> bool {
+        if self.scenario.actions.len() >= MAX_ACTIONS {
+            return false;
+        }
+        self.scenario.actions.push(action);
+        self.recorded += 1;
+        true
+    }
+
+    /// A user action at the current virtual time, recorded into the scenario.
+    pub fn run_now(&mut self, action: ActionKind, batch: &mut Batch) -> bool {
+        let at_ms = self.sim.now_ms();
+        let kept = self.record(Action {
+            at_ms,
+            kind: action.clone(),
+            repeat: None,
+        });
+        self.run_unrecorded(action, batch);
+        kept
+    }
+
+    /// A user action (a repeated publish) written into the scenario and handed to the
+    /// engine, which schedules its runs as timers like the scenario's own actions (`{n}`
+    /// in a body is the run number); runs due now happen before this returns. False when
+    /// the scenario is full: the action still runs, it is only not written.
+    pub fn run_scheduled(&mut self, action: Action, batch: &mut Batch) -> bool {
+        if let ActionKind::Publish(p) = &action.kind {
+            self.track.publish_targets.insert(p.exchange.clone());
+        }
+        let kept = self.record(action.clone());
+        let now = self.sim.now_ms();
+        self.sim.schedule_action(now, action);
+        self.drain_into(batch);
+        kept
+    }
+
+    /// A user action now that is already in the scenario.
+    pub fn run_unrecorded(&mut self, action: ActionKind, batch: &mut Batch) {
+        if let ActionKind::Publish(p) = &action {
+            self.track.publish_targets.insert(p.exchange.clone());
+        }
+        let now = self.sim.now_ms();
+        self.sim.handle(now, Command::Run(action));
+        self.drain_into(batch);
+    }
+
+    /// A consumer command (add / stop) at the current virtual time, recorded into the
+    /// scenario's consumers (attach time, stop time).
+    pub fn command(&mut self, cmd: Command, batch: &mut Batch) {
+        let now = self.sim.now_ms();
+        self.record_command(&cmd, now);
+        self.sim.handle(now, cmd);
+        self.drain_into(batch);
+    }
+
+    fn record_command(&mut self, cmd: &Command, now: u64) {
+        let consumers = &mut self.scenario.consumers;
+        match cmd {
+            Command::AddConsumer(spec) => {
+                if consumers.len() < MAX_CONSUMERS && consumers.iter().all(|c| c.name != spec.name)
+                {
+                    consumers.push(ConsumerSpec {
+                        from_ms: spec.from_ms.max(now),
+                        ..spec.clone()
+                    });
+                    self.recorded += 1;
+                }
+            }
+            Command::StopConsumer(name) => {
+                if let Some(c) = consumers.iter_mut().rev().find(|c| c.name == *name) {
+                    if c.to_ms.is_none_or(|t| t > now) {
+                        c.to_ms = Some(now.max(c.from_ms));
+                        self.recorded += 1;
+                    }
+                }
+            }
+            Command::Run(_) => {}
+        }
+    }
+
+    pub fn drain(&mut self) -> Batch {
+        let mut b = Batch::default();
+        self.drain_into(&mut b);
+        b
+    }
+
+    fn drain_into(&mut self, batch: &mut Batch) {
+        while let Some(e) = self.sim.poll_event() {
+            self.track.on_event(e, &self.sim, batch);
+        }
+        let syms = self.sim.symbols();
+        let node = |n: RawNode| match n {
+            RawNode::Publisher => node_id::PUBLISHER.to_string(),
+            RawNode::Exchange(x) => node_id::exchange(syms.str(x)),
+            RawNode::Queue(q) => node_id::queue(syms.str(q)),
+            RawNode::Consumer(c) => {
+                node_id::consumer(&c.map_or(node_id::BASIC_GET.to_string(), |c| {
+                    self.sim.consumers()[c as usize].spec.name.clone()
+                }))
+            }
+        };
+        for (kind, from, to, count, msg) in batch.raw_moves.drain(..) {
+            batch.moves.push(Move {
+                from: node(from),
+                to: node(to),
+                kind,
+                count,
+                msg,
+                body: short(self.track.body(msg)),
+            });
+        }
+    }
+
+    /// A log line for people (formatted on demand), its words in `lang`.
+    pub fn line(&self, e: &Entry, lang: Lang) -> LogLine {
+        line(e, &self.sim, &self.track, lang)
+    }
+}

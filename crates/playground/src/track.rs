@@ -1,0 +1,229 @@
+//! What the playground keeps from the engine's event stream: log entries, each message's
+//! path, bodies and accumulated lateness, deliveries, and the moves a frame animates.
+//! Filled by [`crate::runner::Runner`] as it drains the engine; read by the views.
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+
+use delaylab_engine::sym::Sym;
+use delaylab_engine::{Event, EventKind, Sim};
+
+use crate::host::TapHandle;
+
+/// Log lines kept (older ones are dropped).
+pub const LOG_CAP: usize = 5000;
+/// Messages whose whole path is kept for the inspector (by publish order).
+pub const TRACK_MSGS: u32 = 20_000;
+/// Steps kept per tracked message (a retry loop can go round many times).
+const MAX_STEPS: usize = 200;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MoveKind {
+    Publish,
+    Route,
+    DeadLetter,
+    Deliver,
+}
+
+/// Messages that went from one node to another during one batch (aggregated).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Move {
+    pub from: String,
+    pub to: String,
+    pub kind: MoveKind,
+    pub count: u32,
+    pub msg: u32,
+    pub body: String,
+}
+
+/// A broker refusal the publisher hears about: an error (406, 404, 541...), a return
+/// (312) or a negative confirm (code 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alert {
+    pub seq: u64,
+    pub t_ms: u64,
+    pub code: u16,
+    pub text: String,
+    pub msg: Option<u32>,
+    pub body: String,
+}
+
+/// One engine event kept for the log or a message's path; formatted only when shown.
+#[derive(Clone)]
+pub struct Entry {
+    pub seq: u64,
+    pub ev: Event,
+    /// The message's accumulated lateness when this event happened.
+    pub late: u64,
+}
+
+#[derive(Default)]
+pub struct Batch {
+    pub moves: Vec<Move>,
+    pub alerts: Vec<Alert>,
+    pub events: u64,
+    pub delivered: bool,
+    pub limit: Option<String>,
+    /// Moves by (kind, from, to) symbols, turned into `moves` at the end of a drain.
+    pub(crate) raw_moves: Vec<(MoveKind, RawNode, RawNode, u32, u32)>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RawNode {
+    Publisher,
+    Exchange(Sym),
+    Queue(Sym),
+    Consumer(Option<u32>),
+}
+
+/// What the app keeps from the event stream.
+#[derive(Default)]
+pub struct Track {
+    pub(crate) seq: u64,
+    pub bodies: Vec<Box<str>>,
+    pub late: Vec<u64>,
+    /// (msg, delivered at, lateness) per delivery, in order.
+    pub delivered: Vec<(u32, u64, u64)>,
+    /// The path of each of the first TRACK_MSGS messages.
+    pub msgs: HashMap<u32, Vec<Entry>>,
+    pub log: VecDeque<Entry>,
+    pub publish_targets: BTreeSet<String>,
+    /// What an embed's host page hears about (host_api.rs); None when nobody listens.
+    /// Shared with the app, which outlives this runner.
+    pub(crate) tap: Option<TapHandle>,
+}
+
+fn add_move(batch: &mut Batch, from: RawNode, to: RawNode, kind: MoveKind, msg: u32) {
+    if let Some(m) = batch
+        .raw_moves
+        .iter_mut()
+        .find(|m| m.0 == kind && m.1 == from && m.2 == to)
+    {
+        m.3 += 1;
+        return;
+    }
+    if batch.raw_moves.len() < 64 {
+        batch.raw_moves.push((kind, from, to, 1, msg));
+    }
+}
+
+impl Track {
+    pub fn body(&self, id: u32) -> &str {
+        self.bodies
+            .get((id as usize).wrapping_sub(1))
+            .map_or("", |b| b)
+    }
+
+    fn alert(&self, batch: &mut Batch, t_ms: u64, code: u16, text: String, msg: Option<u32>) {
+        batch.alerts.push(Alert {
+            seq: self.seq,
+            t_ms,
+            code,
+            text,
+            msg,
+            body: msg.map(|i| self.body(i).to_string()).unwrap_or_default(),
+        });
+    }
+
+    pub(crate) fn on_event(&mut self, e: Event, sim: &Sim, batch: &mut Batch) {
+        batch.events += 1;
+        self.seq += 1;
+        let id = e.kind.msg_id().map(|m| m.0);
+        match &e.kind {
+            EventKind::Published { msg, .. } => {
+                let i = msg.id.0 as usize;
+                if self.bodies.len() < i {
+                    self.bodies.resize(i, Box::from(""));
+                    self.late.resize(i, 0);
+                }
+                self.bodies[i - 1] = msg.body.clone();
+                add_move(
+                    batch,
+                    RawNode::Publisher,
+                    RawNode::Exchange(msg.exchange),
+                    MoveKind::Publish,
+                    msg.id.0,
+                );
+                let x = sim.symbols().str(msg.exchange);
+                if !self.publish_targets.contains(x) {
+                    self.publish_targets.insert(x.to_string());
+                }
+            }
+            EventKind::Error { code, text, .. } => {
+                self.alert(batch, e.t_ms, *code, text.to_string(), id)
+            }
+            EventKind::Returned { code, text, .. } => {
+                self.alert(batch, e.t_ms, *code, text.to_string(), id)
+            }
+            EventKind::Confirmed { ack: false, .. } => {
+                self.alert(batch, e.t_ms, 0, "basic.nack".into(), id)
+            }
+            EventKind::DelayDue { msg, late_ms, .. } | EventKind::Expired { msg, late_ms, .. } => {
+                if let Some(l) = self.late.get_mut((msg.0 as usize).wrapping_sub(1)) {
+                    *l += late_ms;
+                }
+            }
+            EventKind::Enqueued {
+                msg, queue, via, ..
+            } => {
+                add_move(
+                    batch,
+                    RawNode::Exchange(*via),
+                    RawNode::Queue(*queue),
+                    MoveKind::Route,
+                    msg.0,
+                );
+            }
+            EventKind::DeadLettered {
+                msg, queue, dlx, ..
+            } => {
+                add_move(
+                    batch,
+                    RawNode::Queue(*queue),
+                    RawNode::Exchange(*dlx),
+                    MoveKind::DeadLetter,
+                    msg.0,
+                );
+            }
+            EventKind::Delivered {
+                msg,
+                queue,
+                consumer,
+                ..
+            } => {
+                let late = self.late.get(msg.id.0 as usize - 1).copied().unwrap_or(0);
+                self.delivered.push((msg.id.0, e.t_ms, late));
+                batch.delivered = true;
+                add_move(
+                    batch,
+                    RawNode::Queue(*queue),
+                    RawNode::Consumer(consumer.map(|c| c.0)),
+                    MoveKind::Deliver,
+                    msg.id.0,
+                );
+            }
+            EventKind::LimitReached { text } => batch.limit = Some(text.to_string()),
+            _ => {}
+        }
+        let late = id
+            .and_then(|i| self.late.get((i as usize).wrapping_sub(1)).copied())
+            .unwrap_or(0);
+        if let Some(tap) = &self.tap {
+            tap.borrow_mut().on_event(&e, sim, self, late);
+        }
+        let entry = Entry {
+            seq: self.seq,
+            ev: e,
+            late,
+        };
+        if let Some(i) = id.filter(|i| *i <= TRACK_MSGS) {
+            let steps = self.msgs.entry(i).or_default();
+            if steps.len() < MAX_STEPS {
+                steps.push(entry.clone());
+            }
+        }
+        self.log.push_back(entry);
+        if self.log.len() > LOG_CAP {
+            self.log.pop_front();
+        }
+    }
+}

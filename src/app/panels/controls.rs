@@ -1,0 +1,133 @@
+//! The clock controls: play / pause, step, restart, speed, jump to a time, and the
+//! clock's status line. Every move of the clock goes through `Ctx::seek` /
+//! `Ctx::set_playing` / `Ctx::set_speed` (the pacer's rules).
+
+use delaylab_engine::report::text::clock;
+use leptos::prelude::*;
+
+use super::{ctx, fmt_speed};
+use crate::app::{parse_clock, AfterSeek};
+
+/// The speed preset buttons (virtual ms per wall ms).
+const SPEED_PRESETS: [f64; 5] = [1.0, 10.0, 100.0, 1000.0, 10000.0];
+/// The slider's range: log10 of the speed, 0 (1x) to 5 (100,000x).
+const SLIDER_MAX: &str = "5";
+
+#[component]
+pub fn Controls() -> impl IntoView {
+    let c = ctx();
+    let jump_text = RwSignal::new(String::new());
+    let msg = RwSignal::new(None::<&'static str>);
+    let step = move |_| match c.runner.with_value(|r| r.next_at()) {
+        Some(t) if c.seek(t, AfterSeek::Pause) => msg.set(None),
+        Some(_) => msg.set(Some("seek_too_far")),
+        None => {
+            c.set_playing(false);
+            msg.set(Some("nothing_next"))
+        }
+    };
+    // The same seek as the host API's and a link's start time (Ctx::seek).
+    let jump = move || match parse_clock(&jump_text.get_untracked()) {
+        Ok(t) if c.seek(t, AfterSeek::Pause) => msg.set(None),
+        Ok(_) => msg.set(Some("seek_too_far")),
+        Err(_) => msg.set(Some("bad_time")),
+    };
+    let slider = move || c.speed.get().log10();
+    view! {
+        <section class="controls" aria-label=move || c.tr("controls")>
+            <div class="ctl-group">
+                <button
+                    class="primary"
+                    data-testid="play"
+                    aria-pressed=move || if c.playing.get() { "true" } else { "false" }
+                    on:click=move |_| c.set_playing(!c.playing.get_untracked())
+                >
+                    <span aria-hidden="true">{move || if c.playing.get() { "❚❚ " } else { "▶ " }}</span>
+                    {move || if c.playing.get() { c.tr("pause") } else { c.tr("play") }}
+                </button>
+                <button data-testid="step" on:click=step title=move || c.tr("step_hint")>
+                    <span aria-hidden="true">"⇥ "</span>
+                    {move || c.tr("step")}
+                </button>
+                <button data-testid="restart" on:click=move |_| c.restart()>
+                    <span aria-hidden="true">"↺ "</span>
+                    {move || c.tr("restart")}
+                </button>
+            </div>
+            <div class="ctl-group speed">
+                <label for="speed">{move || c.tr("speed")}</label>
+                <input
+                    id="speed"
+                    type="range"
+                    min="0"
+                    max=SLIDER_MAX
+                    step="0.01"
+                    data-testid="speed-slider"
+                    aria-valuetext=move || fmt_speed(c.speed.get())
+                    prop:value=move || slider().to_string()
+                    on:input=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                            c.set_speed(10f64.powf(v));
+                        }
+                    }
+                />
+                <output class="speed-value" data-testid="speed-value" for="speed">
+                    {move || fmt_speed(c.speed.get())}
+                </output>
+                <div class="presets" role="group" aria-label=move || c.tr("speed_presets")>
+                    {SPEED_PRESETS
+                        .into_iter()
+                        .map(|s| {
+                            view! {
+                                <button
+                                    class="small"
+                                    data-testid=format!("speed-{}", s as u64)
+                                    aria-pressed=move || {
+                                        if (c.speed.get() - s).abs() < 0.5 { "true" } else { "false" }
+                                    }
+                                    on:click=move |_| c.set_speed(s)
+                                >
+                                    {fmt_speed(s)}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+            </div>
+            <form
+                class="ctl-group jump"
+                on:submit=move |ev| {
+                    ev.prevent_default();
+                    jump();
+                }
+            >
+                <label for="jump">{move || c.tr("jump_to")}</label>
+                <input
+                    id="jump"
+                    data-testid="jump-input"
+                    placeholder="40:00, 30m, 1h"
+                    size="9"
+                    prop:value=move || jump_text.get()
+                    on:input=move |ev| jump_text.set(event_target_value(&ev))
+                />
+                <button type="submit" data-testid="jump-btn">
+                    {move || c.tr("go")}
+                </button>
+            </form>
+            <p class="ctl-status" role="status" data-testid="status">
+                {move || msg.get().map(|k| c.tr(k))}
+                {move || c.jump_to.get().map(|t| format!("{} {}", c.tr("running_to"), clock(t)))}
+                {move || {
+                    let until = c.meta.with(|m| m.until_ms);
+                    match until {
+                        Some(u) if c.now() >= u && !c.playing.get() => {
+                            format!("{} {}", c.tr("reached_until"), clock(u))
+                        }
+                        _ => String::new(),
+                    }
+                }}
+                {move || c.limit.get().map(|l| format!("⚠ {l}"))}
+            </p>
+        </section>
+    }
+}

@@ -1,0 +1,43 @@
+//! The gallery: one button per preset, in the UI language.
+
+use leptos::prelude::*;
+
+use super::ctx;
+use crate::app::preset_texts;
+
+#[component]
+pub fn Gallery() -> impl IntoView {
+    let c = ctx();
+    let items = c.presets.get_value();
+    view! {
+        <section class="panel gallery" aria-labelledby="gallery-h">
+            <h2 id="gallery-h">{move || c.tr("gallery")}</h2>
+            <p class="hint">{move || c.tr("gallery_hint")}</p>
+            {move || c.load_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <ul class="presets-list">
+                {items
+                    .into_iter()
+                    .map(|p| {
+                        let id = p.id.clone();
+                        let id2 = p.id.clone();
+                        view! {
+                            <li>
+                                <button
+                                    class="preset"
+                                    data-testid=format!("preset-{}", p.id)
+                                    aria-current=move || {
+                                        if c.preset.get() == id2 { Some("true") } else { None }
+                                    }
+                                    on:click=move |_| c.load(&id)
+                                >
+                                    <span class="preset-name">{let p = p.clone(); move || preset_texts(c.lang.get(), &p).name}</span>
+                                    <span class="preset-desc">{let p = p.clone(); move || preset_texts(c.lang.get(), &p).description}</span>
+                                </button>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        </section>
+    }
+}

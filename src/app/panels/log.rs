@@ -1,0 +1,124 @@
+//! The event log: newest first, filtered by kind (the engine's list of message event
+//! kinds) and by text.
+
+use delaylab_engine::report::text::clock;
+use delaylab_engine::EventKind;
+use leptos::prelude::*;
+
+use super::ctx;
+use crate::app::i18n;
+use crate::app::runner::{Level, LOG_CAP};
+
+/// Lines drawn at most (the newest that pass the filters).
+const SHOW: usize = 150;
+
+#[component]
+pub fn Log() -> impl IntoView {
+    let c = ctx();
+    let kind = RwSignal::new(String::new());
+    let text = RwSignal::new(String::new());
+    let lines = Memo::new(move |_| {
+        let _ = c.log_rev.get();
+        let k = kind.get();
+        let q = text.get().to_lowercase();
+        let lang = c.lang.get();
+        c.runner
+            .try_with_value(|r| {
+                let total = r.track.log.len();
+                let out: Vec<_> = r
+                    .track
+                    .log
+                    .iter()
+                    .rev()
+                    .filter(|e| k.is_empty() || e.ev.kind.name() == k)
+                    .map(|e| r.line(e, lang))
+                    .filter(|x| {
+                        q.is_empty()
+                            || x.body.to_lowercase().contains(&q)
+                            || x.place.to_lowercase().contains(&q)
+                            || x.detail.to_lowercase().contains(&q)
+                            || x.kind.contains(&q)
+                            || x.msg.is_some_and(|m| format!("#{m}") == q)
+                    })
+                    .take(SHOW)
+                    .collect();
+                // Newest first in the DOM: the list is drawn bottom-up (column-reverse), so
+                // the newest line stays in view without reading the layout.
+                (out, total)
+            })
+            .unwrap_or_default()
+    });
+    view! {
+        <section class="panel log" aria-labelledby="log-h" data-testid="log">
+            <h2 id="log-h">{move || c.tr("log")}</h2>
+            <div class="log-filters">
+                <label>
+                    <span>{move || c.tr("kind")}</span>
+                    <select data-testid="log-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
+                        <option value="">{move || c.tr("all")}</option>
+                        {EventKind::MESSAGE_KINDS
+                            .iter()
+                            .map(|k| view! { <option value=*k>{move || c.tr(i18n::kind_key(k))}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <label>
+                    <span>{move || c.tr("search")}</span>
+                    <input
+                        data-testid="log-search"
+                        type="search"
+                        placeholder="B, order.dlx.queue, #2"
+                        prop:value=move || text.get()
+                        on:input=move |ev| text.set(event_target_value(&ev))
+                    />
+                </label>
+                <span class="muted">
+                    {move || {
+                        lines.with(|(v, total)| format!("{} {} / {} ({} {})", c.tr("showing"), v.len(), total, c.tr("kept_max"), LOG_CAP))
+                    }}
+                </span>
+            </div>
+            <div class="log-lines" tabindex="0" aria-label=move || c.tr("log")>
+                <For
+                    each=move || lines.get().0
+                    key=|l| l.seq
+                    children=move |l| {
+                        let msg = l.msg;
+                        let cls = match l.level {
+                            Level::Info => "logline",
+                            Level::Good => "logline good",
+                            Level::Warn => "logline warn",
+                            Level::Bad => "logline bad",
+                        };
+                        let icon = match l.level {
+                            Level::Info => " ",
+                            Level::Good => "✓",
+                            Level::Warn => "⚠",
+                            Level::Bad => "✗",
+                        };
+                        let kind = l.kind;
+                        view! {
+                            <button
+                                class=cls
+                                data-testid="log-line"
+                                data-kind=kind
+                                data-body=l.body.clone()
+                                disabled=msg.is_none()
+                                on:click=move |_| c.selected.set(msg)
+                            >
+                                <span class="t">{clock(l.t_ms)}</span>
+                                <span class="i" aria-hidden="true">{icon}</span>
+                                <span class="k">{move || c.tr(i18n::kind_key(kind))}</span>
+                                <span class="m">
+                                    {msg.map(|m| format!("#{m} {}", l.body)).unwrap_or_default()}
+                                </span>
+                                <span class="w">{l.place.clone()}</span>
+                                <span class="d">{l.detail.clone()}</span>
+                            </button>
+                        }
+                    }
+                />
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,325 @@
+//! The publish form and the broker's refusals it hears about. The form's values are a
+//! [`PublishForm`] (checked in the native crate); a repeated publish is one action with
+//! `repeat` that the engine schedules.
+
+use delaylab_engine::report::text::clock;
+use delaylab_playground::publish_form::{PublishForm, MAX_REPEAT_COUNT};
+use leptos::prelude::*;
+
+use super::ctx;
+
+/// The quick-delay buttons: (delay in ms, label key). They fill `x-delay` on a delayed
+/// exchange, `expiration` otherwise.
+const QUICK_DELAYS: [(u64, &str); 4] = [
+    (5_000, "q_5s"),
+    (30_000, "q_30s"),
+    (300_000, "q_5min"),
+    (1_800_000, "q_30min"),
+];
+
+fn explain(code: u16) -> &'static str {
+    match code {
+        406 => "err406",
+        404 => "err404",
+        541 => "err541",
+        312 => "err312",
+        0 => "err_nack",
+        _ => "err_other",
+    }
+}
+
+#[component]
+pub fn Publish() -> impl IntoView {
+    let c = ctx();
+    let d = PublishForm::default();
+    let exchange = RwSignal::new(d.exchange);
+    let rk = RwSignal::new(d.routing_key);
+    let body = RwSignal::new(d.body);
+    let expiration = RwSignal::new(d.expiration);
+    let x_delay = RwSignal::new(d.x_delay);
+    let headers = RwSignal::new(d.headers);
+    let mandatory = RwSignal::new(d.mandatory);
+    let persistent = RwSignal::new(d.persistent);
+    let count = RwSignal::new(d.count);
+    let every = RwSignal::new(d.every);
+    let error = RwSignal::new(None::<String>);
+    let done = RwSignal::new(None::<String>);
+
+    let exchanges = Memo::new(move |_| {
+        c.snap.with(|s| {
+            s.exchanges
+                .iter()
+                .map(|x| (x.name.clone(), x.kind.clone(), x.is_delayed()))
+                .collect::<Vec<_>>()
+        })
+    });
+    let keys = Memo::new(move |_| {
+        let ex = exchange.get();
+        c.snap.with(|s| {
+            let mut k: Vec<String> = s
+                .exchange(&ex)
+                .into_iter()
+                .flat_map(|x| x.bindings.iter().map(|b| b.routing_key.clone()))
+                .collect();
+            k.dedup();
+            k
+        })
+    });
+    let is_delayed = move || {
+        exchanges.with(|xs| {
+            xs.iter()
+                .any(|(n, _, delayed)| *n == exchange.get() && *delayed)
+        })
+    };
+
+    // A new scenario: preselect the exchange its actions publish to, and a key bound to
+    // it. (This effect writes the form's own boxes, not the page's state.)
+    Effect::new(move |_| {
+        let _ = c.preset.get();
+        let targets = c.targets.get_untracked();
+        let xs = exchanges.get_untracked();
+        let pick = targets
+            .iter()
+            .find(|t| xs.iter().any(|(n, _, _)| n == *t))
+            .cloned()
+            .or_else(|| xs.first().map(|x| x.0.clone()));
+        if let Some(x) = pick {
+            let key = c.snap.with_untracked(|s| {
+                s.exchange(&x)
+                    .and_then(|e| e.bindings.first().map(|b| b.routing_key.clone()))
+            });
+            exchange.set(x);
+            rk.set(key.unwrap_or_default());
+        }
+        error.set(None);
+        done.set(None);
+    });
+
+    let quick = move |ms: u64| {
+        if is_delayed() {
+            x_delay.set(ms.to_string());
+            expiration.set(String::new());
+        } else {
+            expiration.set(ms.to_string());
+            x_delay.set(String::new());
+        }
+    };
+
+    let submit = move || {
+        error.set(None);
+        done.set(None);
+        let form = PublishForm {
+            exchange: exchange.get_untracked(),
+            routing_key: rk.get_untracked(),
+            body: body.get_untracked(),
+            expiration: expiration.get_untracked(),
+            x_delay: x_delay.get_untracked(),
+            headers: headers.get_untracked(),
+            mandatory: mandatory.get_untracked(),
+            persistent: persistent.get_untracked(),
+            count: count.get_untracked(),
+            every: every.get_untracked(),
+        };
+        let now = c.runner.with_value(|r| r.now());
+        match form.action(now) {
+            Ok(action) if action.repeat.is_some() => c.run_scheduled(action),
+            Ok(action) => c.run_now(action.kind),
+            Err(e) => return error.set(Some(e.text(c.lang.get_untracked()))),
+        }
+        done.set(Some(format!("{} {}", c.tr("published_at"), clock(now))));
+    };
+
+    view! {
+        <section class="panel publish" aria-labelledby="publish-h" data-testid="publish">
+            <h2 id="publish-h">{move || c.tr("publish")}</h2>
+            <form
+                class="form"
+                on:submit=move |ev| {
+                    ev.prevent_default();
+                    submit();
+                }
+            >
+                <label>
+                    <span>{move || c.tr("exchange")}</span>
+                    <select
+                        data-testid="pub-exchange"
+                        on:change=move |ev| exchange.set(event_target_value(&ev))
+                        prop:value=move || exchange.get()
+                    >
+                        <option value="" selected=move || exchange.get().is_empty()>
+                            "(AMQP default)"
+                        </option>
+                        {move || {
+                            exchanges
+                                .get()
+                                .into_iter()
+                                .filter(|(n, _, _)| !n.is_empty())
+                                .map(|(n, k, _)| {
+                                    let n2 = n.clone();
+                                    view! {
+                                        <option value=n.clone() selected=move || exchange.get() == n2>
+                                            {format!("{n} ({k})")}
+                                        </option>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </select>
+                </label>
+                <label>
+                    <span>{move || c.tr("routing_key")}</span>
+                    <input
+                        data-testid="pub-rk"
+                        list="rk-list"
+                        prop:value=move || rk.get()
+                        on:input=move |ev| rk.set(event_target_value(&ev))
+                    />
+                    <datalist id="rk-list">
+                        {move || keys.get().into_iter().map(|k| view! { <option value=k /> }).collect_view()}
+                    </datalist>
+                </label>
+                <label>
+                    <span>{move || c.tr("body")}</span>
+                    <input
+                        data-testid="pub-body"
+                        prop:value=move || body.get()
+                        on:input=move |ev| body.set(event_target_value(&ev))
+                    />
+                </label>
+                <div class="row2">
+                    <label>
+                        <span>"expiration " <small>{move || c.tr("exp_unit")}</small></span>
+                        <input
+                            data-testid="pub-expiration"
+                            inputmode="numeric"
+                            placeholder="1800000"
+                            prop:value=move || expiration.get()
+                            on:input=move |ev| expiration.set(event_target_value(&ev))
+                        />
+                    </label>
+                    <label>
+                        <span>"x-delay " <small>{move || c.tr("xdelay_unit")}</small></span>
+                        <input
+                            data-testid="pub-xdelay"
+                            inputmode="numeric"
+                            placeholder="300000"
+                            prop:value=move || x_delay.get()
+                            on:input=move |ev| x_delay.set(event_target_value(&ev))
+                        />
+                    </label>
+                </div>
+                <div class="quick" role="group" aria-label=move || c.tr("quick_delay")>
+                    <span class="quick-label">
+                        {move || c.tr("quick_delay")} " → "
+                        {move || if is_delayed() { "x-delay" } else { "expiration" }}
+                    </span>
+                    {QUICK_DELAYS
+                        .into_iter()
+                        .map(|(ms, label)| {
+                            view! {
+                                <button
+                                    type="button"
+                                    class="small"
+                                    data-testid=format!("quick-{ms}")
+                                    on:click=move |_| quick(ms)
+                                >
+                                    {move || c.tr(label)}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+                <label>
+                    <span>{move || c.tr("headers")} <small>" (JSON)"</small></span>
+                    <textarea
+                        data-testid="pub-headers"
+                        rows="2"
+                        placeholder="{\"order-id\": 1001}"
+                        prop:value=move || headers.get()
+                        on:input=move |ev| headers.set(event_target_value(&ev))
+                    ></textarea>
+                </label>
+                <div class="row2">
+                    <label>
+                        <span>{move || c.tr("repeat")}</span>
+                        <input
+                            data-testid="pub-count"
+                            type="number"
+                            min="1"
+                            max=MAX_REPEAT_COUNT.to_string()
+                            prop:value=move || count.get()
+                            on:input=move |ev| count.set(event_target_value(&ev))
+                        />
+                    </label>
+                    <label>
+                        <span>{move || c.tr("every")}</span>
+                        <input
+                            data-testid="pub-every"
+                            placeholder="10s"
+                            prop:value=move || every.get()
+                            on:input=move |ev| every.set(event_target_value(&ev))
+                        />
+                    </label>
+                </div>
+                <div class="checks">
+                    <label class="check">
+                        <input
+                            type="checkbox"
+                            data-testid="pub-mandatory"
+                            prop:checked=move || mandatory.get()
+                            on:change=move |ev| mandatory.set(event_target_checked(&ev))
+                        />
+                        <span>"mandatory"</span>
+                    </label>
+                    <label class="check">
+                        <input
+                            type="checkbox"
+                            prop:checked=move || persistent.get()
+                            on:change=move |ev| persistent.set(event_target_checked(&ev))
+                        />
+                        <span>"delivery_mode 2"</span>
+                    </label>
+                </div>
+                <button type="submit" class="primary" data-testid="publish-btn">
+                    {move || c.tr("publish_btn")}
+                </button>
+                <p class="form-error" role="alert" data-testid="form-error">
+                    {move || error.get().map(|e| format!("⚠ {e}"))}
+                </p>
+                <p class="form-ok" role="status">
+                    {move || done.get()}
+                </p>
+            </form>
+            <div class="alerts" data-testid="alerts" aria-live="polite">
+                <For
+                    each=move || c.alerts.get()
+                    key=|a| a.seq
+                    children=move |a| {
+                        let code = a.code;
+                        let msg = a.msg;
+                        view! {
+                            <div class="alert" data-testid="alert" role="alert">
+                                <p class="alert-title">
+                                    <span aria-hidden="true">"✗ "</span>
+                                    <b>{if code == 0 { "nack".to_string() } else { code.to_string() }}</b>
+                                    " · " {clock(a.t_ms)} " · "
+                                    <button
+                                        class="link"
+                                        on:click=move |_| c.selected.set(msg)
+                                    >
+                                        {format!("#{} {}", msg.unwrap_or(0), a.body)}
+                                    </button>
+                                </p>
+                                <p class="alert-explain">{move || c.tr(explain(code))}</p>
+                                <p class="alert-raw">
+                                    <span class="muted">"RabbitMQ: "</span>
+                                    <code>{a.text.clone()}</code>
+                                </p>
+                            </div>
+                        }
+                    }
+                />
+            </div>
+        </section>
+    }
+}

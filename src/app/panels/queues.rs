@@ -1,0 +1,149 @@
+//! The queues panel: one card per queue, its messages head first with the TTL left,
+//! the ones stuck behind the head marked OVERDUE; then the delayed exchanges' stores.
+
+use leptos::prelude::*;
+
+use super::ctx;
+use super::delayed::DelayedCard;
+use crate::app::runner::span;
+
+#[component]
+pub fn Queues() -> impl IntoView {
+    let c = ctx();
+    let names = Memo::new(move |_| {
+        c.snap
+            .with(|s| s.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>())
+    });
+    let delayed = Memo::new(move |_| {
+        c.snap.with(|s| {
+            s.exchanges
+                .iter()
+                .filter(|x| x.is_delayed())
+                .map(|x| x.name.clone())
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <section class="panel queues" aria-labelledby="queues-h">
+            <h2 id="queues-h">{move || c.tr("queues")}</h2>
+            <p class="hint">{move || c.tr("queues_hint")}</p>
+            <div class="queue-list">
+                <For each=move || names.get() key=|n| n.clone() children=move |name| view! { <QueueCard name /> } />
+                <For each=move || delayed.get() key=|n| n.clone() children=move |name| view! { <DelayedCard name /> } />
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn QueueCard(name: String) -> impl IntoView {
+    let c = ctx();
+    let n1 = name.clone();
+    let q = Memo::new(move |_| {
+        c.snap.with(|s| {
+            s.queue(&n1).map(|q| {
+                (
+                    q.ready,
+                    q.unacked,
+                    q.overdue,
+                    q.message_ttl_ms,
+                    q.dlx.clone(),
+                    q.head.len() as u64,
+                )
+            })
+        })
+    });
+    let n2 = name.clone();
+    let entries = Memo::new(move |_| {
+        c.snap.with(|s| {
+            s.queue(&n2)
+                .map(|q| {
+                    q.head
+                        .iter()
+                        .map(|e| (e.copy, e.msg, e.body.clone()))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let n3 = name.clone();
+    let tid = format!("queue-{name}");
+    view! {
+        <article class="qcard" data-testid=tid aria-label={let n = name.clone(); move || format!("{} {n}", c.tr("queue_aria"))}>
+            <header class="qhead">
+                <h3 class="qname">{name.clone()}</h3>
+                <span class="counts">
+                    {move || {
+                        q.get()
+                            .map(|(r, u, o, _, _, _)| {
+                                view! {
+                                    <span class="count">{c.tr("ready")} " " <b>{r}</b></span>
+                                    <span class="count">{c.tr("unacked")} " " <b>{u}</b></span>
+                                    <span
+                                        class={if o > 0 { "count overdue-count" } else { "count" }}
+                                        data-testid="overdue-count"
+                                    >
+                                        {if o > 0 { "⚠ " } else { "" }}
+                                        {c.tr("overdue")}
+                                        " "
+                                        <b>{o}</b>
+                                    </span>
+                                }
+                            })
+                    }}
+                </span>
+            </header>
+            <ol class="chips" aria-label=move || c.tr("fifo")>
+                <For
+                    each=move || entries.get()
+                    key=|e| e.0
+                    children=move |(copy, msg, body)| {
+                        let n = n3.clone();
+                        let state = Memo::new(move |_| {
+                            c.snap.with(|s| {
+                                s.queue(&n)
+                                    .and_then(|q| q.head.iter().position(|e| e.copy == copy).map(|i| (i, &q.head[i])))
+                                    .map(|(i, e)| (i == 0, e.remaining_ms, e.overdue_ms, e.redelivered))
+                            })
+                        });
+                        let is_over = move || state.get().is_some_and(|s| s.2.is_some());
+                        view! {
+                            <li>
+                                <button
+                                    class="chip"
+                                    class:overdue=is_over
+                                    class:head=move || state.get().is_some_and(|s| s.0)
+                                    class:selected=move || c.selected.get() == Some(msg)
+                                    data-testid="chip"
+                                    on:click=move |_| c.selected.set(Some(msg))
+                                >
+                                    <span class="chip-body">{body.clone()}</span>
+                                    <span class="chip-id">"#"{msg}</span>
+                                    <span class="chip-ttl">
+                                        {move || match state.get() {
+                                            Some((_, _, Some(o), _)) => {
+                                                format!("⚠ {} +{}", c.tr("overdue_tag"), span(o))
+                                            }
+                                            Some((_, Some(r), _, _)) => format!("◷ {}", span(r)),
+                                            _ => c.tr("no_ttl").to_string(),
+                                        }}
+                                    </span>
+                                </button>
+                            </li>
+                        }
+                    }
+                />
+            </ol>
+            {move || {
+                q.get()
+                    .and_then(|(r, _, _, _, _, shown)| {
+                        (r > shown).then(|| view! { <p class="more">"+" {r - shown} " " {c.tr("more")}</p> })
+                    })
+            }}
+            {move || {
+                q.get()
+                    .and_then(|(r, _, _, _, _, _)| (r == 0).then(|| view! { <p class="empty">{c.tr("empty")}</p> }))
+            }}
+        </article>
+    }
+}
