@@ -62,6 +62,17 @@ pub struct Deaths {
     pub first_reason: Reason,
     pub first_queue: Sym,
     pub first_exchange: Sym,
+    /// `x-last-death-*` (3.13+, rabbitmq-versions.md D2): the newest death's reason,
+    /// queue and exchange; `None` on versions that do not set them.
+    pub last: Option<LastDeath>,
+}
+
+/// The newest death, as 3.13+ show it in `x-last-death-reason/-queue/-exchange`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LastDeath {
+    pub reason: Reason,
+    pub queue: Sym,
+    pub exchange: Sym,
 }
 
 impl Deaths {
@@ -72,6 +83,7 @@ impl Deaths {
                 first_reason: death.reason,
                 first_queue: death.queue,
                 first_exchange: death.exchange,
+                last: None,
                 entries: vec![death],
             },
             Some(prev) => {

@@ -95,6 +95,9 @@ impl Sim {
     }
 
     fn try_declare_exchange(&mut self, def: &ExchangeDef) -> Result<(), AmqpError> {
+        // The version's own refusals first (4.3: no plugin), as check_type runs first.
+        self.profile
+            .check_exchange_type(&def.kind, self.plugin_was_loaded)?;
         let sym = self.sym(&def.name);
         // An existing exchange is only compared (RabbitMQ does not validate it again);
         // this is also how `amq.direct` can be re-declared with its own properties.
@@ -109,7 +112,8 @@ impl Sim {
                 def,
             );
         }
-        let cfg = exchange_args::validate_exchange(&def.name, &def.kind, &def.arguments)?;
+        let cfg = exchange_args::validate_exchange(&def.name, &def.kind, &def.arguments)
+            .map_err(|e| self.profile.adapt_exchange_error(e))?;
         let ae = cfg.alternate_exchange.as_deref().map(|a| self.sym(a));
         let x = new_exchange(sym, def, cfg.kind, cfg.delayed, ae);
         self.exchanges.insert(sym, x);
@@ -158,6 +162,8 @@ impl Sim {
             def.auto_delete,
             &def.arguments,
         )?;
+        let quorum = cfg.kind == crate::queue::QueueKind::Quorum;
+        self.profile.check_queue_declare(def, quorum)?;
         let rules = QueueRules {
             kind: cfg.kind,
             message_ttl_ms: cfg.message_ttl_ms,
@@ -167,7 +173,16 @@ impl Sim {
             max_length_bytes: cfg.max_length_bytes,
             overflow: cfg.overflow,
             expires_ms: cfg.expires_ms,
-            delivery_limit: cfg.delivery_limit,
+            delivery_limit: if quorum {
+                self.profile.effective_delivery_limit(cfg.delivery_limit)
+            } else {
+                None
+            },
+            delayed_retry: if quorum {
+                self.profile.delayed_retry_config(&def.arguments)
+            } else {
+                None
+            },
         };
         let id = QueueId(self.queues.len() as u32);
         let mut q = Queue::new(id, sym, rules, self.now_ms());
@@ -193,6 +208,9 @@ impl Sim {
         if let Some(x) = self.exchanges.get(&src) {
             if x.kind == ExchangeKind::Headers {
                 headers::parse_x_match(&def.arguments).map_err(AmqpError::precondition_failed)?;
+            }
+            if x.kind == ExchangeKind::Topic {
+                self.profile.check_topic_binding(&def.routing_key)?;
             }
         }
         let routing_key = self.sym(&def.routing_key);
