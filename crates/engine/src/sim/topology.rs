@@ -47,6 +47,7 @@ impl Sim {
                 None,
             );
             x.builtin = true;
+            x.headers_exact = self.profile.headers_exact_match;
             self.exchanges.insert(sym, x);
         }
     }
@@ -115,7 +116,8 @@ impl Sim {
         let cfg = exchange_args::validate_exchange(&def.name, &def.kind, &def.arguments)
             .map_err(|e| self.profile.adapt_exchange_error(e))?;
         let ae = cfg.alternate_exchange.as_deref().map(|a| self.sym(a));
-        let x = new_exchange(sym, def, cfg.kind, cfg.delayed, ae);
+        let mut x = new_exchange(sym, def, cfg.kind, cfg.delayed, ae);
+        x.headers_exact = self.profile.headers_exact_match;
         self.exchanges.insert(sym, x);
         self.emit(EventKind::ExchangeDeclared { exchange: sym });
         Ok(())
@@ -428,6 +430,7 @@ fn new_exchange(
         arguments: def.arguments.clone(),
         builtin: false,
         bindings: Vec::new(),
+        headers_exact: false,
     }
 }
 

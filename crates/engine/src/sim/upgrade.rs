@@ -61,6 +61,9 @@ impl Sim {
         }
         let old = self.profile;
         self.profile = to.profile();
+        for x in self.exchanges.values_mut() {
+            x.headers_exact = self.profile.headers_exact_match;
+        }
         let mut lines = vec![format!(
             "The node came back as RabbitMQ {} (was {from}). Durable queues and their persistent messages are back, as after any restart.",
             to.patch_release()

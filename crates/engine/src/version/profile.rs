@@ -140,7 +140,8 @@ pub struct Profile {
     /// D16: quorum delayed retry (`x-delayed-retry-type/-min/-max`), 4.3 only
     /// (`S@v4.3.5 rabbit_fifo.erl return_one/8`, `calculate_ready_at/4`).
     pub delayed_retry: bool,
-    /// D21 (see [`ConsumerTimeout`]).
+    /// D21 (see [`ConsumerTimeout`]). Recorded for the notes; the simulation models no
+    /// ack timeout on any version yet (`sim/` does not read it).
     pub consumer_timeout: ConsumerTimeout,
     /// D22: `queue.declare durable=false exclusive=false` is denied with connection.close
     /// 541 (4.3: deprecated feature `transient_nonexcl_queues` `denied_by_default`,
