@@ -510,3 +510,22 @@ fn every_version_has_notes_and_labels() {
         assert!(v.label().contains(v.as_str()));
     }
 }
+
+#[test]
+fn d1_client_x_death_3_13_merged_4_0_replaced() {
+    let mut s: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/x-death-3-13-republished.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let count = |v: BrokerVersion, s: &mut Value| {
+        s["broker"] = json!(v.as_str());
+        delivery(&run(s.clone()), "order-1-again")["headers"]["x-death"][0]["count"].clone()
+    };
+    assert_eq!(count(V3_10, &mut s), 2, "3.10 merges");
+    assert_eq!(count(V3_13, &mut s), 2, "3.13.3+ merges again");
+    assert_eq!(count(V4_0, &mut s), 1, "4.0 replaces");
+}

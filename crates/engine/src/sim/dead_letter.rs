@@ -6,6 +6,8 @@
 //!   dropped silently (`dlx_missing`); declaring it later works for later deaths;
 //! - routing keys: the DLRK if set (and the CC header is removed, 3.10; kept 3.13+,
 //!   `Profile::dlrk_removes_cc`), else all the original keys, CC and BCC included;
+//! - a client-published `x-death` (no broker history yet) is merged on 3.10 and 3.13
+//!   (counts continue), ignored and replaced on 4.x (`Profile::client_x_death`, D1);
 //! - 3.13+ (`crate::version::Profile`): x-death `routing-keys` leave out BCC keys, and
 //!   `x-last-death-*` name the newest death;
 //! - `expiration` is removed (kept in x-death as `original-expiration`), x-death gains
@@ -23,6 +25,7 @@ use crate::ids::{CopyId, QueueId};
 use crate::message::{Message, RoutingKeys};
 use crate::sym::Sym;
 use crate::value::FieldValue;
+use crate::version::ClientXDeath;
 
 impl Sim {
     /// Dead-letters `msg` out of `qid`. `copy` is the copy that dies (None when the
@@ -136,7 +139,13 @@ impl Sim {
             routing_keys,
             original_expiration: msg.expiration,
         };
-        let mut deaths = Deaths::record(msg.deaths.as_deref(), death);
+        let client = match (&msg.deaths, profile.client_x_death) {
+            (None, ClientXDeath::Merge) => {
+                crate::death::from_client_headers(&msg.headers, &mut self.syms)
+            }
+            _ => None,
+        };
+        let mut deaths = Deaths::record(msg.deaths.as_deref().or(client.as_ref()), death);
         if profile.last_death_headers {
             deaths.last = Some(LastDeath {
                 reason,
