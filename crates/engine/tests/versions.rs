@@ -529,3 +529,18 @@ fn d1_client_x_death_3_13_merged_4_0_replaced() {
     assert_eq!(count(V3_13, &mut s), 2, "3.13.3+ merges again");
     assert_eq!(count(V4_0, &mut s), 1, "4.0 replaces");
 }
+
+#[test]
+fn d16_a_retry_that_falls_due_during_a_restart_comes_back_after_it() {
+    let retry = json!({"x-delayed-retry-type": "failed", "x-delayed-retry-min": 1000});
+    let mut s = returns_forever("reject_requeue", retry);
+    s["consumers"][0]["handle"] = json!("10ms");
+    s["consumers"][0]["outcome"] = json!(["reject_requeue", "ack"]);
+    s["actions"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"at": "500ms", "restart_node": {"downtime": "2s"}}));
+    // Set aside at 10 ms until 1010; the node is down 500..2500: delivered at 2500.
+    let times: Vec<u64> = deliveries(&on(V4_3, s)).into_iter().map(|d| d.1).collect();
+    assert_eq!(times, [0, 2500]);
+}

@@ -81,6 +81,7 @@ impl Sim {
         for qid in &ids {
             self.expire_head(*qid);
             self.arm_queue_expiry(*qid);
+            self.arm_retry_timer(*qid); // 4.3 delayed retry: what fell due meanwhile
         }
         self.on_delayed_timer();
         for cid in down.reconnect {

@@ -104,12 +104,14 @@ impl Sim {
         }
     }
 
-    fn arm_retry_timer(&mut self, qid: QueueId) {
+    pub(crate) fn arm_retry_timer(&mut self, qid: QueueId) {
+        let now = self.now_ms();
         let Some(q) = self.queue_mut(qid) else { return };
         let Some(at) = q.next_set_aside_ms() else {
             q.retry_timer_at_ms = None;
             return;
         };
+        let at = at.max(now); // one that fell due while the node was down: now
         if q.retry_timer_at_ms != Some(at) {
             q.retry_timer_at_ms = Some(at);
             self.arm(at, Timer::RetryReady(qid));
