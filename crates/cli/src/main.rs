@@ -12,6 +12,7 @@
 
 mod alloc;
 mod bench;
+mod broker;
 mod compare;
 mod diff;
 mod export;
@@ -54,6 +55,9 @@ enum Cmd {
         /// Write every engine event as one JSON line to this file.
         #[arg(long)]
         trace: Option<String>,
+        /// RabbitMQ version profile (3.10, 3.13, 4.0, 4.1, 4.2, 4.3), overriding the file's `broker`.
+        #[arg(long)]
+        broker: Option<String>,
     },
     /// Measure the engine: N delayed messages through one topology, run to completion.
     Bench {
@@ -80,6 +84,10 @@ enum Cmd {
         /// Multiply every duration (times, TTLs, handle times) by F; the output is in scenario ms.
         #[arg(long, default_value_t = 1.0)]
         time_scale: f64,
+        /// The version of the broker replayed against (3.10, ..., 4.3), overriding the
+        /// file's `broker`; the output's results are compared with a run on that profile.
+        #[arg(long)]
+        broker: Option<String>,
     },
     /// Compare two results (e.g. `run` against `replay`); exit 0 agree, 1 differ, 2 bad input.
     Diff {
@@ -104,6 +112,9 @@ enum Cmd {
         /// Print each strategy's wall time to standard error.
         #[arg(long)]
         timing: bool,
+        /// RabbitMQ version profile the broker strategies run on (default 3.10).
+        #[arg(long)]
+        broker: Option<String>,
     },
     /// Print the scenario's share link (the playground's "Copy link"), alone on one line.
     Link {
@@ -133,12 +144,26 @@ enum ExportCmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let broker_opt = match &cli.command {
+        Cmd::Run { broker, .. } | Cmd::Replay { broker, .. } | Cmd::Compare { broker, .. } => {
+            broker.as_deref()
+        }
+        _ => None,
+    };
+    let broker = match broker::parse(broker_opt) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     match cli.command {
         Cmd::Run {
             scenario,
             format,
             trace,
-        } => run::main(&scenario, format, trace.as_deref()),
+            ..
+        } => run::main(&scenario, format, trace.as_deref(), broker),
         Cmd::Bench {
             messages,
             topology,
@@ -160,7 +185,8 @@ fn main() -> ExitCode {
             scenario,
             amqp,
             time_scale,
-        } => replay::main(&scenario, &amqp, time_scale),
+            ..
+        } => replay::main(&scenario, &amqp, time_scale, broker),
         Cmd::Diff { a, b, tolerance_ms } => diff::main(&a, &b, tolerance_ms),
         Cmd::Compare {
             workload,
@@ -168,7 +194,15 @@ fn main() -> ExitCode {
             count,
             format,
             timing,
-        } => compare::main(&workload, strategies.as_deref(), count, format, timing),
+            ..
+        } => compare::main(
+            &workload,
+            strategies.as_deref(),
+            count,
+            format,
+            timing,
+            broker,
+        ),
         Cmd::Link { scenario, base } => link::main(&scenario, &base),
         Cmd::Export {
             what: ExportCmd::Definitions { scenario, output },

@@ -29,9 +29,19 @@ pub fn load(path: &str) -> Result<Scenario, String> {
     scenario::load_str(&src).map_err(|e| format!("{path}: {e}"))
 }
 
-pub fn main(path: &str, format: Format, trace_path: Option<&str>) -> ExitCode {
+pub fn main(
+    path: &str,
+    format: Format,
+    trace_path: Option<&str>,
+    broker: Option<delaylab_engine::version::BrokerVersion>,
+) -> ExitCode {
     let scenario = match load(path) {
-        Ok(s) => s,
+        Ok(mut s) => {
+            if broker.is_some() {
+                s.broker = broker; // --broker overrides the file
+            }
+            s
+        }
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(2);

@@ -62,6 +62,17 @@ pub struct Deaths {
     pub first_reason: Reason,
     pub first_queue: Sym,
     pub first_exchange: Sym,
+    /// `x-last-death-*` (3.13+, rabbitmq-versions.md D2): the newest death's reason,
+    /// queue and exchange; `None` on versions that do not set them.
+    pub last: Option<LastDeath>,
+}
+
+/// The newest death, as 3.13+ show it in `x-last-death-reason/-queue/-exchange`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LastDeath {
+    pub reason: Reason,
+    pub queue: Sym,
+    pub exchange: Sym,
 }
 
 impl Deaths {
@@ -72,6 +83,7 @@ impl Deaths {
                 first_reason: death.reason,
                 first_queue: death.queue,
                 first_exchange: death.exchange,
+                last: None,
                 entries: vec![death],
             },
             Some(prev) => {
@@ -111,6 +123,94 @@ impl Deaths {
                 .all(|d| d.reason != Reason::Rejected),
         }
     }
+}
+
+/// 3.10 and 3.13.3+ (rabbitmq-versions.md D1, `Profile::client_x_death` `Merge`): the
+/// `x-death` header a client published is the message's history, so the next
+/// dead-lettering continues its counts (`rabbit_dead_letter:update_x_death_header/2`;
+/// 3.13.3+ `mc_amqpl:headers_to_deaths/2`). Entries that do not read as one (no queue or
+/// an unknown reason) are left out; `x-first-death-*` come from the client's headers,
+/// else from the oldest entry. `None` when there is no usable entry.
+pub fn from_client_headers(
+    headers: &crate::value::Table,
+    syms: &mut crate::sym::Symbols,
+) -> Option<Deaths> {
+    use crate::value::FieldValue;
+    let Some(FieldValue::Array(items)) = headers.get("x-death") else {
+        return None;
+    };
+    let reason_of = |s: &str| match s {
+        "rejected" => Some(Reason::Rejected),
+        "expired" => Some(Reason::Expired),
+        "maxlen" => Some(Reason::Maxlen),
+        "delivery_limit" => Some(Reason::DeliveryLimit),
+        _ => None,
+    };
+    let mut entries = Vec::new();
+    for item in items.iter() {
+        let FieldValue::Table(t) = item else { continue };
+        let text = |k: &str| t.get(k).and_then(FieldValue::as_str).map(str::to_owned);
+        let (Some(queue), Some(reason)) =
+            (text("queue"), text("reason").and_then(|r| reason_of(&r)))
+        else {
+            continue;
+        };
+        let keys: Vec<crate::sym::Sym> = match t.get("routing-keys") {
+            Some(FieldValue::Array(ks)) => ks
+                .iter()
+                .filter_map(FieldValue::as_str)
+                .map(|k| syms.intern(k))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let queue = syms.intern(&queue);
+        let routing_keys = match keys.split_first() {
+            Some((first, rest)) => RoutingKeys::new(*first, rest),
+            None => RoutingKeys::One(queue),
+        };
+        let original_expiration = text("original-expiration").map(|e| {
+            let ms = crate::amqp::expiration::parse_expiration(&e).ok();
+            Expiration::new(&e, ms, syms)
+        });
+        entries.push(Death {
+            queue,
+            reason,
+            count: t
+                .get("count")
+                .and_then(FieldValue::as_int)
+                .unwrap_or(1)
+                .max(1) as u64,
+            time_ms: t
+                .get("time")
+                .and_then(FieldValue::as_int)
+                .unwrap_or(0)
+                .max(0) as u64
+                * 1000,
+            exchange: syms.intern(text("exchange").as_deref().unwrap_or("")),
+            routing_keys,
+            original_expiration,
+        });
+    }
+    let oldest = entries.last()?.clone();
+    let header = |k: &str| {
+        headers
+            .get(k)
+            .and_then(FieldValue::as_str)
+            .map(str::to_owned)
+    };
+    let first_reason = header("x-first-death-reason")
+        .and_then(|r| reason_of(&r))
+        .unwrap_or(oldest.reason);
+    let first_queue = header("x-first-death-queue").map_or(oldest.queue, |q| syms.intern(&q));
+    let first_exchange =
+        header("x-first-death-exchange").map_or(oldest.exchange, |x| syms.intern(&x));
+    Some(Deaths {
+        entries,
+        first_reason,
+        first_queue,
+        first_exchange,
+        last: None,
+    })
 }
 
 #[cfg(test)]

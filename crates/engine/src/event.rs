@@ -39,6 +39,9 @@ pub enum DropReason {
     Purged,
     /// The order lab's `lost_in_store` fault: a stored, confirmed copy lost by the store.
     LostInStore,
+    /// An upgrade to a version that cannot run the delayed-message plugin (4.3): what
+    /// the plugin held is never delivered (its README: disabling it loses them).
+    PluginRemoved,
 }
 
 #[derive(Clone, Debug)]
@@ -117,8 +120,11 @@ pub enum EventKind {
         consumer: Option<ConsumerId>,
         redelivered: bool,
         delivery_tag: u64,
-        /// Quorum queues: times it was returned before (rendered as `x-delivery-count`).
+        /// Quorum queues: times it was returned before (rendered as `x-delivery-count`;
+        /// 4.3: the failed deliveries only).
         returns: u32,
+        /// 4.3 quorum queues: `x-acquired-count` (every return), 0 when absent.
+        acquired: u32,
     },
     Acked {
         msg: MsgId,
@@ -179,6 +185,13 @@ pub enum EventKind {
         lost: bool,
     },
     NodeUp,
+    /// An `upgrade` action: the node came back on another RabbitMQ version. `text` says
+    /// what that changed, in a learner's words.
+    BrokerUpgraded {
+        from: crate::version::BrokerVersion,
+        to: crate::version::BrokerVersion,
+        text: Rc<str>,
+    },
     /// A limit stopped the run (the text says which); nothing happens after it.
     LimitReached {
         text: Rc<str>,
@@ -202,6 +215,7 @@ impl DropReason {
             DropReason::QueueDeleted => "queue_deleted",
             DropReason::Purged => "purged",
             DropReason::LostInStore => "lost_in_store",
+            DropReason::PluginRemoved => "plugin_removed",
         }
     }
 
@@ -263,6 +277,7 @@ impl EventKind {
             EventKind::Purged { .. } => "purged",
             EventKind::NodeDown { .. } => "node_down",
             EventKind::NodeUp => "node_up",
+            EventKind::BrokerUpgraded { .. } => "broker_upgraded",
             EventKind::LimitReached { .. } => "limit_reached",
             EventKind::Order(o) => o.name(),
         }

@@ -64,6 +64,9 @@ pub struct Exchange {
     /// Built in (`amq.*`): not shown as part of the user's topology.
     pub builtin: bool,
     pub bindings: Vec<Binding>,
+    /// Headers exchange: compare values with `=:=` (3.13+, rabbitmq-versions.md D32:
+    /// `1` no longer matches `1.0`); false: Erlang `==` as 3.10.
+    pub headers_exact: bool,
 }
 
 impl Exchange {
@@ -97,7 +100,9 @@ impl Exchange {
                     .iter()
                     .any(|rk| topic::topic_matches(pattern, syms.str(*rk)))
             }
-            ExchangeKind::Headers => headers::headers_match(&b.arguments, headers),
+            ExchangeKind::Headers => {
+                headers::headers_match_with(&b.arguments, headers, self.headers_exact)
+            }
         }
     }
 }

@@ -30,6 +30,7 @@ pub mod strategies;
 pub mod sym;
 pub mod timers;
 pub mod value;
+pub mod version;
 
 pub use event::{DropReason, Event, EventKind};
 pub use sim::{Command, Progress, Sim};

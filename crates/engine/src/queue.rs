@@ -35,6 +35,8 @@ pub struct QueueRules {
     /// Quorum only: returns beyond this many are dead-lettered as `delivery_limit`
     /// (3.10 does not validate it: 0 or -1 dead-letter at the first return).
     pub delivery_limit: Option<i64>,
+    /// Quorum, 4.3 only: delayed retry (`x-delayed-retry-*`, see `sim/returns.rs`).
+    pub delayed_retry: Option<crate::version::DelayedRetry>,
 }
 
 /// One copy of a message in a queue.
@@ -45,8 +47,12 @@ pub struct Entry {
     /// Enqueue time + min(queue TTL, message TTL), fixed at enqueue; NEVER if no TTL.
     pub expires_at_ms: u64,
     pub redelivered: bool,
-    /// Quorum queues: how many times it was returned (x-delivery-count).
+    /// Quorum queues: how many times it was returned (x-delivery-count up to 4.2; the
+    /// acquired count of 4.3).
     pub returns: u32,
+    /// Quorum queues: failed deliveries among those returns (basic.reject requeue=true,
+    /// channel loss): 4.3's delivery count.
+    pub failed: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -72,6 +78,10 @@ pub struct Queue {
     pub arguments: crate::value::Table,
     returns: VecDeque<Entry>,
     ready: VecDeque<Entry>,
+    /// 4.3 delayed retry: returns set aside until their time, by (ready time, copy).
+    set_aside: BTreeMap<(u64, CopyId), Entry>,
+    /// The ready time the retry timer is armed for.
+    pub retry_timer_at_ms: Option<u64>,
     ready_bytes: u64,
     pub unacked: BTreeMap<CopyId, Unacked>,
     /// Attached consumers in attach order; `next_consumer` is the round-robin cursor.
@@ -98,6 +108,8 @@ impl Queue {
             arguments: crate::value::Table::new(),
             returns: VecDeque::new(),
             ready: VecDeque::new(),
+            set_aside: BTreeMap::new(),
+            retry_timer_at_ms: None,
             ready_bytes: 0,
             unacked: BTreeMap::new(),
             consumers: Vec::new(),
@@ -138,6 +150,17 @@ impl Queue {
         Some(e)
     }
 
+    /// The first ready message behind the returns (4.3 quorum expiry looks at it too).
+    pub fn first_ready(&self) -> Option<&Entry> {
+        self.ready.front()
+    }
+
+    pub fn pop_first_ready(&mut self) -> Option<Entry> {
+        let e = self.ready.pop_front()?;
+        self.ready_bytes -= e.msg.body_bytes();
+        Some(e)
+    }
+
     pub fn push_back(&mut self, e: Entry) {
         self.ready_bytes += e.msg.body_bytes();
         self.ready.push_back(e);
@@ -171,6 +194,31 @@ impl Queue {
         Some(e)
     }
 
+    /// Delayed retry: keeps `e` out of delivery until `ready_at_ms`.
+    pub fn set_aside(&mut self, ready_at_ms: u64, e: Entry) {
+        self.set_aside.insert((ready_at_ms, e.copy), e);
+    }
+
+    /// The earliest ready time of a set-aside entry.
+    pub fn next_set_aside_ms(&self) -> Option<u64> {
+        self.set_aside.keys().next().map(|(t, _)| *t)
+    }
+
+    /// Takes out the set-aside entries ready by `now_ms`, earliest first.
+    pub fn take_ready_set_aside(&mut self, now_ms: u64) -> Vec<Entry> {
+        let later = self
+            .set_aside
+            .split_off(&(now_ms.saturating_add(1), CopyId(0)));
+        std::mem::replace(&mut self.set_aside, later)
+            .into_values()
+            .collect()
+    }
+
+    /// Entries set aside by delayed retry (not ready, not deliverable).
+    pub fn set_aside_len(&self) -> u64 {
+        self.set_aside.len() as u64
+    }
+
     /// Ready entries, head first (for snapshots).
     pub fn iter_ready(&self) -> impl Iterator<Item = &Entry> {
         self.returns.iter().chain(self.ready.iter())
@@ -181,6 +229,7 @@ impl Queue {
         self.ready_bytes = 0;
         let mut out: Vec<Entry> = self.returns.drain(..).collect();
         out.extend(self.ready.drain(..));
+        out.extend(std::mem::take(&mut self.set_aside).into_values());
         out
     }
 

@@ -47,6 +47,8 @@ pub enum Timer {
     DelayedDue,
     /// The node comes back after a restart.
     NodeUp,
+    /// 4.3 delayed retry: a quorum queue's set-aside message may be ready.
+    RetryReady(QueueId),
     /// The order-timeout lab's own timers (orders created, paid, scans, faults).
     Order(crate::orders::LabTimer),
 }

@@ -314,6 +314,7 @@ fn scenario(te: bool) -> impl Strategy<Value = Scenario> {
                     actions,
                     orders: None,
                     faults: Vec::new(),
+                    broker: None,
                 }
             },
         )

@@ -837,6 +837,88 @@ fn lesson(stem: &str, r: &Value) -> Check {
             );
             Ok(())
         }
+        "upgrade-to-4-3-delayed-orders" => {
+            // D27: the plugin's messages are lost at the upgrade, then publishes fail.
+            ensure!(
+                list(r, "deliveries").is_empty(),
+                "nothing is ever delivered"
+            );
+            let lost: Vec<&Value> = list(r, "dropped")
+                .iter()
+                .filter(|d| d["reason"] == "plugin_removed" && d["at_ms"] == 630_000)
+                .collect();
+            ensure!(lost.len() == 3, "three orders lost at 10:30: {lost:?}");
+            let errors = list(r, "errors");
+            ensure!(
+                errors.len() == 2
+                    && errors[0]["text"].as_str().is_some_and(|t| t.contains(
+                        "Cannot route message through exchange 'order.delayed.exchange'"
+                    )),
+                "406 at the publish, then at the re-declare: {errors:?}"
+            );
+            Ok(())
+        }
+        "after-plugin-delays-on-4-3" => {
+            for (body, at) in [
+                ("B-level", 360_000),
+                ("B-cascade", 360_000),
+                ("A-level", 1_800_000),
+                ("A-cascade", 1_800_000),
+            ] {
+                delivered_at(r, body, at, 0)?;
+            }
+            let a = the_delivery(r, "A-cascade")?;
+            let hops = a["headers"]["x-death"].as_array().map_or(0, Vec::len);
+            ensure!(
+                hops == 4,
+                "A-cascade passes 4 levels (16+8+4+2 min): {hops}"
+            );
+            queues_empty(r)
+        }
+        "poison-message-3-10-vs-4-0" => {
+            let ds = list(r, "deliveries");
+            let work = ds.iter().filter(|d| d["queue"] == "orders.work").count();
+            ensure!(
+                work == 21,
+                "4.0: 21 deliveries before the limit, got {work}"
+            );
+            let parked = ds.iter().find(|d| d["queue"] == "orders.parked");
+            ensure!(
+                parked.is_some_and(|d| d["headers"]["x-death"][0]["reason"] == "delivery_limit"
+                    && d["delivered_at_ms"] == 21_000),
+                "dead-lettered at 0:21 as delivery_limit: {parked:?}"
+            );
+            Ok(())
+        }
+        "retry-backoff-4-3" => {
+            let times = |body: &str| -> Vec<u64> {
+                list(r, "deliveries")
+                    .iter()
+                    .filter(|d| d["body"] == body)
+                    .map(|d| u(&d["delivered_at_ms"]))
+                    .collect()
+            };
+            ensure!(
+                times("order-new") == [0, 2_000, 6_000, 12_000],
+                "delayed retry: {:?}",
+                times("order-new")
+            );
+            ensure!(
+                times("order-old") == [0, 2_000, 4_000, 6_000],
+                "TTL loop: {:?}",
+                times("order-old")
+            );
+            queues_empty(r)
+        }
+        "x-death-3-13-republished" => {
+            let d = the_delivery(r, "order-1-again")?;
+            let h = &d["headers"];
+            ensure!(
+                h["x-death"][0]["count"] == 1 && h["x-last-death-queue"] == "order.wait",
+                "4.x replaces a client x-death and adds x-last-death-*: {h}"
+            );
+            Ok(())
+        }
         // A preset added later without a lesson here is still loaded, run and compared.
         _ => Ok(()),
     }

@@ -27,6 +27,7 @@ macro_rules! preset {
 }
 
 const PRESETS: &[(&str, &str, &str, &str)] = &[
+    preset!("after-plugin-delays-on-4-3"),
     preset!("bad-expiration-values"),
     preset!("coupon-expiry-24h"),
     preset!("dead-letter-cycle"),
@@ -46,10 +47,14 @@ const PRESETS: &[(&str, &str, &str, &str)] = &[
     preset!("plugin-mandatory-late-binding"),
     preset!("plugin-node-lost"),
     preset!("plugin-node-restart"),
+    preset!("poison-message-3-10-vs-4-0"),
     preset!("promotion-burst-200k"),
     preset!("quorum-vs-classic-requeue"),
     preset!("reminder-ladder"),
+    preset!("retry-backoff-4-3"),
     preset!("retry-loop-x-death"),
+    preset!("upgrade-to-4-3-delayed-orders"),
+    preset!("x-death-3-13-republished"),
 ];
 
 #[wasm_bindgen_test]

@@ -131,6 +131,31 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
             "6 分钟内创建 36 笔订单,每笔订单发一条关单消息,经 DLX 等待队列(order.delay.queue,x-message-ttl 30 分钟,死信到 order.close.queue)。30% 的关单消息被发送两次(duplicate_delivery:生产者重试,message_id 相同)。closer 先查订单,再不带条件地更新(策略 check_state),prefetch 为 5,每条消息处理 200 ms。有人在 25 分钟内或 29:59 支付,有人取消,其余的一直不付。",
             "重复消息的两个副本同时过期,又因为 prefetch 5 被同时投递:两次查询都在第一次更新之前,都读到 WAITING_PAY,于是第二次更新再关一次订单,库存被第二次释放(stock_double_released)。先查库并不够。修复方法:把策略改成 conditional_update(UPDATE ... WHERE status = 'WAITING_PAY',第二次更新影响 0 行)或 idempotent(同一个 message_id 只记录一次),或者把 prefetch 改成 1(第一条处理完之后才读取第二个副本)。",
         ),
+        "upgrade-to-4-3-delayed-orders" => (
+            "带着延迟交换机里等待的订单升级到 4.3",
+            "RabbitMQ 4.2 加延迟消息插件(v4.2.0,它的最后一个版本:插件已于 2026 年 1 月归档,无法在 4.3 上运行)。三笔订单发布到 order.delayed.exchange(x-delayed-message,包装 direct),x-delay 为 30 分钟;该交换机绑定到仲裁队列 order.close.queue,由 closer 关闭未支付订单。10:00 时节点升级到 RabbitMQ 4.3(停机 30 秒)。",
+            "10:30 节点以 4.3 回来:broker_upgraded 事件说明原因,order-1、order-2、order-3 被丢弃(plugin_removed):4.3 没有 Mnesia,没有任何东西再读插件的存储,它们永远不会被投递(30:00 什么也没发生)。order.delayed.exchange 仍然存在,但 15:00 发布 order-4 得到 406 Cannot route message through exchange,通道被关闭;16:00 再次声明它得到 406 invalid exchange type。升级前请把延迟改为 TTL 队列或仲裁队列的延迟重试(见预设“插件之后:4.3 上的延迟”)。",
+        ),
+        "after-plugin-delays-on-4-3" => (
+            "插件之后:4.3 上的延迟",
+            "插件预设的同一工作负载(A 等 30 分钟,一分钟后发布的 B 等 5 分钟)跑在 RabbitMQ 4.3 上,那里延迟消息插件无法运行(2026 年 1 月归档,最后版本 v4.2.0 只支持 4.2)。两种在所有版本上都可用的做法:每个延迟级别一个 TTL 队列(order.delay.30m 和 order.delay.5m,各有一个 x-message-ttl,经 order.dlx.exchange 死信到 order.close.queue);以及 1、2、4、8、16 分钟的 TTL 队列二进制级联(cascade.q0 到 cascade.q4):延迟的分钟数以二进制写进路由键,每一级的 topic 交换机(cascade.L4 到 cascade.L0)在该位为 1 时把消息送进本级队列。",
+            "B-level 和 A-level(每个延迟一个队列)在 6:00 和 30:00 投递,late_ms 为 0:每个队列只有一种 TTL,没有消息排在更长的消息后面。B-cascade(路由键 0.0.1.0.1.due:4 + 1 分钟)和 A-cascade(1.1.1.1.0.due:16 + 8 + 4 + 2 分钟)逐级下跳,也在 6:00 和 30:00 投递,每经过一级 x-death 多一条。级联用 5 个队列覆盖 31 分钟以内的任意延迟;每级一个队列则每种延迟需要一个队列。可用 delaylab compare --broker 4.3 比较。",
+        ),
+        "poison-message-3-10-vs-4-0" => (
+            "毒消息:3.10 无限循环,4.0 在 20 次退回后死信",
+            "一笔 worker 无法处理的订单:每次处理 1 秒后都用 basic.nack requeue=true 退回。orders.work 是带死信交换机(orders.dlx)的仲裁队列,没有 x-delivery-limit;orders.parked 收集被死信的消息,由 inspector 读取。本文件运行在 RabbitMQ 4.0 上;把 broker 设为 3.10 可看到旧行为。",
+            "4.0 的仲裁队列默认投递上限为 20:订单被投递 21 次(重投时 x-delivery-count 为 1 到 20),0:21 的第 21 次 nack 把它以 x-death reason delivery_limit 死信到 orders.parked,worker 重获自由。在 3.10 上(broker 3.10)同一订单每秒重投直到结束,它被占用时 orders.work 里的其他消息都过不去。在 4.3 上 nack 不再计数(只有 basic.reject requeue=true 和断开的通道计数):除非 worker 改用 reject,否则同样循环。",
+        ),
+        "retry-backoff-4-3" => (
+            "4.3 上的退避重试:仲裁队列延迟重试",
+            "一笔订单失败三次后成功,在 RabbitMQ 4.3 上用两种重试方式。新方式:orders.work 是仲裁队列,x-delayed-retry-type 为 failed,x-delayed-retry-min 2000,x-delayed-retry-max 10000;worker 用 basic.reject requeue=true 退回订单(一次失败投递),队列把它搁置 min × 投递次数。旧方式:legacy.work(经典队列)把被拒绝(requeue=false)的订单经 legacy.retry.exchange 死信到 legacy.retry,其 x-message-ttl 为 2000,过期后经 legacy.work.exchange 死信回来:所有版本都可用的 TTL + DLX 重试循环。",
+            "order-new 在 0:00、0:02、0:06、0:12 投递:等待随投递次数增长(2 秒、4 秒、6 秒,最多 10 秒),重投时 x-delivery-count 为 1、2、3,消息始终不离开 orders.work。order-old 在 0:00、0:02、0:04、0:06 投递:每轮固定 2 秒,每轮消息被改写两次(从 legacy.work 被拒绝,从 legacy.retry 过期),x-death 记录轮数。循环里要做退避,每种等待时间都需要一个重试队列。延迟重试只在 4.3 上有:在 4.2(broker 4.2)上这些参数被忽略,order-new 立即重投。",
+        ),
+        "x-death-3-13-republished" => (
+            "3.13+ 的 x-death:x-last-death-* 与重新发布的消息",
+            "order.wait 的 x-message-ttl 为 100,经默认交换机以路由键 order.dlq 死信。0:00 发布 order-1 到 order.wait;0:00.150 一个客户端从 order.dlq 取出它(basic.get),复制收到的头(包括 x-death)作为 order-1-again 再发布到 order.wait(手写重试就是这样做的)。auditor 从 0:01 起读取 order.dlq。本文件运行在 RabbitMQ 4.0 上。",
+            "order-1-again 的死信副本(0:01 投递)带有 x-last-death-reason expired、x-last-death-queue order.wait 和 x-last-death-exchange(为空:默认交换机),从 3.13 起每次死信都会设置;x-death 的 count 是 1 而不是 2:RabbitMQ 4.x 不读取客户端发布的 x-death 头,会在下一次死信时替换它(3.10 和 3.13.3+ 会合并,count 继续累加)。所以用 x-death 计数重试需要 broker 自己的死信(见“带 x-death 的重试循环”),而不是重新发布。",
+        ),
         _ => return None,
     })
 }

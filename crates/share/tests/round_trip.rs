@@ -87,3 +87,16 @@ fn a_big_scenario_round_trips() {
     assert_eq!(back.scenario, s);
     assert_eq!(result(&back.scenario), result(&s));
 }
+
+/// The `broker` field (issue 12): absent stays absent through a link, a set one survives.
+#[test]
+fn broker_field_round_trips_and_absent_stays_absent() {
+    let s = common::preset("head-of-line-blocking");
+    assert_eq!(s.broker, None);
+    let back = decode_fragment(&encode_fragment(&s, &ViewOptions::default())).unwrap();
+    assert_eq!(back.scenario.broker, None);
+    let mut v43 = s.clone();
+    v43.broker = Some(delaylab_engine::version::BrokerVersion::V4_3);
+    let back = decode_fragment(&encode_fragment(&v43, &ViewOptions::default())).unwrap();
+    assert_eq!(back.scenario, v43);
+}

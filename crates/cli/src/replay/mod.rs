@@ -57,9 +57,19 @@ const ID_HEADER: &str = "x-delaylab-id";
 const GRACE_UNTIL: Duration = Duration::from_millis(25);
 const GRACE_IDLE: Duration = Duration::from_millis(300);
 
-pub fn main(path: &str, url: &str, time_scale: f64) -> ExitCode {
+pub fn main(
+    path: &str,
+    url: &str,
+    time_scale: f64,
+    broker: Option<delaylab_engine::version::BrokerVersion>,
+) -> ExitCode {
     let scenario = match crate::run::load(path) {
-        Ok(s) => s,
+        Ok(mut s) => {
+            if broker.is_some() {
+                s.broker = broker; // the version of the broker given, as `run --broker`
+            }
+            s
+        }
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(2);
@@ -157,6 +167,11 @@ pub fn unsupported(s: &Scenario) -> Option<String> {
             ActionKind::RestartNode { .. } => {
                 return Some(format!(
                     "actions[{i}] restarts the node; a replay does not stop the broker it is given"
+                ));
+            }
+            ActionKind::Upgrade { .. } => {
+                return Some(format!(
+                    "actions[{i}] upgrades the node; a replay does not change the broker it is given"
                 ));
             }
             ActionKind::LoseNode => {
@@ -525,6 +540,9 @@ async fn replay(
     deliveries.sort_by_key(|d| d["delivered_at_ms"].as_u64().unwrap_or(0));
     let mut out = Map::new();
     out.insert("scenario".into(), json!(scenario.name));
+    if let Some(b) = scenario.broker {
+        out.insert("broker".into(), json!(b.as_str()));
+    }
     out.insert("deliveries".into(), Value::Array(deliveries));
     out.insert("dropped".into(), json!([]));
     out.insert("returned".into(), Value::Array(rec.returned.clone()));
@@ -592,7 +610,7 @@ async fn act(
                 Err(e) => check(shared, actions, Err(e), None).await,
             }
         }
-        ActionKind::RestartNode { .. } | ActionKind::LoseNode => {
+        ActionKind::RestartNode { .. } | ActionKind::LoseNode | ActionKind::Upgrade { .. } => {
             Err("node actions cannot be replayed".into())
         }
     }
@@ -994,6 +1012,7 @@ async fn consume(
             let r = match outcome {
                 Outcome::Ack => acker.ack(Default::default()).await,
                 Outcome::Reject => acker.reject(BasicRejectOptions { requeue: false }).await,
+                Outcome::RejectRequeue => acker.reject(BasicRejectOptions { requeue: true }).await,
                 Outcome::Requeue => {
                     acker
                         .nack(BasicNackOptions {

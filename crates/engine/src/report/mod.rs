@@ -51,6 +51,7 @@ impl Recorder {
                 consumer,
                 redelivered,
                 returns,
+                acquired,
                 ..
             } => {
                 let late = self.late_ms[msg.id.0 as usize - 1];
@@ -69,7 +70,7 @@ impl Recorder {
                     "routing_key": syms.str(msg.routing_key()),
                     "exchange": syms.str(msg.exchange),
                     "properties": render::properties(msg, syms),
-                    "headers": render::headers(msg, syms, *returns),
+                    "headers": render::headers_counted(msg, syms, *returns, *acquired),
                 }));
             }
             EventKind::Dropped {
@@ -119,6 +120,10 @@ impl Recorder {
     pub fn finish(&self, scenario: &Scenario, sim: &Sim) -> Value {
         let mut out = Map::new();
         out.insert("scenario".into(), json!(scenario.name));
+        if let Some(b) = scenario.broker {
+            // Only when the scenario names one: results of 3.10 files stay as they were.
+            out.insert("broker".into(), json!(b.as_str()));
+        }
         out.insert("deliveries".into(), Value::Array(self.deliveries.clone()));
         out.insert("dropped".into(), Value::Array(self.dropped.clone()));
         out.insert("returned".into(), Value::Array(self.returned.clone()));

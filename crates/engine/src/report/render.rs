@@ -48,6 +48,13 @@ pub fn properties(msg: &Message, syms: &Symbols) -> Value {
 
 /// Headers as delivered; `returns` > 0 adds a quorum queue's `x-delivery-count`.
 pub fn headers(msg: &Message, syms: &Symbols, returns: u32) -> Value {
+    headers_counted(msg, syms, returns, 0)
+}
+
+/// Headers as delivered: `returns` > 0 adds `x-delivery-count`, `acquired` > 0 4.3's
+/// `x-acquired-count` (the `Delivered` event's two counts); a history recorded with
+/// `x-last-death-*` (3.13+) shows them.
+pub fn headers_counted(msg: &Message, syms: &Symbols, returns: u32, acquired: u32) -> Value {
     let mut h = match msg.headers.to_json() {
         Value::Object(m) => m,
         _ => Map::new(),
@@ -62,10 +69,21 @@ pub fn headers(msg: &Message, syms: &Symbols, returns: u32) -> Value {
             "x-first-death-reason".into(),
             json!(d.first_reason.as_str()),
         );
+        if let Some(last) = &d.last {
+            h.insert(
+                "x-last-death-exchange".into(),
+                json!(syms.str(last.exchange)),
+            );
+            h.insert("x-last-death-queue".into(), json!(syms.str(last.queue)));
+            h.insert("x-last-death-reason".into(), json!(last.reason.as_str()));
+        }
         h.insert("x-death".into(), x_death(d, syms));
     }
     if returns > 0 {
         h.insert("x-delivery-count".into(), json!(returns));
+    }
+    if acquired > 0 {
+        h.insert("x-acquired-count".into(), json!(acquired));
     }
     Value::Object(h)
 }

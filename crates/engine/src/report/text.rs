@@ -178,6 +178,7 @@ pub fn line(e: &Event, sim: &Sim) -> Option<String> {
             }
         }
         EventKind::NodeUp => "node up".to_string(),
+        EventKind::BrokerUpgraded { text, .. } => format!("UPGRADE     {text}"),
         EventKind::LimitReached { text } => format!("STOPPED     {text}"),
         EventKind::Order(o) => o.text(clock),
         _ => return None,

@@ -139,13 +139,17 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
             redelivered,
             delivery_tag,
             returns,
+            acquired,
         } => {
             put("copy", json!(copy.0));
             put("queue", s(*queue));
             put("consumer", consumer.map_or(Value::Null, consumer_name));
             put("redelivered", json!(redelivered));
             put("delivery_tag", json!(delivery_tag));
-            put("headers", super::render::headers(msg, syms, *returns));
+            put(
+                "headers",
+                super::render::headers_counted(msg, syms, *returns, *acquired),
+            );
         }
         EventKind::Acked {
             copy,
@@ -212,6 +216,11 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
         }
         EventKind::NodeDown { lost } => put("lost", json!(lost)),
         EventKind::NodeUp => {}
+        EventKind::BrokerUpgraded { from, to, text } => {
+            put("from", json!(from.as_str()));
+            put("to", json!(to.as_str()));
+            put("text", json!(&**text));
+        }
         EventKind::LimitReached { text } => put("text", json!(&**text)),
         EventKind::Order(o) => o.json_fields(&mut m),
     }

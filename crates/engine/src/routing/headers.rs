@@ -100,6 +100,12 @@ pub fn parse_x_match(binding_args: &Table) -> Result<XMatch, String> {
 /// invalid `x-match` still arrive here it counts as `all`, as RabbitMQ's own
 /// `parse_x_match/1` does for legacy bindings.
 pub fn headers_match(binding_args: &Table, message_headers: &Table) -> bool {
+    headers_match_with(binding_args, message_headers, false)
+}
+
+/// [`headers_match`], with `exact`: values compared with Erlang `=:=` (3.13+, D32), so
+/// their AMQP types must agree too (`1` does not match `1.0`).
+pub fn headers_match_with(binding_args: &Table, message_headers: &Table, exact: bool) -> bool {
     let mode = parse_x_match(binding_args).unwrap_or(XMatch::All);
     let mut compared = binding_args.iter().filter(|&(name, _)| {
         name != "x-match" && (mode.compares_x_args() || !name.starts_with("x-"))
@@ -107,6 +113,7 @@ pub fn headers_match(binding_args: &Table, message_headers: &Table) -> bool {
     let arg_matches = |(name, wanted): (&str, &FieldValue)| match message_headers.get(name) {
         None => false,
         Some(_) if matches!(wanted, FieldValue::Void) => true,
+        Some(value) if exact => tagged_eq(wanted, value),
         Some(value) => erlang_eq(wanted, value),
     };
     if mode.needs_all() {

@@ -167,7 +167,35 @@ pub fn load_value(v: &Value) -> Result<Scenario, LoadError> {
         actions,
         orders,
         faults,
+        broker: broker_field(&root)?,
     })
+}
+
+/// `broker`: one of the version profiles (`crate::version`), absent meaning 3.10.
+fn broker_field(root: &Obj) -> R<Option<crate::version::BrokerVersion>> {
+    version_value(root.get("broker"), &root.p("broker"))
+}
+
+/// A RabbitMQ version (`broker`, `upgrade.to`): one of `BrokerVersion::ALL`.
+fn version_value(v: Option<&Value>, path: &str) -> R<Option<crate::version::BrokerVersion>> {
+    use crate::version::BrokerVersion;
+    let Some(v) = v else {
+        return Ok(None);
+    };
+    let allowed = BrokerVersion::allowed_list();
+    match v.as_str() {
+        Some(s) => match BrokerVersion::parse(s) {
+            Some(b) => Ok(Some(b)),
+            None => fail(
+                path,
+                format!(
+                    "unknown RabbitMQ version {}; expected {allowed}",
+                    short_quote(s)
+                ),
+            ),
+        },
+        None => fail(path, expected(&format!("a version string ({allowed})"), v)),
+    }
 }
 
 const TOP_KEYS: &[&str] = &[
@@ -182,6 +210,7 @@ const TOP_KEYS: &[&str] = &[
     "actions",
     "orders",
     "faults",
+    "broker",
 ];
 const TOPOLOGY_LISTS: &[&str] = &["exchanges", "queues", "bindings"];
 /// The other top-level sections of a RabbitMQ `definitions.json`.
@@ -565,14 +594,15 @@ fn consumer(o: &Obj) -> R<ConsumerSpec> {
     })
 }
 
-const OUTCOME_FORMS: &str = "\"ack\", \"reject\" or \"requeue\", a list of those, \
-                             or an object of weights such as {\"ack\": 0.9, \"requeue\": 0.1}";
+const OUTCOME_FORMS: &str = "\"ack\", \"reject\", \"requeue\" or \"reject_requeue\", a list of \
+                             those, or an object of weights such as {\"ack\": 0.9, \"requeue\": 0.1}";
 
 fn outcome_of(s: &str) -> Option<Outcome> {
     match s {
         "ack" => Some(Outcome::Ack),
         "reject" => Some(Outcome::Reject),
         "requeue" => Some(Outcome::Requeue),
+        "reject_requeue" => Some(Outcome::RejectRequeue),
         _ => None,
     }
 }
@@ -594,7 +624,10 @@ fn outcome_plan(v: &Value, path: &str) -> R<OutcomePlan> {
                     None => {
                         return fail(
                             index(path, i),
-                            expected("\"ack\", \"reject\" or \"requeue\"", item),
+                            expected(
+                                "\"ack\", \"reject\", \"requeue\" or \"reject_requeue\"",
+                                item,
+                            ),
                         )
                     }
                 }
@@ -609,7 +642,10 @@ fn outcome_plan(v: &Value, path: &str) -> R<OutcomePlan> {
             for (k, w) in m {
                 let p = join(path, k);
                 let Some(o) = outcome_of(k) else {
-                    return fail(p, "unknown outcome; expected ack, reject or requeue");
+                    return fail(
+                        p,
+                        "unknown outcome; expected ack, reject, requeue or reject_requeue",
+                    );
                 };
                 match w.as_f64() {
                     Some(x) if x.is_finite() && x > 0.0 => weights.push((o, x)),
@@ -633,6 +669,7 @@ const ACTION_KINDS: &[&str] = &[
     "get",
     "restart_node",
     "lose_node",
+    "upgrade",
 ];
 
 fn actions(items: &[Value]) -> R<Vec<Action>> {
@@ -743,6 +780,15 @@ fn action(o: &Obj) -> R<Action> {
             let d = as_obj(kv, kp)?;
             d.check_keys(&["downtime"])?;
             ActionKind::RestartNode {
+                downtime_ms: d.dur_opt("downtime")?.unwrap_or(0),
+            }
+        }
+        "upgrade" => {
+            let d = as_obj(kv, kp)?;
+            d.check_keys(&["to", "downtime"])?;
+            ActionKind::Upgrade {
+                to: version_value(d.get("to"), &d.p("to"))?
+                    .ok_or_else(|| LoadError::new(d.p("to"), "missing (required)"))?,
                 downtime_ms: d.dur_opt("downtime")?.unwrap_or(0),
             }
         }
@@ -1782,13 +1828,17 @@ pub(crate) mod tests {
         bad(
             json!("nack"),
             "consumers[0].outcome",
-            "expected \"ack\", \"reject\" or \"requeue\", a list",
+            "expected \"ack\", \"reject\", \"requeue\" or \"reject_requeue\", a list",
         );
         bad(json!([]), "consumers[0].outcome", "at least one entry");
         bad(
             json!(["ack", "drop"]),
             "consumers[0].outcome[1]",
-            "expected \"ack\", \"reject\" or \"requeue\"",
+            "expected \"ack\", \"reject\", \"requeue\" or \"reject_requeue\"",
+        );
+        assert_eq!(
+            plan(json!("reject_requeue")),
+            OutcomePlan::Fixed(Outcome::RejectRequeue)
         );
         bad(json!({}), "consumers[0].outcome", "at least one outcome");
         bad(
@@ -1812,6 +1862,27 @@ pub(crate) mod tests {
             "unknown outcome",
         );
         bad(json!(1), "consumers[0].outcome", "found the number 1");
+    }
+
+    #[test]
+    fn broker_field_is_strict_and_absent_means_3_10() {
+        use crate::version::BrokerVersion;
+        assert_eq!(ok(json!({})).broker, None);
+        assert_eq!(ok(json!({})).broker_version(), BrokerVersion::V3_10);
+        assert_eq!(
+            ok(json!({"broker": "4.3"})).broker,
+            Some(BrokerVersion::V4_3)
+        );
+        assert_eq!(
+            ok(json!({"broker": "3.10"})).broker,
+            Some(BrokerVersion::V3_10)
+        );
+        assert_err(
+            json!({"broker": "4.4"}),
+            "broker",
+            "unknown RabbitMQ version \"4.4\"; expected \"3.10\", \"3.13\", \"4.0\", \"4.1\", \"4.2\" or \"4.3\"",
+        );
+        assert_err(json!({"broker": 4.3}), "broker", "a version string");
     }
 
     #[test]

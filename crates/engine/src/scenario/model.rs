@@ -27,6 +27,9 @@ pub struct Scenario {
     pub orders: Option<crate::orders::OrdersSpec>,
     /// Faults injected into the lab's run (`faults`; needs `orders`).
     pub faults: Vec<crate::orders::FaultSpec>,
+    /// The RabbitMQ version profile (`broker`); `None` (absent) runs as 3.10 and stays
+    /// absent when saved, so existing files and share links keep their meaning.
+    pub broker: Option<crate::version::BrokerVersion>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -90,6 +93,9 @@ pub enum Outcome {
     Reject,
     /// basic.nack with requeue=true.
     Requeue,
+    /// basic.reject with requeue=true: the same as `Requeue` up to 4.2; 4.3 counts it
+    /// as a failed delivery (quorum delivery limit, delayed retry `failed`).
+    RejectRequeue,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -153,6 +159,13 @@ pub enum ActionKind {
     /// gone (a cluster member lost for good): those messages are lost; metadata and
     /// quorum queues, replicated elsewhere, survive.
     LoseNode,
+    /// The node stops for `downtime_ms` and comes back on RabbitMQ `to`: a restart (what
+    /// survives is what a restart keeps), then the new version's rules; what it refuses
+    /// fails when used or declared again (`sim/upgrade.rs`).
+    Upgrade {
+        to: crate::version::BrokerVersion,
+        downtime_ms: u64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -257,6 +270,12 @@ impl Scenario {
             actions: Vec::new(),
             orders: None,
             faults: Vec::new(),
+            broker: None,
         }
+    }
+
+    /// The version the scenario runs on (3.10 when `broker` is absent).
+    pub fn broker_version(&self) -> crate::version::BrokerVersion {
+        self.broker.unwrap_or_default()
     }
 }

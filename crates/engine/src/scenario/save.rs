@@ -17,6 +17,9 @@ use super::model::*;
 pub fn to_value(s: &Scenario) -> Value {
     let mut root = Map::new();
     root.insert("version".into(), json!(s.version));
+    if let Some(b) = s.broker {
+        root.insert("broker".into(), json!(b.as_str()));
+    }
     root.insert("name".into(), json!(s.name));
     put_str(&mut root, "description", &s.description);
     put_str(&mut root, "watch", &s.watch);
@@ -130,6 +133,7 @@ fn outcome_name(o: Outcome) -> &'static str {
         Outcome::Ack => "ack",
         Outcome::Reject => "reject",
         Outcome::Requeue => "requeue",
+        Outcome::RejectRequeue => "reject_requeue",
     }
 }
 
@@ -185,6 +189,10 @@ fn action(a: &Action) -> Value {
             ("restart_node", json!({"downtime": dur(*downtime_ms)}))
         }
         ActionKind::LoseNode => ("lose_node", json!({})),
+        ActionKind::Upgrade { to, downtime_ms } => (
+            "upgrade",
+            json!({"to": to.as_str(), "downtime": dur(*downtime_ms)}),
+        ),
     };
     m.insert(key.into(), body);
     if let Some(r) = &a.repeat {

@@ -10,7 +10,8 @@
 //!   passed meanwhile is dead-lettered as `expired` as soon as it is the head.
 //! - Requeue position: classic queues put it back where it was; quorum queues (3.10)
 //!   append it at the back, or, with `x-delivery-limit`, serve it first and dead-letter
-//!   it as `delivery_limit` once returned more than the limit.
+//!   it as `delivery_limit` once returned more than the limit (other versions:
+//!   `sim/returns.rs`, which holds the requeue rules).
 //!
 //! - A consumer that goes away (`to` or a stop, a node restart, a process that crashed:
 //!   the order lab's `crash_before_ack`) closes its channel, which requeues every
@@ -38,6 +39,7 @@ use crate::scenario::{ConsumerSpec, Outcome};
 use crate::timers::Timer;
 
 use super::orders::LabEnd;
+use super::returns::ReturnKind;
 
 impl Sim {
     pub(crate) fn add_consumer(&mut self, spec: ConsumerSpec) {
@@ -119,7 +121,7 @@ impl Sim {
                 .remove(&copy)
                 .expect("held");
             self.lab_forget(copy);
-            self.requeue(qid, u.entry);
+            self.requeue(qid, u.entry, ReturnKind::ChannelLoss);
         }
         if self
             .queue(qid)
@@ -194,6 +196,7 @@ impl Sim {
         let q = self.queue_mut(qid).expect("queue");
         q.last_used_ms = now;
         let qname = q.name;
+        let (returns, acquired) = self.profile.delivery_headers(entry.returns, entry.failed);
         self.emit(EventKind::Delivered {
             msg: entry.msg.clone(),
             copy: entry.copy,
@@ -201,7 +204,8 @@ impl Sim {
             consumer: Some(cid),
             redelivered: entry.redelivered,
             delivery_tag: tag,
-            returns: entry.returns,
+            returns,
+            acquired,
         });
         if auto {
             self.emit(EventKind::Acked {
@@ -282,7 +286,7 @@ impl Sim {
                 });
                 self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy));
             }
-            Outcome::Requeue => {
+            Outcome::Requeue | Outcome::RejectRequeue => {
                 self.emit(EventKind::Rejected {
                     msg: msg_id,
                     copy,
@@ -290,7 +294,12 @@ impl Sim {
                     consumer: cid,
                     requeue: true,
                 });
-                self.requeue(qid, u.entry);
+                let kind = if outcome == Outcome::Requeue {
+                    ReturnKind::Nack
+                } else {
+                    ReturnKind::Reject
+                };
+                self.requeue(qid, u.entry, kind);
                 self.expire_head(qid);
             }
         }
@@ -307,44 +316,6 @@ impl Sim {
         }
         self.detach_consumer(cid, false);
         self.lab_restart_later(cid, restart_ms);
-    }
-
-    /// Puts a delivered entry back (see module docs for the position).
-    fn requeue(&mut self, qid: QueueId, mut entry: Entry) {
-        let q = self.queue_mut(qid).expect("queue");
-        let qname = q.name;
-        entry.redelivered = true;
-        if !q.is_quorum() {
-            self.emit(EventKind::Requeued {
-                msg: entry.msg.id,
-                copy: entry.copy,
-                queue: qname,
-            });
-            self.queue_mut(qid).expect("queue").requeue_in_place(entry);
-            return;
-        }
-        entry.returns += 1;
-        match q.rules.delivery_limit {
-            Some(limit) if i64::from(entry.returns) > limit => {
-                self.dead_letter(qid, entry.msg, Reason::DeliveryLimit, Some(entry.copy));
-            }
-            Some(_) => {
-                self.emit(EventKind::Requeued {
-                    msg: entry.msg.id,
-                    copy: entry.copy,
-                    queue: qname,
-                });
-                self.queue_mut(qid).expect("queue").push_return(entry);
-            }
-            None => {
-                self.emit(EventKind::Requeued {
-                    msg: entry.msg.id,
-                    copy: entry.copy,
-                    queue: qname,
-                });
-                self.queue_mut(qid).expect("queue").push_back(entry);
-            }
-        }
     }
 
     /// basic.get with auto-ack: takes the head (after expired heads leave).
@@ -365,6 +336,7 @@ impl Sim {
         let q = self.queue_mut(qid).expect("queue");
         q.last_used_ms = now;
         let Some(entry) = q.pop_head() else { return };
+        let (returns, acquired) = self.profile.delivery_headers(entry.returns, entry.failed);
         self.emit(EventKind::Delivered {
             msg: entry.msg.clone(),
             copy: entry.copy,
@@ -372,7 +344,8 @@ impl Sim {
             consumer: None,
             redelivered: entry.redelivered,
             delivery_tag: 0,
-            returns: entry.returns,
+            returns,
+            acquired,
         });
         self.emit(EventKind::Acked {
             msg: entry.msg.id,

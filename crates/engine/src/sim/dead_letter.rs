@@ -4,8 +4,12 @@
 //! republished to Q's dead-letter exchange, looked up *now*:
 //! - no DLX configured: dropped with the death's reason; DLX configured but missing:
 //!   dropped silently (`dlx_missing`); declaring it later works for later deaths;
-//! - routing keys: the DLRK if set (and the CC header is removed, 3.10), else all the
-//!   original keys, CC and BCC included;
+//! - routing keys: the DLRK if set (and the CC header is removed, 3.10; kept 3.13+,
+//!   `Profile::dlrk_removes_cc`), else all the original keys, CC and BCC included;
+//! - a client-published `x-death` (no broker history yet) is merged on 3.10 and 3.13
+//!   (counts continue), ignored and replaced on 4.x (`Profile::client_x_death`, D1);
+//! - 3.13+ (`crate::version::Profile`): x-death `routing-keys` leave out BCC keys, and
+//!   `x-last-death-*` name the newest death;
 //! - `expiration` is removed (kept in x-death as `original-expiration`), x-death gains
 //!   or bumps the (Q, reason) entry, `x-first-death-*` are set once;
 //! - a message the delayed exchange held now reads `x-delay: -<delay>`;
@@ -15,12 +19,13 @@
 use std::rc::Rc;
 
 use super::Sim;
-use crate::death::{Death, Deaths, Reason};
+use crate::death::{Death, Deaths, LastDeath, Reason};
 use crate::event::{DropReason, EventKind};
 use crate::ids::{CopyId, QueueId};
 use crate::message::{Message, RoutingKeys};
 use crate::sym::Sym;
 use crate::value::FieldValue;
+use crate::version::ClientXDeath;
 
 impl Sim {
     /// Dead-letters `msg` out of `qid`. `copy` is the copy that dies (None when the
@@ -119,23 +124,44 @@ impl Sim {
         dlx: Sym,
         dlrk: Option<Sym>,
     ) -> Rc<Message> {
+        let profile = self.profile;
+        let routing_keys = if profile.death_keys_recorded {
+            recorded_keys_without_bcc(&msg, &self.syms)
+        } else {
+            msg.routing_keys.clone()
+        };
         let death = Death {
             queue: qname,
             reason,
             count: 1,
             time_ms: self.now_ms(),
             exchange: msg.exchange,
-            routing_keys: msg.routing_keys.clone(),
+            routing_keys,
             original_expiration: msg.expiration,
         };
-        let deaths = Deaths::record(msg.deaths.as_deref(), death);
+        let client = match (&msg.deaths, profile.client_x_death) {
+            (None, ClientXDeath::Merge) => {
+                crate::death::from_client_headers(&msg.headers, &mut self.syms)
+            }
+            _ => None,
+        };
+        let mut deaths = Deaths::record(msg.deaths.as_deref().or(client.as_ref()), death);
+        if profile.last_death_headers {
+            deaths.last = Some(LastDeath {
+                reason,
+                queue: qname,
+                exchange: msg.exchange,
+            });
+        }
         let dead = Rc::make_mut(&mut msg);
         if let Some(delay) = dead.delayed_by_ms.take() {
             dead.headers
                 .insert("x-delay", FieldValue::Int(-i64::from(delay.get())));
         }
         if let Some(k) = dlrk {
-            dead.headers.remove("CC");
+            if profile.dlrk_removes_cc {
+                dead.headers.remove("CC");
+            }
             dead.routing_keys = RoutingKeys::One(k);
         }
         dead.exchange = dlx;
@@ -143,4 +169,24 @@ impl Sim {
         dead.deaths = Some(Box::new(deaths));
         msg
     }
+}
+
+/// 3.13+ x-death `routing-keys` (D4): the keys recorded for the message minus its BCC
+/// keys (`mc.erl record_death`). The stored message no longer has its BCC header, so
+/// the keys kept are the first one and those its CC header still names (a message
+/// whose keys a DLRK replaced has one key).
+fn recorded_keys_without_bcc(msg: &Message, syms: &crate::sym::Symbols) -> RoutingKeys {
+    if msg.routing_keys.len() == 1 {
+        return msg.routing_keys.clone();
+    }
+    let cc: Vec<&str> = match msg.headers.get("CC") {
+        Some(FieldValue::Array(items)) => items.iter().filter_map(FieldValue::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let rest: Vec<Sym> = msg.routing_keys[1..]
+        .iter()
+        .copied()
+        .filter(|k| cc.contains(&syms.str(*k)))
+        .collect();
+    RoutingKeys::new(msg.routing_keys.first(), &rest)
 }

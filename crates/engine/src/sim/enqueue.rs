@@ -56,6 +56,7 @@ impl Sim {
             expires_at_ms,
             redelivered: false,
             returns: 0,
+            failed: 0,
         };
         if self.deliver_direct(qid, entry.clone()) {
             return Accepted::Yes;

@@ -28,8 +28,10 @@ mod expire;
 mod node;
 mod orders;
 mod publish;
+mod returns;
 mod route;
 mod topology;
+mod upgrade;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
@@ -99,6 +101,11 @@ pub struct Sim {
     pub(crate) downtime: Option<node::Downtime>,
     /// The order-timeout lab, when the scenario has `orders` (see `sim/orders.rs`).
     orders: Option<Box<crate::orders::Lab>>,
+    /// What the simulated RabbitMQ version does (`crate::version`; 3.10 by default).
+    pub(crate) profile: crate::version::Profile,
+    /// The node ran the delayed-message plugin at some point (an upgrade to 4.3 keeps
+    /// its exchanges in the metadata store, see `sim/upgrade.rs`).
+    pub(crate) plugin_was_loaded: bool,
 }
 
 impl Sim {
@@ -135,7 +142,10 @@ impl Sim {
             node_up: true,
             downtime: None,
             orders: None,
+            profile: scenario.broker_version().profile(),
+            plugin_was_loaded: false,
         };
+        sim.plugin_was_loaded = sim.profile.delayed_plugin;
         sim.declare_builtins();
         sim.declare_topology(&scenario.topology);
         for spec in &scenario.consumers {
@@ -282,6 +292,7 @@ impl Sim {
             Timer::ConsumerDetach(c) => self.detach_consumer(c, true),
             Timer::DelayedDue => self.on_delayed_timer(),
             Timer::NodeUp => self.node_up_again(),
+            Timer::RetryReady(q) => self.on_retry_timer(q),
             Timer::Order(t) => self.fire_order(t),
         }
     }
@@ -314,6 +325,7 @@ impl Sim {
             ActionKind::Get { queue } => self.basic_get(&queue),
             ActionKind::RestartNode { downtime_ms } => self.restart_node(downtime_ms),
             ActionKind::LoseNode => self.lose_node(),
+            ActionKind::Upgrade { to, downtime_ms } => self.upgrade(to, downtime_ms),
         }
     }
 
@@ -422,5 +434,10 @@ impl Sim {
 impl Sim {
     pub fn node_is_up(&self) -> bool {
         self.node_up
+    }
+
+    /// The RabbitMQ version profile the node runs now (an `upgrade` changes it).
+    pub fn profile(&self) -> &crate::version::Profile {
+        &self.profile
     }
 }

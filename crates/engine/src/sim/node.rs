@@ -23,6 +23,8 @@ use crate::timers::Timer;
 pub(crate) struct Downtime {
     /// Consumers that were attached when the node went down (they re-attach).
     pub reconnect: Vec<ConsumerId>,
+    /// The version the node comes back on (an `upgrade`, `sim/upgrade.rs`).
+    pub upgrade_to: Option<crate::version::BrokerVersion>,
 }
 
 impl Sim {
@@ -59,7 +61,10 @@ impl Sim {
             let name = self.syms.str(x).to_string();
             self.delete(&crate::scenario::Delete::Exchange { name });
         }
-        self.downtime = Some(Downtime { reconnect });
+        self.downtime = Some(Downtime {
+            reconnect,
+            upgrade_to: None,
+        });
         self.arm(self.now_ms().saturating_add(downtime_ms), Timer::NodeUp);
     }
 
@@ -67,12 +72,16 @@ impl Sim {
         let Some(down) = self.downtime.take() else {
             return;
         };
+        if let Some(to) = down.upgrade_to {
+            self.come_back_as(to);
+        }
         self.node_up = true;
         self.emit(EventKind::NodeUp);
         let ids: Vec<QueueId> = self.queues().map(|q| q.id).collect();
         for qid in &ids {
             self.expire_head(*qid);
             self.arm_queue_expiry(*qid);
+            self.arm_retry_timer(*qid); // 4.3 delayed retry: what fell due meanwhile
         }
         self.on_delayed_timer();
         for cid in down.reconnect {

@@ -95,6 +95,14 @@ impl Sim {
                 "cannot publish to internal exchange '{name}' in vhost '/'"
             )));
         }
+        if x.delayed && !self.profile.delayed_plugin {
+            // 4.3 after an upgrade: the metadata store kept the exchange, but no module
+            // routes its type (`rabbit_exchange_type_invalid`, rabbitmq-versions.md §2.11).
+            return Err(AmqpError::precondition_failed(format!(
+                "Cannot route message through exchange '{name}' in vhost '/': exchange type {} not found",
+                crate::amqp::exchange_args::DELAYED_TYPE
+            )));
+        }
         if let Some(e) = msg.expiration.filter(|e| !e.is_valid()) {
             parse_expiration(&e.text(&self.syms))?; // for the error
         }
@@ -131,10 +139,14 @@ impl Sim {
         // symbol order shows (e.g. in the exchange list), so it must stay as it was.
         let exchange = self.sym(&exchange);
         let routing_key = self.sym(&routing_key);
-        let expiration = p
-            .expiration
-            .as_deref()
-            .map(|e| Expiration::new(e, parse_expiration(e).ok(), &mut self.syms));
+        let rerender = self.profile.expiration_rerendered;
+        let expiration = p.expiration.as_deref().map(|e| {
+            let mut x = Expiration::new(e, parse_expiration(e).ok(), &mut self.syms);
+            if rerender && x.is_valid() {
+                x.verbatim = None; // 3.13+ (D6): shown as the integer it parsed to
+            }
+            x
+        });
         Message {
             id,
             exchange,

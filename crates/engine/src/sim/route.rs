@@ -23,6 +23,7 @@ use crate::exchange::{Destination, Exchange};
 use crate::ids::QueueId;
 use crate::message::Message;
 use crate::sym::Sym;
+use crate::value::FieldValue;
 
 /// Visits at most this many exchanges per routing (a bound on e2e graphs).
 const MAX_EXCHANGE_HOPS: usize = 1024;
@@ -100,6 +101,13 @@ impl Sim {
                 continue;
             };
             if x.delayed && allow_delay && msg.delayed_by_ms.is_none() {
+                if self.profile.x_delay_mc_types
+                    && matches!(msg.headers.get("x-delay"), Some(FieldValue::Void))
+                {
+                    // 3.13+ plugin (D28 [code]): a void x-delay is `null`, no clause
+                    // matches it and the channel process crashes (541).
+                    return Err(crate::amqp::queue_args::internal_error());
+                }
                 if let DelayDecision::Delay(ms) = parse_x_delay(&msg.headers)? {
                     out.delayed.push((record_of(x, &self.syms), ms));
                     self.push_alternate(x, visited, work);

@@ -47,6 +47,7 @@ impl Sim {
                 None,
             );
             x.builtin = true;
+            x.headers_exact = self.profile.headers_exact_match;
             self.exchanges.insert(sym, x);
         }
     }
@@ -95,6 +96,9 @@ impl Sim {
     }
 
     fn try_declare_exchange(&mut self, def: &ExchangeDef) -> Result<(), AmqpError> {
+        // The version's own refusals first (4.3: no plugin), as check_type runs first.
+        self.profile
+            .check_exchange_type(&def.kind, self.plugin_was_loaded)?;
         let sym = self.sym(&def.name);
         // An existing exchange is only compared (RabbitMQ does not validate it again);
         // this is also how `amq.direct` can be re-declared with its own properties.
@@ -109,9 +113,11 @@ impl Sim {
                 def,
             );
         }
-        let cfg = exchange_args::validate_exchange(&def.name, &def.kind, &def.arguments)?;
+        let cfg = exchange_args::validate_exchange(&def.name, &def.kind, &def.arguments)
+            .map_err(|e| self.profile.adapt_exchange_error(e))?;
         let ae = cfg.alternate_exchange.as_deref().map(|a| self.sym(a));
-        let x = new_exchange(sym, def, cfg.kind, cfg.delayed, ae);
+        let mut x = new_exchange(sym, def, cfg.kind, cfg.delayed, ae);
+        x.headers_exact = self.profile.headers_exact_match;
         self.exchanges.insert(sym, x);
         self.emit(EventKind::ExchangeDeclared { exchange: sym });
         Ok(())
@@ -158,6 +164,8 @@ impl Sim {
             def.auto_delete,
             &def.arguments,
         )?;
+        let quorum = cfg.kind == crate::queue::QueueKind::Quorum;
+        self.profile.check_queue_declare(def, quorum)?;
         let rules = QueueRules {
             kind: cfg.kind,
             message_ttl_ms: cfg.message_ttl_ms,
@@ -167,7 +175,16 @@ impl Sim {
             max_length_bytes: cfg.max_length_bytes,
             overflow: cfg.overflow,
             expires_ms: cfg.expires_ms,
-            delivery_limit: cfg.delivery_limit,
+            delivery_limit: if quorum {
+                self.profile.effective_delivery_limit(cfg.delivery_limit)
+            } else {
+                None
+            },
+            delayed_retry: if quorum {
+                self.profile.delayed_retry_config(&def.arguments)
+            } else {
+                None
+            },
         };
         let id = QueueId(self.queues.len() as u32);
         let mut q = Queue::new(id, sym, rules, self.now_ms());
@@ -193,6 +210,9 @@ impl Sim {
         if let Some(x) = self.exchanges.get(&src) {
             if x.kind == ExchangeKind::Headers {
                 headers::parse_x_match(&def.arguments).map_err(AmqpError::precondition_failed)?;
+            }
+            if x.kind == ExchangeKind::Topic {
+                self.profile.check_topic_binding(&def.routing_key)?;
             }
         }
         let routing_key = self.sym(&def.routing_key);
@@ -410,6 +430,7 @@ fn new_exchange(
         arguments: def.arguments.clone(),
         builtin: false,
         bindings: Vec::new(),
+        headers_exact: false,
     }
 }
 

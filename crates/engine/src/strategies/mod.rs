@@ -251,9 +251,20 @@ pub fn build(config: &Config, workload: &Workload) -> Box<dyn Strategy> {
         Config::DlxPerQueue { max_queues } => dlx_per_queue::new(workload, max_queues),
         Config::DlxCascade { levels } => Box::new(dlx_cascade::new(workload, levels)),
         Config::FixedLevels { levels_ms } => Box::new(fixed_levels::new(workload, &levels_ms)),
-        Config::Plugin => Box::new(plugin::new(workload)),
+        Config::Plugin => plugin::new(workload),
     }
 }
+
+/// Whether a strategy can run on RabbitMQ `version` at all: every strategy but
+/// `plugin` works on every version; the delayed-message plugin has no build for 4.3
+/// (rabbitmq-versions.md D27: archived January 2026, last release v4.2.0 for 4.2).
+pub fn works_on(name: &str, version: crate::version::BrokerVersion) -> bool {
+    name != "plugin" || version.profile().delayed_plugin
+}
+
+/// Why `plugin` cannot run on a version without the plugin (its `not_applicable`).
+pub const PLUGIN_GONE: &str = "the delayed-message plugin cannot run on RabbitMQ 4.3 \
+    (Mnesia removed; the plugin was archived in January 2026, its last release v4.2.0 runs on 4.2)";
 
 /// A strategy computed in one slice: the application-side models are exact sweeps over
 /// the tasks, fast enough not to need slicing (a few ms for 200,000 tasks natively).

@@ -2,8 +2,8 @@
 //! and as an aligned text table.
 //!
 //! ```text
-//! strategy         late mean   p99      max      lost  rows scanned  objects  peak stored  work/task
-//! polling-scan     29.9s       59.4s    59.9s    0     1.2e9         0        98,811       6,020 rows
+//! strategy         works on 4.3  late mean   p99      max      lost  rows scanned  objects  peak stored  work/task
+//! polling-scan     yes           29.9s       59.4s    59.9s    0     1.2e9         0        98,811       6,020 rows
 //! ```
 
 use serde_json::{json, Map, Value};
@@ -34,6 +34,7 @@ pub fn result_json(r: &StrategyResult) -> Value {
         "work_per_task": (r.work_per_task * 100.0).round() / 100.0,
         "work_unit": r.work_unit,
         "facts": facts,
+        "works_on_4_3": super::works_on(r.name, crate::version::BrokerVersion::V4_3),
     });
     if let Some(why) = &r.not_applicable {
         o["not_applicable"] = json!(why);
@@ -120,10 +121,28 @@ pub const HEADERS: [&str; 10] = [
     "parameters",
 ];
 
+/// The CLI table's extra column, after the strategy's name: whether it can run on
+/// RabbitMQ 4.3 at all (the delayed-message plugin cannot, D27).
+pub const WORKS_ON_4_3: &str = "works on 4.3";
+
 pub fn text_table(results: &[StrategyResult]) -> String {
-    let rows: Vec<Vec<String>> = results.iter().map(row_cells).collect();
-    let mut widths: Vec<usize> = HEADERS.iter().map(|h| h.len()).collect();
-    for row in rows.iter().filter(|r| r.len() == HEADERS.len()) {
+    let headers: Vec<String> = std::iter::once(HEADERS[0])
+        .chain(std::iter::once(WORKS_ON_4_3))
+        .chain(HEADERS[1..].iter().copied())
+        .map(String::from)
+        .collect();
+    let rows: Vec<Vec<String>> = results
+        .iter()
+        .map(|r| {
+            let mut cells = row_cells(r);
+            let works = super::works_on(r.name, crate::version::BrokerVersion::V4_3);
+            cells.insert(1, if works { "yes" } else { "no" }.to_string());
+            cells
+        })
+        .collect();
+    let full = headers.len();
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    for row in rows.iter().filter(|r| r.len() == full) {
         for (w, c) in widths.iter_mut().zip(row) {
             *w = (*w).max(c.chars().count());
         }
@@ -136,13 +155,20 @@ pub fn text_table(results: &[StrategyResult]) -> String {
             .collect();
         padded.join("  ").trim_end().to_string()
     };
-    let mut out = line(&HEADERS.map(String::from));
+    let mut out = line(&headers);
     out.push('\n');
     for row in &rows {
-        if row.len() == HEADERS.len() {
+        if row.len() == full {
             out.push_str(&line(row));
         } else {
-            out.push_str(&format!("{:<w$}  {}", row[0], row[1], w = widths[0]));
+            out.push_str(&format!(
+                "{:<w0$}  {:<w1$}  {}",
+                row[0],
+                row[1],
+                row[2],
+                w0 = widths[0],
+                w1 = widths[1]
+            ));
         }
         out.push('\n');
     }

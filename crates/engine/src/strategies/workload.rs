@@ -78,6 +78,9 @@ pub struct Workload {
     pub outage: Option<Outage>,
     /// For strategies that draw (store-notify's drops).
     pub seed: u64,
+    /// The RabbitMQ version the broker strategies run on (`compare --broker`); `None`:
+    /// 3.10, as before.
+    pub broker: Option<crate::version::BrokerVersion>,
 }
 
 impl Workload {
@@ -105,6 +108,7 @@ impl Workload {
             tasks,
             outage: spec.outage,
             seed: spec.seed,
+            broker: None,
         }
     }
 

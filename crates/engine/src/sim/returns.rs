@@ -1,0 +1,141 @@
+//! Returning a delivered message to its queue: counting, the quorum delivery limit,
+//! the position it goes back to, and 4.3's delayed retry. The version rules come from
+//! `version::Profile` (rows D8-D13, D16 of rabbitmq-versions.md).
+//!
+//! - Classic queues: back to the original position, every version.
+//! - Quorum queues: each return raises the acquired count; a failed delivery
+//!   (basic.reject requeue=true, a channel or connection loss) also the failed count.
+//!   The limit compares the profile's counter (3.x and 4.0-4.2: every return; 4.3:
+//!   failed ones only); over it, the message is dead-lettered as `delivery_limit`.
+//! - Position: with a limit, served first (3.10 without one: the back); 4.3 always
+//!   first; 4.0+ a channel close returns to the front.
+//! - 4.3 delayed retry (`x-delayed-retry-type` all/failed/returned, `-min`, `-max`):
+//!   the return is set aside for `min(min × max(1, failed count), max)` ms, then goes to
+//!   the back of the returns. Not deliverable and not expiring meanwhile.
+//!
+//! ```text
+//! 4.0, default limit 20, consumer nacks m every time:
+//!   deliveries 1..21 (x-delivery-count 1..20 on redeliveries), the 21st nack:
+//!   dead-lettered as delivery_limit
+//! 4.3 same: never dead-lettered (nack is not a failure), x-acquired-count 1, 2, ...
+//! 4.3 delayed retry failed, min 1000, max 5000: t0 delivered, t10 reject-requeue
+//!   (failed 1) -> ready t1010; t1020 reject-requeue (failed 2) -> ready t3020
+//! ```
+
+use super::Sim;
+use crate::death::Reason;
+use crate::event::EventKind;
+use crate::ids::QueueId;
+use crate::queue::Entry;
+use crate::timers::Timer;
+use crate::version::{DelayedRetryKind, QuorumRequeue, ReturnCounting};
+
+/// How a delivery came back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReturnKind {
+    /// basic.nack requeue=true.
+    Nack,
+    /// basic.reject requeue=true (a failed delivery in 4.3).
+    Reject,
+    /// The consumer's channel or connection closed with it unacked (failed in 4.3).
+    ChannelLoss,
+}
+
+impl Sim {
+    /// Puts a delivered entry back (see the module docs).
+    pub(crate) fn requeue(&mut self, qid: QueueId, mut entry: Entry, kind: ReturnKind) {
+        let profile = self.profile;
+        let q = self.queue_mut(qid).expect("queue");
+        let qname = q.name;
+        entry.redelivered = true;
+        if !q.is_quorum() {
+            self.emit(EventKind::Requeued {
+                msg: entry.msg.id,
+                copy: entry.copy,
+                queue: qname,
+            });
+            self.queue_mut(qid).expect("queue").requeue_in_place(entry);
+            return;
+        }
+        let failed = kind != ReturnKind::Nack;
+        entry.returns += 1;
+        if failed {
+            entry.failed += 1;
+        }
+        let counter = match profile.return_counting {
+            ReturnCounting::EveryReturn | ReturnCounting::Acquired => entry.returns,
+            ReturnCounting::FailedOnly => entry.failed,
+        };
+        let limit = q.rules.delivery_limit;
+        if limit.is_some_and(|l| i64::from(counter) > l) {
+            return self.dead_letter(qid, entry.msg, Reason::DeliveryLimit, Some(entry.copy));
+        }
+        self.emit(EventKind::Requeued {
+            msg: entry.msg.id,
+            copy: entry.copy,
+            queue: qname,
+        });
+        let now = self.now_ms();
+        let q = self.queue_mut(qid).expect("queue");
+        if let Some(retry) = q.rules.delayed_retry {
+            let delay = match retry.kind {
+                DelayedRetryKind::All => true,
+                DelayedRetryKind::Failed => failed,
+                DelayedRetryKind::Returned => !failed,
+            };
+            if delay {
+                let delay_ms = retry.delay_ms(entry.failed);
+                let ready_at = now.saturating_add(delay_ms);
+                q.set_aside(ready_at, entry);
+                return self.arm_retry_timer(qid);
+            }
+        }
+        let front = match profile.quorum_requeue {
+            QuorumRequeue::AlwaysFront => true,
+            QuorumRequeue::FrontIfLimited => {
+                limit.is_some()
+                    || (kind == ReturnKind::ChannelLoss && profile.channel_close_to_front)
+            }
+        };
+        if front {
+            q.push_return(entry);
+        } else {
+            q.push_back(entry);
+        }
+    }
+
+    pub(crate) fn arm_retry_timer(&mut self, qid: QueueId) {
+        let now = self.now_ms();
+        let Some(q) = self.queue_mut(qid) else { return };
+        let Some(at) = q.next_set_aside_ms() else {
+            q.retry_timer_at_ms = None;
+            return;
+        };
+        let at = at.max(now); // one that fell due while the node was down: now
+        if q.retry_timer_at_ms != Some(at) {
+            q.retry_timer_at_ms = Some(at);
+            self.arm(at, Timer::RetryReady(qid));
+        }
+    }
+
+    /// Delayed retry: the set-aside messages whose time came go to the back of the
+    /// returns (ahead of the ready messages), then head-only expiry applies to them.
+    pub(crate) fn on_retry_timer(&mut self, qid: QueueId) {
+        let now = self.now_ms();
+        let Some(q) = self.queue_mut(qid) else { return };
+        if q.retry_timer_at_ms != Some(now) {
+            return; // stale
+        }
+        q.retry_timer_at_ms = None;
+        if !self.node_up {
+            return;
+        }
+        let q = self.queue_mut(qid).expect("queue");
+        for e in q.take_ready_set_aside(now) {
+            q.push_return(e);
+        }
+        self.arm_retry_timer(qid);
+        self.expire_head(qid);
+        self.try_deliver(qid);
+    }
+}

@@ -1,0 +1,144 @@
+//! Which RabbitMQ the simulation is: the scenario's `broker` field.
+//!
+//! Each [`BrokerVersion`] stands for one patch release (`shared/docs/rabbitmq-versions.md`
+//! §0): 3.10 is 3.10.8 with the delayed-message plugin 3.10.2 (the live-checked baseline);
+//! 3.13 is 3.13.7, 4.0 4.0.9, 4.1 4.1.8, 4.2 4.2.9 (each with the plugin build for it),
+//! and 4.3 is 4.3.5 (no plugin: it cannot run there). A fresh single node, all feature
+//! flags on, default configuration, AMQP 0-9-1 clients.
+//!
+//! What differs lives in one place: [`Profile`] (`profile.rs`), a set of named rules the
+//! simulation asks (`sim/*` never compares versions). [`notes`] lists, per version, the
+//! differences from 3.10 with their row id (D1..D33), source and confidence, for the
+//! playground's badge.
+//!
+//! ```text
+//! "broker" absent        -> 3.10, and a saved scenario keeps it absent
+//! "broker": "4.3"        -> Profile::of(V4_3): no plugin, delivery limit 20 on quorum
+//!                           queues counting failed deliveries only, ...
+//! delaylab run --broker 4.0 f.json  -> the file's field is overridden
+//! ```
+
+mod checks;
+mod notes;
+mod profile;
+
+pub use checks::TRANSIENT_NONEXCL_TEXT;
+pub use notes::{notes, Confidence, Note};
+pub use profile::*;
+
+/// A version profile (see the module docs for the patch release each stands for).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BrokerVersion {
+    #[default]
+    V3_10,
+    V3_13,
+    V4_0,
+    V4_1,
+    V4_2,
+    V4_3,
+}
+
+impl BrokerVersion {
+    /// Every profile, oldest first.
+    pub const ALL: [BrokerVersion; 6] = [
+        BrokerVersion::V3_10,
+        BrokerVersion::V3_13,
+        BrokerVersion::V4_0,
+        BrokerVersion::V4_1,
+        BrokerVersion::V4_2,
+        BrokerVersion::V4_3,
+    ];
+
+    /// As written in a scenario's `broker` field: `"3.10"`, ..., `"4.3"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BrokerVersion::V3_10 => "3.10",
+            BrokerVersion::V3_13 => "3.13",
+            BrokerVersion::V4_0 => "4.0",
+            BrokerVersion::V4_1 => "4.1",
+            BrokerVersion::V4_2 => "4.2",
+            BrokerVersion::V4_3 => "4.3",
+        }
+    }
+
+    /// The patch release whose source the profile follows (rabbitmq-versions.md §0).
+    pub fn patch_release(self) -> &'static str {
+        match self {
+            BrokerVersion::V3_10 => "3.10.8",
+            BrokerVersion::V3_13 => "3.13.7",
+            BrokerVersion::V4_0 => "4.0.9",
+            BrokerVersion::V4_1 => "4.1.8",
+            BrokerVersion::V4_2 => "4.2.9",
+            BrokerVersion::V4_3 => "4.3.5",
+        }
+    }
+
+    /// The delayed-message plugin build the profile runs, if any (D27).
+    pub fn plugin_release(self) -> Option<&'static str> {
+        match self {
+            BrokerVersion::V3_10 => Some("3.10.2"),
+            BrokerVersion::V3_13 => Some("v3.13.0"),
+            BrokerVersion::V4_0 => Some("v4.0.7"),
+            BrokerVersion::V4_1 => Some("v4.1.0"),
+            BrokerVersion::V4_2 => Some("v4.2.0"),
+            BrokerVersion::V4_3 => None,
+        }
+    }
+
+    /// A label for a selector: `RabbitMQ 4.3 (4.3.5)`.
+    pub fn label(self) -> String {
+        format!("RabbitMQ {} ({})", self.as_str(), self.patch_release())
+    }
+
+    /// Whether this profile was checked against a live broker (only 3.10.8 was).
+    pub fn live_checked(self) -> bool {
+        self == BrokerVersion::V3_10
+    }
+
+    /// Reads a `broker` value; `None` if it is not one of [`BrokerVersion::ALL`].
+    pub fn parse(s: &str) -> Option<BrokerVersion> {
+        BrokerVersion::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+
+    /// `"3.10", "3.13", "4.0", "4.1", "4.2" or "4.3"`, for error messages.
+    pub fn allowed_list() -> String {
+        let quoted: Vec<String> = BrokerVersion::ALL
+            .iter()
+            .map(|v| format!("\"{}\"", v.as_str()))
+            .collect();
+        let (last, rest) = quoted.split_last().expect("six versions");
+        format!("{} or {last}", rest.join(", "))
+    }
+
+    /// The rules this version follows.
+    pub fn profile(self) -> Profile {
+        Profile::of(self)
+    }
+}
+
+impl std::fmt::Display for BrokerVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_round_trips_every_version_and_refuses_others() {
+        for v in BrokerVersion::ALL {
+            assert_eq!(BrokerVersion::parse(v.as_str()), Some(v));
+        }
+        for bad in ["3.11", "4", "4.3.5", "", "v4.3"] {
+            assert_eq!(BrokerVersion::parse(bad), None, "{bad}");
+        }
+        assert_eq!(
+            BrokerVersion::allowed_list(),
+            "\"3.10\", \"3.13\", \"4.0\", \"4.1\", \"4.2\" or \"4.3\""
+        );
+        assert_eq!(BrokerVersion::default(), BrokerVersion::V3_10);
+        assert_eq!(BrokerVersion::V4_3.label(), "RabbitMQ 4.3 (4.3.5)");
+    }
+}

@@ -1,0 +1,205 @@
+//! The version notes: for each version, the differences from 3.10 the simulation applies
+//! (and the ones it knows of but does not simulate), each with its row of
+//! `shared/docs/rabbitmq-versions.md`, its source and how sure we are. The playground's
+//! badge lists them; tests check that every applied row has a boundary test.
+
+use super::BrokerVersion;
+use BrokerVersion::*;
+
+/// How a note is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Confidence {
+    /// Run against a live broker (3.10.8 only, `tests/broker/`).
+    LiveChecked,
+    /// Stated in RabbitMQ's release notes or docs, or by a test in its repository.
+    ReleaseNotes,
+    /// Inferred from reading RabbitMQ's source, not run on a broker (`[code]`).
+    Code,
+    /// No source found, or the sources disagree (`[unconfirmed]`).
+    Unconfirmed,
+}
+
+impl Confidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::LiveChecked => "live-checked",
+            Confidence::ReleaseNotes => "release notes",
+            Confidence::Code => "code",
+            Confidence::Unconfirmed => "unconfirmed",
+        }
+    }
+}
+
+/// One difference, as the playground shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// `D1` .. `D33` (rabbitmq-versions.md §1), or `base` for the 3.10 baseline.
+    pub row: &'static str,
+    pub text: &'static str,
+    /// Where it comes from: tag and file, release note, docs page.
+    pub source: &'static str,
+    pub confidence: Confidence,
+    /// False: known, but not part of what delaylab simulates (the text says why).
+    pub simulated: bool,
+}
+
+struct Row {
+    note: Note,
+    /// The first version it applies to, and the last (inclusive).
+    from: BrokerVersion,
+    to: BrokerVersion,
+}
+
+const fn row(
+    row: &'static str,
+    from: BrokerVersion,
+    to: BrokerVersion,
+    confidence: Confidence,
+    simulated: bool,
+    text: &'static str,
+    source: &'static str,
+) -> Row {
+    Row {
+        note: Note {
+            row,
+            text,
+            source,
+            confidence,
+            simulated,
+        },
+        from,
+        to,
+    }
+}
+
+use Confidence::{Code, ReleaseNotes, Unconfirmed};
+
+const ROWS: &[Row] = &[
+    row("D1", V4_0, V4_3, ReleaseNotes, true,
+        "A client-supplied x-death header is no longer merged: the next dead-lettering replaces it (count starts at 1 again).",
+        "RN 4.0.1; S@v4.0.9 mc.erl record_death/4"),
+    row("D2", V3_13, V4_3, ReleaseNotes, true,
+        "Dead-lettered messages also carry x-last-death-reason, x-last-death-queue and x-last-death-exchange.",
+        "S@v3.13.0 mc.erl record_death/3, mc_amqpl.erl deaths_to_headers/2"),
+    row("D4", V3_13, V4_3, Code, true,
+        "x-death routing-keys are the keys recorded at publish (publish key and CC), not the first key plus the current CC header.",
+        "S@v3.13.7 mc.erl record_death, commit f8ddfe6015"),
+    row("D5", V3_13, V4_3, ReleaseNotes, true,
+        "The CC header stays on a dead-lettered copy even when x-dead-letter-routing-key is set.",
+        "S@v3.13.0 test dead_letter_headers_CC_with_routing_key"),
+    row("D6", V3_13, V4_3, Code, true,
+        "expiration is shown re-rendered as an integer (\"+5\" becomes \"5\"), also in original-expiration.",
+        "S@v3.13.7 mc_amqpl.erl protocol_state/2"),
+    row("D7", V3_13, V4_3, ReleaseNotes, true,
+        "Declaring an unknown exchange type closes the channel with 406 PRECONDITION_FAILED (3.10: connection closed with 503).",
+        "RN 3.13.3 #11215, commit 312b3e0054"),
+    row("D8", V4_0, V4_3, ReleaseNotes, true,
+        "Quorum queues have a delivery limit of 20 by default: the 21st return dead-letters the message (delivery_limit).",
+        "RN 4.0.1; S@v4.0.9 rabbit_quorum_queue.erl ?DEFAULT_DELIVERY_LIMIT"),
+    row("D9", V4_3, V4_3, ReleaseNotes, true,
+        "The quorum delivery limit counts only failed deliveries (basic.reject requeue, channel or connection loss), not basic.nack requeue.",
+        "S@v4.3.5 rabbit_channel.erl, commit 84432522bf #15387; docs quorum-queues \"When is delivery count incremented?\""),
+    row("D10", V4_0, V4_3, ReleaseNotes, true,
+        "x-delivery-limit -1 means unlimited (3.x: dead-lettered at the first return).",
+        "S@v4.0.9 rabbit_fifo.erl update_config/2; 3.x side [code]"),
+    row("D11", V4_3, V4_3, ReleaseNotes, true,
+        "Redelivered quorum messages carry x-acquired-count (every return) and x-delivery-count (failed deliveries only).",
+        "S@v4.3.5 rabbit_fifo_client.erl; blog 2026-04-23 RabbitMQ 4.3 release"),
+    row("D12", V4_0, V4_2, Code, true,
+        "A quorum queue serves a requeued message first (the default limit makes every queue limited); with x-delivery-limit -1 it goes to the back.",
+        "S@v4.2.9 rabbit_fifo_client.erl send_command/5"),
+    row("D12", V4_3, V4_3, Code, true,
+        "A quorum queue always serves a requeued message first, even with x-delivery-limit -1.",
+        "S@v4.3.5 rabbit_fifo_client.erl send_command/5, commit d56a4e676d"),
+    row("D13", V4_0, V4_3, ReleaseNotes, true,
+        "Messages returned by a channel or connection close go to the front of a quorum queue.",
+        "S@v4.0.9 rabbit_fifo.erl return_all"),
+    row("D14", V4_0, V4_3, ReleaseNotes, false,
+        "Quorum queues support message priorities (not simulated: delaylab has no priorities).",
+        "S@v4.0.9 rabbit_fifo_q.erl; S@v4.3.5 rabbit_fifo_pq.erl"),
+    row("D15", V4_3, V4_3, ReleaseNotes, true,
+        "Quorum expiry checks the head of the returned messages and the head of the queue, so an expired head is not held up by a live returned message.",
+        "S@v4.3.5 rabbit_fifo.erl expire_batch/3, PR #15846"),
+    row("D16", V4_3, V4_3, ReleaseNotes, true,
+        "Quorum delayed retry: x-delayed-retry-type (all, failed, returned), -min and -max set a returned message aside for min x delivery-count (at most max).",
+        "S@v4.3.5 rabbit_fifo.erl return_one/8, calculate_ready_at/4; docs quorum-queues #delayed-retry"),
+    row("D17", V4_0, V4_3, ReleaseNotes, false,
+        "Quorum x-expires and an expires policy: the minimum wins (not simulated: no policies).",
+        "commit e8c5d22e9b"),
+    row("D19", V4_2, V4_3, ReleaseNotes, false,
+        "Several heads dropped at once by drop-head are dead-lettered oldest first (delaylab drops them one at a time, oldest first, in every version).",
+        "RN 4.2.1 #14926"),
+    row("D20", V4_3, V4_3, ReleaseNotes, false,
+        "Purging a quorum queue also removes messages waiting for at-least-once dead-lettering (not simulated).",
+        "RN 4.3.0 #13885"),
+    row("D21", V4_3, V4_3, ReleaseNotes, false,
+        "The consumer ack timeout (30 min) applies to quorum queues only: the timed-out messages return and the consumer is cancelled; classic queues never time out (not simulated: delaylab models no ack timeout on any version, a long handle time is a consumer that never acks).",
+        "RN 4.3.0; S@v4.3.5 rabbit_queue_type.erl get_consumer_timeout/2 (cancel [code])"),
+    row("D22", V4_3, V4_3, ReleaseNotes, true,
+        "A non-durable, non-exclusive queue is refused: connection closed with 541 (transient_nonexcl_queues is denied).",
+        "S@v4.3.5 rabbit_amqqueue.erl declare/7; test when_transient_nonexcl_is_not_permitted"),
+    row("D23", V4_3, V4_3, ReleaseNotes, true,
+        "x-queue-version 1 is refused with 406 (only version 2 exists).",
+        "commit a67de22527"),
+    row("D24", V4_3, V4_3, Unconfirmed, true,
+        "x-queue-mode: the release notes say it errors out, the code accepts and ignores it; delaylab accepts it.",
+        "RN 4.3.0 vs S@v4.3.5 rabbit_classic_queue:capabilities/0"),
+    row("D25", V4_3, V4_3, ReleaseNotes, false,
+        "basic.qos global=true is treated as global=false (not simulated: delaylab sets a per-consumer prefetch).",
+        "commit c916eeb893; test when_global_qos_is_not_permitted"),
+    row("D26", V4_3, V4_3, ReleaseNotes, true,
+        "A topic binding key with more than two '#' words is refused with 406.",
+        "RN 4.3.5 #17039, commit c5ed7c4e97"),
+    row("D27", V4_3, V4_3, ReleaseNotes, true,
+        "No delayed-message plugin: x-delayed-message is an unknown exchange type; one carried over by an upgrade refuses every publish with 406 and its stored messages are lost.",
+        "RN 4.3.0 (Mnesia removed); P@v4.2.0 Makefile broker_version_requirements [\"4.2.0\"]; plugin README"),
+    row("D28", V3_13, V4_2, Code, true,
+        "A void (null) x-delay closes the connection with 541 (3.10: no delay). Also, per the code, a signed-byte x-delay gives no delay and a decimal one 541: scenario JSON has no such types.",
+        "P@v3.13.0 rabbit_delayed_message_utils:get_delay/1"),
+    row("D31", V4_3, V4_3, Code, true,
+        "A classic queue refuses x-consumer-timeout, x-consumer-disconnected-timeout and x-delayed-retry-* with 406.",
+        "S@v4.3.5 rabbit_amqqueue.erl check_arguments_key/4"),
+    row("D32", V3_13, V4_3, Code, true,
+        "A headers exchange compares values exactly: 1 no longer matches 1.0.",
+        "S@v3.13.0 rabbit_exchange_type_headers.erl"),
+];
+
+const BASELINE: Note = Note {
+    row: "base",
+    text: "RabbitMQ 3.10.8 with the delayed-message plugin 3.10.2, checked against a live broker.",
+    source: "rabbitmq-semantics.md Part A; tests/broker/",
+    confidence: Confidence::LiveChecked,
+    simulated: true,
+};
+
+/// The notes of `version`: for 3.10 the live-checked baseline; for the others, every
+/// difference from 3.10 that applies to it, in row order.
+pub fn notes(version: BrokerVersion) -> Vec<Note> {
+    if version == V3_10 {
+        return vec![BASELINE];
+    }
+    ROWS.iter()
+        .filter(|r| r.from <= version && version <= r.to)
+        .map(|r| r.note)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_follow_the_table() {
+        assert_eq!(notes(V3_10), vec![BASELINE]);
+        let rows = |v| notes(v).iter().map(|n| n.row).collect::<Vec<_>>();
+        assert!(rows(V3_13).contains(&"D2") && !rows(V3_13).contains(&"D8"));
+        assert!(rows(V4_0).contains(&"D8") && !rows(V4_0).contains(&"D27"));
+        assert!(rows(V4_3).contains(&"D27") && rows(V4_3).contains(&"D16"));
+        assert!(!rows(V4_3).contains(&"D28"));
+        for v in BrokerVersion::ALL {
+            assert!(notes(v)
+                .iter()
+                .all(|n| (n.confidence == Confidence::LiveChecked) == (v == V3_10)));
+        }
+    }
+}
