@@ -5,14 +5,21 @@ use super::model::Outcome;
 
 impl Outcome {
     /// Every outcome, in the order a form lists them.
-    pub const ALL: [Outcome; 3] = [Outcome::Ack, Outcome::Reject, Outcome::Requeue];
+    pub const ALL: [Outcome; 4] = [
+        Outcome::Ack,
+        Outcome::Reject,
+        Outcome::Requeue,
+        Outcome::RejectRequeue,
+    ];
 
-    /// `"ack"`, `"reject"` or `"requeue"`, as in a consumer's `outcome`.
+    /// `"ack"`, `"reject"`, `"requeue"` (basic.nack requeue=true) or `"reject_requeue"`
+    /// (basic.reject requeue=true), as in a consumer's `outcome`.
     pub fn name(self) -> &'static str {
         match self {
             Outcome::Ack => "ack",
             Outcome::Reject => "reject",
             Outcome::Requeue => "requeue",
+            Outcome::RejectRequeue => "reject_requeue",
         }
     }
 
