@@ -23,9 +23,10 @@
 use delaylab_engine::scenario::duration::parse_duration;
 use delaylab_engine::strategies::report::{figure_cells, grouped, human_ms, row_cells};
 use delaylab_engine::strategies::{
-    load, load_workload_str, Comparison, Outage, OutageKind, StrategyResult, Workload,
+    load, load_workload_str, works_on, Comparison, Outage, OutageKind, StrategyResult, Workload,
     WorkloadFile, NAMES,
 };
+use delaylab_engine::version::BrokerVersion;
 use leptos::prelude::*;
 
 use super::i18n::Lang;
@@ -89,6 +90,9 @@ fn tr(lang: Lang, key: &'static str) -> &'static str {
         "peak" => ("peak stored", "峰值存量"),
         "work" => ("work/task", "每任务开销"),
         "params" => ("parameters", "参数"),
+        "works_4_3" => ("works on 4.3", "可用于 4.3"),
+        "yes" => ("yes", "是"),
+        "no" => ("no: plugin archived, runs on 3.10-4.2 only", "否:插件已归档,只能运行在 3.10-4.2"),
         _ => (key, key),
     };
     if lang == Lang::Zh {
@@ -232,8 +236,9 @@ pub fn cells(r: &StrategyResult, lang: Lang) -> Vec<String> {
     cells
 }
 
-const HEADER_KEYS: [&str; 10] = [
+const HEADER_KEYS: [&str; 11] = [
     "strategy",
+    "works_4_3",
     "late_mean",
     "p99",
     "max",
@@ -303,12 +308,12 @@ fn template(r: &StrategyResult, lang: Lang) -> &'static str {
             "延迟向上取整到 {levels} 个固定等级:平均晚 {mean},最多晚 {max}{early_note};{objects} 个对象。适合延迟可以归到等级上的场景。{lost_note}",
         ),
         "plugin" if lost => (
-            "On time (max {max}), but {lost} tasks lost with the node: the plugin's store lives on one node and is not replicated.",
-            "准时(最大 {max}),但节点丢失带走了 {lost} 个任务:插件的存储只在一个节点上,没有副本。",
+            "On time (max {max}), but {lost} tasks lost with the node: the plugin's store lives on one node and is not replicated. It runs on RabbitMQ 3.10 to 4.2 only (archived January 2026, cannot run on 4.3).",
+            "准时(最大 {max}),但节点丢失带走了 {lost} 个任务:插件的存储只在一个节点上,没有副本。它只能运行在 RabbitMQ 3.10 至 4.2(2026 年 1 月已归档,无法运行在 4.3 上)。",
         ),
         "plugin" => (
-            "On time (max {max}) with {objects} objects; the store survives a restart but not the loss of its node, and its throughput is limited.",
-            "准时(最大 {max}),只需 {objects} 个对象;存储能扛过重启,但扛不住节点丢失,吞吐量也有限。",
+            "On time (max {max}) with {objects} objects; the store survives a restart but not the loss of its node, and its throughput is limited. It runs on RabbitMQ 3.10 to 4.2 only (archived January 2026, cannot run on 4.3).",
+            "准时(最大 {max}),只需 {objects} 个对象;存储能扛过重启,但扛不住节点丢失,吞吐量也有限。它只能运行在 RabbitMQ 3.10 至 4.2(2026 年 1 月已归档,无法运行在 4.3 上)。",
         ),
         _ => ("", ""),
     };
@@ -674,10 +679,17 @@ fn ResultTable(results: RwSignal<Vec<StrategyResult>>, lang: Signal<Lang>) -> im
                             .map(|r| {
                                 let cells = cells(r, lang);
                                 let name = r.name;
-                                if cells.len() < HEADER_KEYS.len() - 1 {
+                                // Whether the strategy can run on RabbitMQ 4.3 at all (the
+                                // engine's rule: the delayed-message plugin cannot, D27).
+                                let works = tr(
+                                    lang,
+                                    if works_on(name, BrokerVersion::V4_3) { "yes" } else { "no" },
+                                );
+                                if cells.len() < HEADER_KEYS.len() - 2 {
                                     return view! {
                                         <tr data-testid=format!("strat-row-{name}")>
                                             <th scope="row"><code>{name}</code></th>
+                                            <td data-testid="strat-works-4-3">{works}</td>
                                             <td colspan="9">{cells[0].clone()}</td>
                                         </tr>
                                     }
@@ -686,6 +698,7 @@ fn ResultTable(results: RwSignal<Vec<StrategyResult>>, lang: Signal<Lang>) -> im
                                 view! {
                                     <tr data-testid=format!("strat-row-{name}")>
                                         <th scope="row"><code>{name}</code></th>
+                                        <td data-testid="strat-works-4-3">{works}</td>
                                         {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
                                     </tr>
                                 }

@@ -38,7 +38,7 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
         ),
         "fix-delayed-plugin" => (
             "解决方案:延迟消息交换机插件",
-            "与队头阻塞相同的负载(A 等 30 分钟,一分钟后发布的 B 等 5 分钟),改走 rabbitmq-delayed-message-exchange 插件:order.delayed.exchange 的类型是 x-delayed-message,包装一个 direct 交换机,直接绑定到 order.close.queue。每条消息用整数头 x-delay 携带延迟时长;没有等待队列,也没有死信。",
+            "与队头阻塞相同的负载(A 等 30 分钟,一分钟后发布的 B 等 5 分钟),改走 rabbitmq-delayed-message-exchange 插件:order.delayed.exchange 的类型是 x-delayed-message,包装一个 direct 交换机,直接绑定到 order.close.queue。每条消息用整数头 x-delay 携带延迟时长;没有等待队列,也没有死信。(延迟消息插件只能运行在 RabbitMQ 3.10 至 4.2:它的仓库已于 2026 年 1 月归档,最后一个版本 4.2.0 只支持 4.2,在 4.3 上无法运行(Mnesia 已被移除)。)",
             "B 在 6:00、A 在 30:00 被投递,late_ms 都是 0:插件按到期时间而不是发布顺序释放消息。在此之前它们存放在交换机内部的存储里(final.delayed 统计它们),不在任何队列中,所以队列深度显示为空。消费者看到的是原始的正数 x-delay 头,没有 x-death。",
         ),
         "fix-one-queue-per-ttl" => (
@@ -68,17 +68,17 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
         ),
         "plugin-mandatory-late-binding" => (
             "延迟交换机:mandatory 退回与后加的绑定",
-            "notify.delayed.exchange 是包装 direct 交换机的 x-delayed-message 交换机,一开始就绑定了 notify.sms.queue 和 notify.push.queue;notify.email.queue 的绑定到 1:00 才加上,push 的绑定在 2:30 被删除。每个队列一个消费者,收到即确认。",
+            "notify.delayed.exchange 是包装 direct 交换机的 x-delayed-message 交换机,一开始就绑定了 notify.sms.queue 和 notify.push.queue;notify.email.queue 的绑定到 1:00 才加上,push 的绑定在 2:30 被删除。每个队列一个消费者,收到即确认。(延迟消息插件只能运行在 RabbitMQ 3.10 至 4.2:它的仓库已于 2026 年 1 月归档,最后一个版本 4.2.0 只支持 4.2,在 4.3 上无法运行(Mnesia 已被移除)。)",
             "sms-1 以 mandatory 和 x-delay 60000 发布,尽管绑定存在,它仍在 0:00 以 basic.return 312 NO_ROUTE 被退回,却依然在 1:00 被投递:插件把消息存起来,并告诉通道它没有路由到任何地方。sms-now(mandatory,无 x-delay)立即被路由,不会退回。email-1(x-delay 120000)在 2:00 通过 1:00 加上的绑定投递,因为路由发生在到期时刻。push-1(x-delay 180000)在 3:00 丢失(dropped,原因 unroutable),因为它的绑定在 2:30 被删除了,而且没有人会得到通知。",
         ),
         "plugin-node-lost" => (
             "节点丢失:延迟存储和经典队列随之消失",
-            "三种保存订单超时的方式,所在节点在 3:00 永久丢失:order.delayed.exchange(x-delayed-message)的存储、经典 DLX 等待队列 order.wait.classic.queue 和仲裁 DLX 等待队列 order.wait.quorum.queue(两者都是 x-message-ttl 600000,经 order.dlx.exchange 死信)。所有消息最终进入 order.close.queue,由 closer 消费。",
+            "三种保存订单超时的方式,所在节点在 3:00 永久丢失:order.delayed.exchange(x-delayed-message)的存储、经典 DLX 等待队列 order.wait.classic.queue 和仲裁 DLX 等待队列 order.wait.quorum.queue(两者都是 x-message-ttl 600000,经 order.dlx.exchange 死信)。所有消息最终进入 order.close.queue,由 closer 消费。(延迟消息插件只能运行在 RabbitMQ 3.10 至 4.2:它的仓库已于 2026 年 1 月归档,最后一个版本 4.2.0 只支持 4.2,在 4.3 上无法运行(Mnesia 已被移除)。)",
             "delayed-1m 在丢失前的 1:00 被投递。3:00 时,delayed-5m 和 delayed-10m(插件的存储只有一份、没有副本)以及 classic-10m(经典队列的内容,无论是否持久化)以原因 node_lost 被丢弃。quorum-10m 在其他副本上幸存,并在 10:00 准时投递:对于绝不能丢的延迟消息,有副本的等待队列胜过插件。",
         ),
         "plugin-node-restart" => (
             "延迟交换机:节点重启",
-            "四条提醒在 reminder.delayed.exchange(包装 direct 的 x-delayed-message,绑定到 reminder.queue)的存储中等待,延迟分别为 1、2、5 和 10 分钟。节点在 1:30 停止,4 分钟后的 5:30 恢复;3:00 的一次发布撞上了停止的 Broker。",
+            "四条提醒在 reminder.delayed.exchange(包装 direct 的 x-delayed-message,绑定到 reminder.queue)的存储中等待,延迟分别为 1、2、5 和 10 分钟。节点在 1:30 停止,4 分钟后的 5:30 恢复;3:00 的一次发布撞上了停止的 Broker。(延迟消息插件只能运行在 RabbitMQ 3.10 至 4.2:它的仓库已于 2026 年 1 月归档,最后一个版本 4.2.0 只支持 4.2,在 4.3 上无法运行(Mnesia 已被移除)。)",
             "r-1m 在 1:00 准时投递。r-2m 和 r-5m 在节点停止期间到期,节点在 5:30 恢复时按到期顺序立即发出(late_ms 210000 和 30000)。仍在未来的 r-10m 在 10:00 投递,仿佛什么都没发生:插件的存储在磁盘上,能挺过重启。3:00 的发布以连接错误(320 CONNECTION_FORCED)失败,从未被存储。",
         ),
         "promotion-burst-200k" => (
@@ -113,12 +113,12 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
         ),
         "orders-plugin-node-lost" => (
             "订单超时:插件所在节点丢失,没有补偿",
-            "10 分钟内创建 40 笔订单,经延迟消息插件(x-delay 30 分钟),消费者用条件更新(conditional_update);20:00 时保存插件延迟消息的节点永久丢失(lose_node)。没有补偿扫描。",
+            "10 分钟内创建 40 笔订单,经延迟消息插件(x-delay 30 分钟),消费者用条件更新(conditional_update);20:00 时保存插件延迟消息的节点永久丢失(lose_node)。没有补偿扫描。(延迟消息插件只能运行在 RabbitMQ 3.10 至 4.2:它的仓库已于 2026 年 1 月归档,最后一个版本 4.2.0 只支持 4.2,在 4.3 上无法运行(Mnesia 已被移除)。)",
             "20:00 时所有仍在插件存储中等待的关单消息都被丢弃(node_lost)。它们对应的未支付订单永远停在 WAITING_PAY:never_closed 统计它们,库存一直被锁住。消费者没有错,只是消息再也不会来了。下一个预设加上每 5 分钟一次的扫描。",
         ),
         "orders-plugin-node-lost-compensated" => (
             "订单超时:插件节点丢失,由扫描补偿",
-            "与「节点丢失」预设相同,另加每 5 分钟一次的补偿扫描:查出超过期限仍为 WAITING_PAY 的订单,逐条用条件更新关闭。",
+            "与「节点丢失」预设相同,另加每 5 分钟一次的补偿扫描:查出超过期限仍为 WAITING_PAY 的订单,逐条用条件更新关闭。(延迟消息插件只能运行在 RabbitMQ 3.10 至 4.2:它的仓库已于 2026 年 1 月归档,最后一个版本 4.2.0 只支持 4.2,在 4.3 上无法运行(Mnesia 已被移除)。)",
             "消息丢失的订单由扫描关闭,最多晚 5 分钟(见关单延迟最大值)。never_closed 为 0。扫描的代价体现在 rows_scanned 上:不论有没有消息,每 5 分钟扫一遍所有 WAITING_PAY 行。",
         ),
         "orders-reminder-then-close" => (
