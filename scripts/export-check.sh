@@ -4,7 +4,7 @@
 # broker by its own DIR/run.sh, and its run contract JSON is diffed with the simulation
 # (`delaylab diff BROKER SIM`); they must agree.
 #
-#   bash scripts/export-check.sh [--langs python,java,go,node,rust] [CASE...]
+#   bash scripts/export-check.sh [--langs python,java,go,node] [CASE...]
 #
 # A case is a scenario file and the time scale it runs at: presets last minutes of
 # scenario time and are scaled to two or three seconds, as tests/conformance/run.sh
@@ -23,7 +23,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 START=$SECONDS
-LANGS="python,java,go,node,rust"
+LANGS="python,java,go,node"
 cases=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -125,6 +125,10 @@ for c in "${cases[@]}"; do
   for lang in "${langs[@]}"; do
     dir="$OUT/$lang/$name"; mkdir -p "$OUT/$lang"
     "$BIN" export code --lang "$lang" "$f" --out "$dir" 2> "$dir.export.err" || { echo "FAIL $lang $name: export failed: $(head -c 300 "$dir.export.err")"; failed=$((failed + 1)); failures+=("$lang/$name"); continue; }
+    if grep -q '^left out:' "$dir.export.err"; then
+      echo "skip $lang $name: the export leaves something out ($(grep -m1 '^left out:' "$dir.export.err" | cut -c11-120)...)"
+      continue
+    fi
     ok=0
     for attempt in $(seq 0 "$RETRIES"); do
       t0=$(date +%s%N)

@@ -105,6 +105,16 @@ fn left_out(s: &Scenario, language: Language) -> Vec<String> {
                 "actions[{i}] lose_node at {} ms: a client program cannot take a broker node away",
                 a.at_ms
             )),
+            ActionKind::Publish(p) if language == Language::Go => {
+                // amqp091-go writes a property only when it is not the zero value.
+                let pr = &p.properties;
+                if pr.expiration.as_deref() == Some("") {
+                    out.push(format!("actions[{i}] publishes expiration \"\": amqp091-go cannot send an empty expiration (an empty string means no property), so the message would not be refused"));
+                }
+                if pr.priority == Some(0) || pr.delivery_mode == Some(0) {
+                    out.push(format!("actions[{i}] sets priority or delivery_mode 0: amqp091-go leaves a zero property out"));
+                }
+            }
             _ => {}
         }
     }
