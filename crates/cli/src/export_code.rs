@@ -11,9 +11,18 @@ use delaylab_export::{export, CommentLang, Language, Options, LANGUAGES};
 pub fn main(path: &str, lang: &str, out: &str, comments: &str) -> ExitCode {
     let Some(language) = Language::parse(lang) else {
         let names: Vec<&str> = LANGUAGES.iter().map(|(n, _)| *n).collect();
-        eprintln!("--lang {lang}: unknown language (one of {})", names.join(", "));
+        eprintln!(
+            "--lang {lang}: unknown language (one of {})",
+            names.join(", ")
+        );
         return ExitCode::from(2);
     };
+    if !language.is_available() {
+        eprintln!(
+            "--lang {lang}: this generator is not written yet (available: java, python, node, go)"
+        );
+        return ExitCode::from(2);
+    }
     let comments = match comments {
         "en" => CommentLang::En,
         "zh" => CommentLang::Zh,

@@ -65,9 +65,8 @@ pub fn header<'a>(exchange: &str, key: &'a str, v: &'a FieldValue) -> Arg<'a> {
 /// the program scales; anything else is sent exactly as written so that the broker
 /// parses it (and refuses it, or accepts `"+500"`) as in the simulation.
 pub fn expiration_scalable(e: &str) -> Option<u64> {
-    let canonical = !e.is_empty()
-        && e.bytes().all(|b| b.is_ascii_digit())
-        && (e == "0" || !e.starts_with('0'));
+    let canonical =
+        !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()) && (e == "0" || !e.starts_with('0'));
     if !canonical {
         return None;
     }
@@ -89,7 +88,10 @@ mod tests {
     use super::*;
 
     fn table(pairs: &[(&str, FieldValue)]) -> Table {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
     }
 
     #[test]
@@ -99,7 +101,10 @@ mod tests {
         assert_eq!(queue_arg("x-message-ttl", v, &t), Arg::Ms(60000));
         let s = table(&[("x-message-ttl", FieldValue::str("60000"))]);
         let v = s.get("x-message-ttl").unwrap();
-        assert!(matches!(queue_arg("x-message-ttl", v, &s), Arg::Plain(FieldValue::Str(_))));
+        assert!(matches!(
+            queue_arg("x-message-ttl", v, &s),
+            Arg::Plain(FieldValue::Str(_))
+        ));
         let neg = FieldValue::Int(-1);
         assert_eq!(queue_arg("x-message-ttl", &neg, &t), Arg::Plain(&neg));
     }

@@ -135,15 +135,29 @@ fn bind_stmt(b: &BindingDef, unbind: bool, indent: &str) -> String {
     let args = table(&walk::plain(&b.arguments), &format!("{indent}\t"));
     let (src, dst, rk) = (q(&b.source), q(&b.destination), q(&b.routing_key));
     let call = match (b.destination_type, unbind) {
-        (DestinationKind::Queue, false) => format!("ch.QueueBind(n({dst}), {rk}, n({src}), false, {args})"),
-        (DestinationKind::Queue, true) => format!("ch.QueueUnbind(n({dst}), {rk}, n({src}), {args})"),
-        (DestinationKind::Exchange, false) => format!("ch.ExchangeBind(n({dst}), {rk}, n({src}), false, {args})"),
-        (DestinationKind::Exchange, true) => format!("ch.ExchangeUnbind(n({dst}), {rk}, n({src}), false, {args})"),
+        (DestinationKind::Queue, false) => {
+            format!("ch.QueueBind(n({dst}), {rk}, n({src}), false, {args})")
+        }
+        (DestinationKind::Queue, true) => {
+            format!("ch.QueueUnbind(n({dst}), {rk}, n({src}), {args})")
+        }
+        (DestinationKind::Exchange, false) => {
+            format!("ch.ExchangeBind(n({dst}), {rk}, n({src}), false, {args})")
+        }
+        (DestinationKind::Exchange, true) => {
+            format!("ch.ExchangeUnbind(n({dst}), {rk}, n({src}), false, {args})")
+        }
     };
     step(&format!("{indent}\treturn {call}"))
 }
 
-fn declare_stmt(plan: &Plan, d: &Declare, t: &Texts, seen: &mut Seen, indent: &str) -> (String, String) {
+fn declare_stmt(
+    plan: &Plan,
+    d: &Declare,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> (String, String) {
     let mut pre = String::new();
     let stmt = match d {
         Declare::Exchange(x) => {
@@ -166,7 +180,10 @@ fn consumer_stmt(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> String {
         OutcomePlan::Fixed(o) => format!("fixed({})", q(walk::outcome_name(*o))),
         OutcomePlan::Sequence(l) => format!(
             "sequence({})",
-            l.iter().map(|o| q(walk::outcome_name(*o))).collect::<Vec<_>>().join(", ")
+            l.iter()
+                .map(|o| q(walk::outcome_name(*o)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         OutcomePlan::Weighted(w) => format!(
             "weighted({})",
@@ -189,7 +206,13 @@ fn consumer_stmt(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> String {
     out
 }
 
-fn publish_stmt(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent: &str) -> (String, String) {
+fn publish_stmt(
+    p: &PublishSpec,
+    body: &str,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> (String, String) {
     let mut pre = String::new();
     notes(&mut pre, indent, &walk::publish_notes(p, t, seen));
     let pr = &p.properties;
@@ -197,7 +220,9 @@ fn publish_stmt(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent:
     let mut props: Vec<String> = Vec::new();
     match walk::expiration(p) {
         Some(Expiration::Scaled(e)) => props.push(format!("Expiration: ttl({}),", q(e))),
-        Some(Expiration::Parsed(e, ms)) => props.push(format!("Expiration: ttlReadAs({}, {ms}),", q(e))),
+        Some(Expiration::Parsed(e, ms)) => {
+            props.push(format!("Expiration: ttlReadAs({}, {ms}),", q(e)))
+        }
         Some(Expiration::Raw(e)) => props.push(format!("Expiration: {},", q(e))),
         None => {}
     }
@@ -213,7 +238,10 @@ fn publish_stmt(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent:
     put("ContentType", pr.content_type.as_deref().map(q));
     put("ContentEncoding", pr.content_encoding.as_deref().map(q));
     put("ReplyTo", pr.reply_to.as_deref().map(q));
-    put("Timestamp", pr.timestamp.map(|x| format!("time.Unix({x}, 0)")));
+    put(
+        "Timestamp",
+        pr.timestamp.map(|x| format!("time.Unix({x}, 0)")),
+    );
     put("Type", pr.kind.as_deref().map(q));
     put("UserId", pr.user_id.as_deref().map(q));
     put("AppId", pr.app_id.as_deref().map(q));
@@ -229,7 +257,10 @@ fn publish_stmt(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent:
     let stmt = format!(
         "run.Publish(n({}), {rk}, {body}, amqp.Publishing{{{}\n{indent}}}, {})",
         q(&p.exchange),
-        props.iter().map(|x| format!("\n{inner}{x}")).collect::<String>(),
+        props
+            .iter()
+            .map(|x| format!("\n{inner}{x}"))
+            .collect::<String>(),
         p.mandatory
     );
     (pre, stmt)
@@ -239,13 +270,20 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
     let mut out = String::new();
     let repeat = a.repeat.filter(|r| r.count > 1);
     let when = match repeat {
-        Some(r) => format!("actions[{i}] at {} ms, {} times every {} ms", a.at_ms, r.count, r.every_ms),
+        Some(r) => format!(
+            "actions[{i}] at {} ms, {} times every {} ms",
+            a.at_ms, r.count, r.every_ms
+        ),
         None => format!("actions[{i}] at {} ms", a.at_ms),
     };
     let indent = if repeat.is_some() { "\t\t\t" } else { "\t\t" };
     let body = |b: &str| {
         if walk::has_run_number(a, b) {
-            format!("strings.ReplaceAll({}, \"{}\", strconv.Itoa(k))", q(b), walk::RUN_NUMBER)
+            format!(
+                "strings.ReplaceAll({}, \"{}\", strconv.Itoa(k))",
+                q(b),
+                walk::RUN_NUMBER
+            )
         } else {
             q(&walk::body_once(b))
         }
@@ -280,7 +318,10 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
     out.push_str(&pre);
     match repeat {
         Some(r) => {
-            out.push_str(&format!("\tfor k := 1; k <= {}; k++ {{\n\t\tk := k\n", r.count));
+            out.push_str(&format!(
+                "\tfor k := 1; k <= {}; k++ {{\n\t\tk := k\n",
+                r.count
+            ));
             out.push_str(&format!(
                 "\t\tplan = append(plan, Timed{{{} + int64(k-1)*{}, k > 1, {i}, k, func() {{\n{indent}{stmt}\n\t\t}}}})\n\t}}\n",
                 a.at_ms, r.every_ms
@@ -295,7 +336,10 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
 }
 
 fn strings_lit(l: &[String]) -> String {
-    format!("[]string{{{}}}", l.iter().map(|x| q(x)).collect::<Vec<_>>().join(", "))
+    format!(
+        "[]string{{{}}}",
+        l.iter().map(|x| q(x)).collect::<Vec<_>>().join(", ")
+    )
 }
 
 fn program(plan: &Plan, t: &Texts) -> String {
@@ -306,7 +350,12 @@ fn program(plan: &Plan, t: &Texts) -> String {
     out.push_str("package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"math\"\n\t\"math/rand\"\n\t\"os\"\n\t\"sort\"\n\t\"strconv\"\n\t\"strings\"\n\t\"sync\"\n\t\"time\"\n\n\tamqp \"github.com/rabbitmq/amqp091-go\"\n)\n\n");
     out.push_str(&format!("const scenarioName = {}\n\n", q(&s.name)));
     out.push_str(&format!("// endMs is the scenario's end (until); graceMs the real ms waited after it.\nconst endMs, graceMs = {}, {}\n\n", plan.end_ms, plan.grace_ms));
-    out.push_str(&format!("var queues = {}\nvar exchanges = {}\nvar leftOut = {}\n\n", strings_lit(&plan.queues), strings_lit(&plan.exchanges), strings_lit(&plan.left_out)));
+    out.push_str(&format!(
+        "var queues = {}\nvar exchanges = {}\nvar leftOut = {}\n\n",
+        strings_lit(&plan.queues),
+        strings_lit(&plan.exchanges),
+        strings_lit(&plan.left_out)
+    ));
     out.push_str("// ---------------------------------------------------------------- the topology\n\nfunc declareTopology(run *Run) {\n");
     let topo = &s.topology;
     let decls = topo
@@ -325,7 +374,11 @@ fn program(plan: &Plan, t: &Texts) -> String {
         out.push_str(&consumer_stmt(c, t, &mut seen));
     }
     out.push_str("}\n\n// ---------------------------------------------------------------- the timed actions\n\nfunc timedActions(run *Run) []Timed {\n");
-    out.push_str(&comment("\t", "//", &format!("Sorted by {}.", crate::plan::ORDER_NOTE)));
+    out.push_str(&comment(
+        "\t",
+        "//",
+        &format!("Sorted by {}.", crate::plan::ORDER_NOTE),
+    ));
     out.push_str("\tplan := []Timed{}\n");
     for (i, a) in s.actions.iter().enumerate() {
         out.push_str(&action(plan, i, a, t, &mut seen));

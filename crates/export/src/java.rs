@@ -46,7 +46,12 @@ pub fn float(f: f64) -> String {
     if f.is_nan() {
         "Double.NaN".into()
     } else if f.is_infinite() {
-        if f > 0.0 { "Double.POSITIVE_INFINITY" } else { "Double.NEGATIVE_INFINITY" }.into()
+        if f > 0.0 {
+            "Double.POSITIVE_INFINITY"
+        } else {
+            "Double.NEGATIVE_INFINITY"
+        }
+        .into()
     } else {
         format!("{f:?}d")
     }
@@ -151,7 +156,13 @@ fn bind_expr(b: &BindingDef, unbind: bool, indent: &str) -> String {
 }
 
 /// The comments and the `ch -> ...` expression of a declaration.
-fn declare_expr(plan: &Plan, d: &Declare, t: &Texts, seen: &mut Seen, indent: &str) -> (String, String) {
+fn declare_expr(
+    plan: &Plan,
+    d: &Declare,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> (String, String) {
     let mut pre = String::new();
     let expr = match d {
         Declare::Exchange(x) => {
@@ -200,7 +211,13 @@ fn consumer_stmt(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> String {
     out
 }
 
-fn publish_expr(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent: &str) -> (String, String) {
+fn publish_expr(
+    p: &PublishSpec,
+    body: &str,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> (String, String) {
     let mut pre = String::new();
     notes(&mut pre, indent, &walk::publish_notes(p, t, seen));
     let pr = &p.properties;
@@ -224,7 +241,10 @@ fn publish_expr(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent:
     put("contentType", pr.content_type.as_deref().map(q));
     put("contentEncoding", pr.content_encoding.as_deref().map(q));
     put("replyTo", pr.reply_to.as_deref().map(q));
-    put("timestamp", pr.timestamp.map(|x| format!("new Date({x}L * 1000)")));
+    put(
+        "timestamp",
+        pr.timestamp.map(|x| format!("new Date({x}L * 1000)")),
+    );
     put("type", pr.kind.as_deref().map(q));
     put("userId", pr.user_id.as_deref().map(q));
     put("appId", pr.app_id.as_deref().map(q));
@@ -253,13 +273,24 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
     let mut out = String::new();
     let repeat = a.repeat.filter(|r| r.count > 1);
     let when = match repeat {
-        Some(r) => format!("actions[{i}] at {} ms, {} times every {} ms", a.at_ms, r.count, r.every_ms),
+        Some(r) => format!(
+            "actions[{i}] at {} ms, {} times every {} ms",
+            a.at_ms, r.count, r.every_ms
+        ),
         None => format!("actions[{i}] at {} ms", a.at_ms),
     };
-    let indent = if repeat.is_some() { "            " } else { "        " };
+    let indent = if repeat.is_some() {
+        "            "
+    } else {
+        "        "
+    };
     let body = |b: &str| {
         if walk::has_run_number(a, b) {
-            format!("{}.replace(\"{}\", String.valueOf(r))", q(b), walk::RUN_NUMBER)
+            format!(
+                "{}.replace(\"{}\", String.valueOf(r))",
+                q(b),
+                walk::RUN_NUMBER
+            )
         } else {
             q(&walk::body_once(b))
         }
@@ -278,10 +309,17 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
                 }
             ),
         ),
-        ActionKind::Purge { queue } => (String::new(), format!("run.step(ch -> ch.queuePurge(n({})))", q(queue))),
+        ActionKind::Purge { queue } => (
+            String::new(),
+            format!("run.step(ch -> ch.queuePurge(n({})))", q(queue)),
+        ),
         ActionKind::Get { queue } => (String::new(), format!("run.get({})", q(queue))),
         ActionKind::RestartNode { .. } | ActionKind::LoseNode => {
-            out.push_str(&comment("        ", "//", &format!("{when}: LEFT OUT: {}", walk::left_out_line(plan, i))));
+            out.push_str(&comment(
+                "        ",
+                "//",
+                &format!("{when}: LEFT OUT: {}", walk::left_out_line(plan, i)),
+            ));
             return out;
         }
     };
@@ -289,20 +327,29 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
     out.push_str(&pre);
     match repeat {
         Some(r) => {
-            out.push_str(&format!("        for (int k = 1; k <= {}; k++) {{\n", r.count));
+            out.push_str(&format!(
+                "        for (int k = 1; k <= {}; k++) {{\n",
+                r.count
+            ));
             out.push_str("            final int r = k;\n");
             out.push_str(&format!(
                 "{indent}plan.add(new Timed({}L + (k - 1) * {}L, k > 1, {i}, k, () -> {expr}));\n        }}\n",
                 a.at_ms, r.every_ms
             ));
         }
-        None => out.push_str(&format!("{indent}plan.add(new Timed({}L, false, {i}, 1, () -> {expr}));\n", a.at_ms)),
+        None => out.push_str(&format!(
+            "{indent}plan.add(new Timed({}L, false, {i}, 1, () -> {expr}));\n",
+            a.at_ms
+        )),
     }
     out
 }
 
 fn strings(l: &[String]) -> String {
-    format!("List.of({})", l.iter().map(|x| q(x)).collect::<Vec<_>>().join(", "))
+    format!(
+        "List.of({})",
+        l.iter().map(|x| q(x)).collect::<Vec<_>>().join(", ")
+    )
 }
 
 fn program(plan: &Plan, t: &Texts) -> String {
@@ -312,11 +359,23 @@ fn program(plan: &Plan, t: &Texts) -> String {
     let mut out = header::comment_block(&header::paragraphs(plan, t, run), "//");
     out.push_str("\nimport com.rabbitmq.client.*;\n\nimport java.nio.charset.StandardCharsets;\nimport java.util.*;\nimport java.util.concurrent.*;\nimport java.util.concurrent.atomic.AtomicInteger;\n\npublic class Scenario {\n");
     out.push_str(&format!("    static final String NAME = {};\n", q(&s.name)));
-    out.push_str(&format!("    /** The scenario's end (until), ms. */\n    static final long END_MS = {}L;\n", plan.end_ms));
+    out.push_str(&format!(
+        "    /** The scenario's end (until), ms. */\n    static final long END_MS = {}L;\n",
+        plan.end_ms
+    ));
     out.push_str(&format!("    /** Real ms waited after it for the broker's last steps. */\n    static final long GRACE_MS = {}L;\n", plan.grace_ms));
-    out.push_str(&format!("    static final List<String> QUEUES = {};\n", strings(&plan.queues)));
-    out.push_str(&format!("    static final List<String> EXCHANGES = {};\n", strings(&plan.exchanges)));
-    out.push_str(&format!("    static final List<String> LEFT_OUT = {};\n\n", strings(&plan.left_out)));
+    out.push_str(&format!(
+        "    static final List<String> QUEUES = {};\n",
+        strings(&plan.queues)
+    ));
+    out.push_str(&format!(
+        "    static final List<String> EXCHANGES = {};\n",
+        strings(&plan.exchanges)
+    ));
+    out.push_str(&format!(
+        "    static final List<String> LEFT_OUT = {};\n\n",
+        strings(&plan.left_out)
+    ));
 
     out.push_str("    // ---------------------------------------------------------------- the topology\n\n    static void declareTopology(Run run) {\n");
     let topo = &s.topology;
@@ -340,7 +399,11 @@ fn program(plan: &Plan, t: &Texts) -> String {
         out.push_str(&crate::orders::java(plan, t));
     }
     out.push_str("    // ---------------------------------------------------------------- the timed actions\n\n    static List<Timed> timedActions(Run run) {\n");
-    out.push_str(&comment("        ", "//", &format!("Sorted by {}.", crate::plan::ORDER_NOTE)));
+    out.push_str(&comment(
+        "        ",
+        "//",
+        &format!("Sorted by {}.", crate::plan::ORDER_NOTE),
+    ));
     out.push_str("        List<Timed> plan = new ArrayList<>();\n");
     for (i, a) in s.actions.iter().enumerate() {
         out.push_str(&action(plan, i, a, t, &mut seen));

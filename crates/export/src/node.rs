@@ -49,10 +49,16 @@ fn value(v: &FieldValue) -> String {
         FieldValue::Int(n) => format!("i64({n})"),
         FieldValue::Float(f) => float(*f),
         FieldValue::Str(s) => q(s),
-        FieldValue::Array(items) => format!("[{}]", items.iter().map(value).collect::<Vec<_>>().join(", ")),
+        FieldValue::Array(items) => format!(
+            "[{}]",
+            items.iter().map(value).collect::<Vec<_>>().join(", ")
+        ),
         FieldValue::Table(t) => format!(
             "{{ {} }}",
-            t.iter().map(|(k, v)| format!("{}: {}", q(k), value(v))).collect::<Vec<_>>().join(", ")
+            t.iter()
+                .map(|(k, v)| format!("{}: {}", q(k), value(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -60,7 +66,13 @@ fn value(v: &FieldValue) -> String {
 fn arg(a: &Arg) -> String {
     match a {
         Arg::Name(s) => format!("n({})", q(s)),
-        Arg::Names(l) => format!("[{}]", l.iter().map(|s| format!("n({})", q(s))).collect::<Vec<_>>().join(", ")),
+        Arg::Names(l) => format!(
+            "[{}]",
+            l.iter()
+                .map(|s| format!("n({})", q(s)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Arg::Ms(ms) if is_i32(*ms) => format!("i32(ms({ms}))"),
         Arg::Ms(ms) => format!("i64(ms({ms}))"),
         Arg::Plain(v) => value(v),
@@ -127,7 +139,13 @@ fn bind_expr(b: &BindingDef, unbind: bool, indent: &str) -> String {
     format!("ch.{verb}(n({dst}), n({src}), {rk}, {args})")
 }
 
-fn declare_expr(plan: &Plan, d: &Declare, t: &Texts, seen: &mut Seen, indent: &str) -> (String, String) {
+fn declare_expr(
+    plan: &Plan,
+    d: &Declare,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> (String, String) {
     let mut pre = String::new();
     let expr = match d {
         Declare::Exchange(x) => {
@@ -150,11 +168,17 @@ fn consumer_stmt(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> String {
         OutcomePlan::Fixed(o) => format!("fixed({})", q(walk::outcome_name(*o))),
         OutcomePlan::Sequence(l) => format!(
             "sequence({})",
-            l.iter().map(|o| q(walk::outcome_name(*o))).collect::<Vec<_>>().join(", ")
+            l.iter()
+                .map(|o| q(walk::outcome_name(*o)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         OutcomePlan::Weighted(w) => format!(
             "weighted({})",
-            w.iter().map(|(o, x)| format!("[{}, {x:?}]", q(walk::outcome_name(*o)))).collect::<Vec<_>>().join(", ")
+            w.iter()
+                .map(|(o, x)| format!("[{}, {x:?}]", q(walk::outcome_name(*o))))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     };
     out.push_str(&format!(
@@ -170,7 +194,13 @@ fn consumer_stmt(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> String {
     out
 }
 
-fn publish_expr(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent: &str) -> (String, String) {
+fn publish_expr(
+    p: &PublishSpec,
+    body: &str,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> (String, String) {
     let mut pre = String::new();
     notes(&mut pre, indent, &walk::publish_notes(p, t, seen));
     let pr = &p.properties;
@@ -203,11 +233,18 @@ fn publish_expr(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent:
         let h = walk::headers(p, t, seen);
         props.push(format!("headers: {},", table(&h, &inner)));
     }
-    let rk = if p.exchange.is_empty() { format!("n({})", q(&p.routing_key)) } else { q(&p.routing_key) };
+    let rk = if p.exchange.is_empty() {
+        format!("n({})", q(&p.routing_key))
+    } else {
+        q(&p.routing_key)
+    };
     let expr = format!(
         "run.publish(n({}), {rk}, {body}, {{{}\n{indent}}})",
         q(&p.exchange),
-        props.iter().map(|x| format!("\n{inner}{x}")).collect::<String>()
+        props
+            .iter()
+            .map(|x| format!("\n{inner}{x}"))
+            .collect::<String>()
     );
     (pre, expr)
 }
@@ -216,7 +253,10 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
     let mut out = String::new();
     let repeat = a.repeat.filter(|r| r.count > 1);
     let when = match repeat {
-        Some(r) => format!("actions[{i}] at {} ms, {} times every {} ms", a.at_ms, r.count, r.every_ms),
+        Some(r) => format!(
+            "actions[{i}] at {} ms, {} times every {} ms",
+            a.at_ms, r.count, r.every_ms
+        ),
         None => format!("actions[{i}] at {} ms", a.at_ms),
     };
     let indent = if repeat.is_some() { "    " } else { "  " };
@@ -241,10 +281,17 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
                 }
             ),
         ),
-        ActionKind::Purge { queue } => (String::new(), format!("run.step((ch) => ch.purgeQueue(n({})))", q(queue))),
+        ActionKind::Purge { queue } => (
+            String::new(),
+            format!("run.step((ch) => ch.purgeQueue(n({})))", q(queue)),
+        ),
         ActionKind::Get { queue } => (String::new(), format!("run.get({})", q(queue))),
         ActionKind::RestartNode { .. } | ActionKind::LoseNode => {
-            out.push_str(&comment("  ", "//", &format!("{when}: LEFT OUT: {}", walk::left_out_line(plan, i))));
+            out.push_str(&comment(
+                "  ",
+                "//",
+                &format!("{when}: LEFT OUT: {}", walk::left_out_line(plan, i)),
+            ));
             return out;
         }
     };
@@ -258,13 +305,19 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
                 a.at_ms, r.every_ms
             ));
         }
-        None => out.push_str(&format!("{indent}plan.push([{}, 0, {i}, 1, () => {expr}]);\n", a.at_ms)),
+        None => out.push_str(&format!(
+            "{indent}plan.push([{}, 0, {i}, 1, () => {expr}]);\n",
+            a.at_ms
+        )),
     }
     out
 }
 
 fn strings(l: &[String]) -> String {
-    format!("[{}]", l.iter().map(|x| q(x)).collect::<Vec<_>>().join(", "))
+    format!(
+        "[{}]",
+        l.iter().map(|x| q(x)).collect::<Vec<_>>().join(", ")
+    )
 }
 
 fn program(plan: &Plan, t: &Texts) -> String {
@@ -272,12 +325,26 @@ fn program(plan: &Plan, t: &Texts) -> String {
     let mut seen = Seen::default();
     let run = "Run: ./run.sh AMQP_URL [TIME_SCALE] (node with amqplib from npm; a test broker: the program declares and deletes its own objects).";
     let mut out = String::from("#!/usr/bin/env node\n");
-    out.push_str(&header::comment_block(&header::paragraphs(plan, t, run), "//"));
+    out.push_str(&header::comment_block(
+        &header::paragraphs(plan, t, run),
+        "//",
+    ));
     out.push_str("\n'use strict';\n\nconst amqp = require('amqplib');\n\n");
     out.push_str(&format!("const NAME = {};\n", q(&s.name)));
-    out.push_str(&format!("const END_MS = {}; // the scenario's end (until)\n", plan.end_ms));
-    out.push_str(&format!("const GRACE_MS = {}; // real ms waited after it for the broker's last steps\n", plan.grace_ms));
-    out.push_str(&format!("const QUEUES = {};\nconst EXCHANGES = {};\nconst LEFT_OUT = {};\n\n", strings(&plan.queues), strings(&plan.exchanges), strings(&plan.left_out)));
+    out.push_str(&format!(
+        "const END_MS = {}; // the scenario's end (until)\n",
+        plan.end_ms
+    ));
+    out.push_str(&format!(
+        "const GRACE_MS = {}; // real ms waited after it for the broker's last steps\n",
+        plan.grace_ms
+    ));
+    out.push_str(&format!(
+        "const QUEUES = {};\nconst EXCHANGES = {};\nconst LEFT_OUT = {};\n\n",
+        strings(&plan.queues),
+        strings(&plan.exchanges),
+        strings(&plan.left_out)
+    ));
     out.push_str("// ---------------------------------------------------------------- the topology\n\nasync function declareTopology(run) {\n");
     let topo = &s.topology;
     let decls = topo
@@ -296,7 +363,14 @@ fn program(plan: &Plan, t: &Texts) -> String {
         out.push_str(&consumer_stmt(c, t, &mut seen));
     }
     out.push_str("}\n\n// ---------------------------------------------------------------- the timed actions\n\nfunction timedActions(run) {\n");
-    out.push_str(&comment("  ", "//", &format!("[at ms, is a repeat, action index, run number, what], sorted by {}.", crate::plan::ORDER_NOTE)));
+    out.push_str(&comment(
+        "  ",
+        "//",
+        &format!(
+            "[at ms, is a repeat, action index, run number, what], sorted by {}.",
+            crate::plan::ORDER_NOTE
+        ),
+    ));
     out.push_str("  const plan = [];\n");
     for (i, a) in s.actions.iter().enumerate() {
         out.push_str(&action(plan, i, a, t, &mut seen));

@@ -40,7 +40,12 @@ impl<'a> Plan<'a> {
                 GRACE_IDLE_MS,
             ),
         };
-        let mut xs: BTreeSet<String> = s.topology.exchanges.iter().map(|x| x.name.clone()).collect();
+        let mut xs: BTreeSet<String> = s
+            .topology
+            .exchanges
+            .iter()
+            .map(|x| x.name.clone())
+            .collect();
         let mut qs: BTreeSet<String> = s.topology.queues.iter().map(|q| q.name.clone()).collect();
         for a in &s.actions {
             match &a.kind {
@@ -77,10 +82,14 @@ impl<'a> Plan<'a> {
     /// True when the scenario uses the delayed-message exchange plugin.
     pub fn uses_plugin(&self) -> bool {
         let plugin = |k: &str| k == DELAYED_KIND;
-        self.scenario.topology.exchanges.iter().any(|x| plugin(&x.kind))
-            || self.scenario.actions.iter().any(|a| {
-                matches!(&a.kind, ActionKind::Declare(Declare::Exchange(x)) if plugin(&x.kind))
-            })
+        self.scenario
+            .topology
+            .exchanges
+            .iter()
+            .any(|x| plugin(&x.kind))
+            || self.scenario.actions.iter().any(
+                |a| matches!(&a.kind, ActionKind::Declare(Declare::Exchange(x)) if plugin(&x.kind)),
+            )
     }
 
     /// The order lab is exported as code (its consumer policy against a table).

@@ -216,7 +216,13 @@ fn consumer_stmt(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> String {
     out
 }
 
-fn publish_expr(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent: &str) -> (String, String) {
+fn publish_expr(
+    p: &PublishSpec,
+    body: &str,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> (String, String) {
     let mut pre = String::new();
     notes(&mut pre, indent, &walk::publish_notes(p, t, seen));
     let pr = &p.properties;
@@ -273,7 +279,15 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
         None => format!("actions[{i}] at {} ms", a.at_ms),
     };
     let (indent, at, k) = match repeat {
-        Some(_) => ("        ", format!("{} + (k - 1) * {}", a.at_ms, repeat.map_or(0, |r| r.every_ms)), "k"),
+        Some(_) => (
+            "        ",
+            format!(
+                "{} + (k - 1) * {}",
+                a.at_ms,
+                repeat.map_or(0, |r| r.every_ms)
+            ),
+            "k",
+        ),
         None => ("    ", a.at_ms.to_string(), "1"),
     };
     let body = |b: &str| {
@@ -311,7 +325,11 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
         ),
         ActionKind::Get { queue } => (String::new(), format!("run.get({})", q(queue))),
         ActionKind::RestartNode { .. } | ActionKind::LoseNode => {
-            out.push_str(&comment("    ", "#", &format!("{when}: LEFT OUT: {}", walk::left_out_line(plan, i))));
+            out.push_str(&comment(
+                "    ",
+                "#",
+                &format!("{when}: LEFT OUT: {}", walk::left_out_line(plan, i)),
+            ));
             return out;
         }
     };
@@ -319,10 +337,17 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
     out.push_str(&pre);
     match repeat {
         Some(r) => {
-            out.push_str(&format!("    for k in range(1, {}):\n", u64::from(r.count) + 1));
-            out.push_str(&format!("{indent}plan.append(({at}, k > 1, {i}, k, lambda k=k: {expr}))\n"));
+            out.push_str(&format!(
+                "    for k in range(1, {}):\n",
+                u64::from(r.count) + 1
+            ));
+            out.push_str(&format!(
+                "{indent}plan.append(({at}, k > 1, {i}, k, lambda k=k: {expr}))\n"
+            ));
         }
-        None => out.push_str(&format!("{indent}plan.append(({at}, False, {i}, {k}, lambda: {expr}))\n")),
+        None => out.push_str(&format!(
+            "{indent}plan.append(({at}, False, {i}, {k}, lambda: {expr}))\n"
+        )),
     }
     out
 }
@@ -330,7 +355,10 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
 fn split_last_stmt(s: &str, indent: &str) -> (String, String) {
     let marker = format!("{indent}run.step(");
     match s.rfind(&marker) {
-        Some(at) => (s[..at].to_string(), s[at + indent.len()..].trim_end().to_string()),
+        Some(at) => (
+            s[..at].to_string(),
+            s[at + indent.len()..].trim_end().to_string(),
+        ),
         None => (String::new(), s.trim().to_string()),
     }
 }
@@ -343,16 +371,43 @@ fn program(plan: &Plan, t: &Texts) -> String {
         "Run: ./run.sh AMQP_URL [TIME_SCALE] (python3 with pika; {}).",
         "a test broker: the program declares and deletes its own objects"
     );
-    out.push_str(&header::comment_block(&header::paragraphs(plan, t, &run), "#"));
+    out.push_str(&header::comment_block(
+        &header::paragraphs(plan, t, &run),
+        "#",
+    ));
     out.push_str("\nimport datetime\nimport decimal\nimport heapq\nimport json\nimport os\nimport random\nimport sys\nimport time\n\nimport pika\n\n");
     out.push_str(&format!("NAME = {}\n", q(&s.name)));
-    out.push_str(&format!("END_MS = {}  # the scenario's end (until)\n", plan.end_ms));
-    out.push_str(&format!("GRACE_MS = {}  # real ms waited after it for the broker's last steps\n", plan.grace_ms));
-    out.push_str(&format!("QUEUES = [{}]\n", plan.queues.iter().map(|x| q(x)).collect::<Vec<_>>().join(", ")));
-    out.push_str(&format!("EXCHANGES = [{}]\n", plan.exchanges.iter().map(|x| q(x)).collect::<Vec<_>>().join(", ")));
+    out.push_str(&format!(
+        "END_MS = {}  # the scenario's end (until)\n",
+        plan.end_ms
+    ));
+    out.push_str(&format!(
+        "GRACE_MS = {}  # real ms waited after it for the broker's last steps\n",
+        plan.grace_ms
+    ));
+    out.push_str(&format!(
+        "QUEUES = [{}]\n",
+        plan.queues
+            .iter()
+            .map(|x| q(x))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    out.push_str(&format!(
+        "EXCHANGES = [{}]\n",
+        plan.exchanges
+            .iter()
+            .map(|x| q(x))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
     out.push_str(&format!(
         "LEFT_OUT = [{}]\n\n",
-        plan.left_out.iter().map(|x| q(x)).collect::<Vec<_>>().join(", ")
+        plan.left_out
+            .iter()
+            .map(|x| q(x))
+            .collect::<Vec<_>>()
+            .join(", ")
     ));
 
     out.push_str("\n# ---------------------------------------------------------------- the topology\n\ndef declare_topology(run):\n");
@@ -361,13 +416,31 @@ fn program(plan: &Plan, t: &Texts) -> String {
         out.push_str("    pass\n");
     }
     for x in &topo.exchanges {
-        out.push_str(&declare_stmt(plan, &Declare::Exchange(x.clone()), t, &mut seen, "    "));
+        out.push_str(&declare_stmt(
+            plan,
+            &Declare::Exchange(x.clone()),
+            t,
+            &mut seen,
+            "    ",
+        ));
     }
     for qd in &topo.queues {
-        out.push_str(&declare_stmt(plan, &Declare::Queue(qd.clone()), t, &mut seen, "    "));
+        out.push_str(&declare_stmt(
+            plan,
+            &Declare::Queue(qd.clone()),
+            t,
+            &mut seen,
+            "    ",
+        ));
     }
     for b in &topo.bindings {
-        out.push_str(&declare_stmt(plan, &Declare::Binding(b.clone()), t, &mut seen, "    "));
+        out.push_str(&declare_stmt(
+            plan,
+            &Declare::Binding(b.clone()),
+            t,
+            &mut seen,
+            "    ",
+        ));
     }
 
     out.push_str("\n\n# ---------------------------------------------------------------- the consumers\n\ndef start_consumers(run):\n");
@@ -382,7 +455,14 @@ fn program(plan: &Plan, t: &Texts) -> String {
     }
 
     out.push_str("\n\n# ---------------------------------------------------------------- the timed actions\n\ndef timed_actions(run):\n");
-    out.push_str(&comment("    ", "#", &format!("(at ms, is a repeat, action index, run number, what): sorted by {}", crate::plan::ORDER_NOTE)));
+    out.push_str(&comment(
+        "    ",
+        "#",
+        &format!(
+            "(at ms, is a repeat, action index, run number, what): sorted by {}",
+            crate::plan::ORDER_NOTE
+        ),
+    ));
     out.push_str("    plan = []\n");
     for (i, a) in s.actions.iter().enumerate() {
         out.push_str(&action(plan, i, a, t, &mut seen));

@@ -39,7 +39,9 @@ pub const WIDTH: usize = 92;
 /// `text` as comment lines starting with `indent` + `marker` + space, wrapped at words
 /// (text without spaces, such as Chinese, is wrapped by characters).
 pub fn comment(indent: &str, marker: &str, text: &str) -> String {
-    let room = WIDTH.saturating_sub(indent.len() + marker.len() + 1).max(20);
+    let room = WIDTH
+        .saturating_sub(indent.len() + marker.len() + 1)
+        .max(20);
     let mut out = String::new();
     for para in text.split('\n') {
         let mut line = String::new();

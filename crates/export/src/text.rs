@@ -69,19 +69,18 @@ impl Texts {
             CommentLang::Zh => zh,
         }
     }
-
 }
 
 /// The lesson of a queue argument, if it has one.
 pub fn queue_arg_lesson(key: &str) -> Option<Lesson> {
     Some(match key {
-            "x-message-ttl" => Lesson::MessageTtl,
-            "x-dead-letter-exchange" => Lesson::Dlx,
-            "x-dead-letter-routing-key" => Lesson::Dlrk,
-            "x-expires" => Lesson::Expires,
-            "x-max-length" | "x-max-length-bytes" => Lesson::MaxLength,
-            "x-overflow" => Lesson::Overflow,
-            "x-queue-type" => Lesson::QueueType,
+        "x-message-ttl" => Lesson::MessageTtl,
+        "x-dead-letter-exchange" => Lesson::Dlx,
+        "x-dead-letter-routing-key" => Lesson::Dlrk,
+        "x-expires" => Lesson::Expires,
+        "x-max-length" | "x-max-length-bytes" => Lesson::MaxLength,
+        "x-overflow" => Lesson::Overflow,
+        "x-queue-type" => Lesson::QueueType,
         "x-delivery-limit" => Lesson::DeliveryLimit,
         "x-delayed-type" => Lesson::DelayedType,
         _ => return None,

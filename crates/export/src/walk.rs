@@ -144,11 +144,13 @@ pub enum Expiration<'a> {
 
 pub fn expiration(p: &PublishSpec) -> Option<Expiration<'_>> {
     let e = p.properties.expiration.as_deref()?;
-    Some(match (args::expiration_scalable(e), args::expiration_ms(e)) {
-        (Some(_), _) => Expiration::Scaled(e),
-        (None, Some(ms)) => Expiration::Parsed(e, ms),
-        (None, None) => Expiration::Raw(e),
-    })
+    Some(
+        match (args::expiration_scalable(e), args::expiration_ms(e)) {
+            (Some(_), _) => Expiration::Scaled(e),
+            (None, Some(ms)) => Expiration::Parsed(e, ms),
+            (None, None) => Expiration::Raw(e),
+        },
+    )
 }
 
 /// The lessons above a publish (expiration, mandatory, confirms).
@@ -190,5 +192,7 @@ pub fn left_out_line(plan: &Plan, i: usize) -> String {
     plan.left_out
         .iter()
         .find(|l| l.starts_with(&tag))
-        .map_or("a client program cannot do this".into(), |l| l[tag.len()..].to_string())
+        .map_or("a client program cannot do this".into(), |l| {
+            l[tag.len()..].to_string()
+        })
 }
