@@ -1,4 +1,4 @@
-//! Node.js with amqplib (from npm, one cached node_modules): one `scenario.js` (async/await,
+//! Node.js with amqplib (from npm, one cached node_modules): one `scenario.cjs` (async/await,
 //! timers for the handle times) and `run.sh`.
 
 use delaylab_engine::scenario::{
@@ -16,7 +16,8 @@ use crate::walk::{self, Entry, Expiration};
 use crate::File;
 
 const RUNTIME: &str = include_str!("runtime/runtime.js");
-pub const PROGRAM: &str = "scenario.js";
+/// `.cjs`: CommonJS even under a package.json with "type": "module".
+pub const PROGRAM: &str = "scenario.cjs";
 
 pub fn files(plan: &Plan, t: &Texts) -> Vec<File> {
     vec![
@@ -412,7 +413,7 @@ main().catch((e) => {
 fn run_sh(plan: &Plan) -> String {
     format!(
         r#"#!/usr/bin/env bash
-# {name}: runs scenario.js against a broker and prints the run contract JSON.
+# {name}: runs scenario.cjs against a broker and prints the run contract JSON.
 #   ./run.sh AMQP_URL [TIME_SCALE]
 # amqplib: the node_modules of scripts/setup.d/30-export-toolchains.sh (NODE_PATH), else
 # one next to this file (npm install amqplib). Nothing to build (a syntax check first).
@@ -421,8 +422,8 @@ HERE="$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)"
 URL="${{1:?usage: run.sh AMQP_URL [TIME_SCALE]}}"
 export TIME_SCALE="${{2:-${{TIME_SCALE:-1}}}}"
 export NODE_PATH="${{NODE_PATH:-${{DELAYLAB_EXPORT_CACHE:-$HOME/.cache/delaylab/export}}/node/node_modules}}"
-node --check "$HERE/scenario.js"
-exec node "$HERE/scenario.js" "$URL"
+node --check "$HERE/scenario.cjs"
+exec node "$HERE/scenario.cjs" "$URL"
 "#,
         name = plan.scenario.name.replace('\n', " ")
     )
