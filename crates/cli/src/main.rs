@@ -6,6 +6,7 @@
 //! delaylab replay SCENARIO.json --amqp URL [--time-scale F]
 //! delaylab diff A.json B.json [--tolerance-ms N]
 //! delaylab export definitions SCENARIO.json [--output FILE]
+//! delaylab export code --lang java|spring|python|node|go|rust SCENARIO.json --out DIR [--comments en|zh]
 //! delaylab link SCENARIO.json [--base URL]
 //! delaylab compare WORKLOAD.json [--strategies a,b,...] [--count N] [--format json|text] [--timing]
 //! ```
@@ -16,6 +17,7 @@ mod broker;
 mod compare;
 mod diff;
 mod export;
+mod export_code;
 mod link;
 mod replay;
 mod run;
@@ -140,6 +142,17 @@ enum ExportCmd {
         #[arg(long, short)]
         output: Option<String>,
     },
+    /// The scenario as a runnable program, with DIR/run.sh AMQP_URL [TIME_SCALE].
+    Code {
+        #[arg(long)]
+        lang: String,
+        scenario: String,
+        #[arg(long)]
+        out: String,
+        /// The comments' language.
+        #[arg(long, default_value = "en")]
+        comments: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -207,5 +220,14 @@ fn main() -> ExitCode {
         Cmd::Export {
             what: ExportCmd::Definitions { scenario, output },
         } => export::main(&scenario, output.as_deref()),
+        Cmd::Export {
+            what:
+                ExportCmd::Code {
+                    lang,
+                    scenario,
+                    out,
+                    comments,
+                },
+        } => export_code::main(&scenario, &lang, &out, &comments),
     }
 }

@@ -1,0 +1,148 @@
+//! How one argument or header value is written in a program: a name the program maps to
+//! its unique broker-side name, a duration it scales with `TIME_SCALE`, or the literal
+//! value with its AMQP type kept exactly (an integer stays an integer, a string a string:
+//! `x-message-ttl: "60000"` is exported as the string the scenario has, and the broker
+//! refuses it with 406 just as in the simulation).
+//!
+//! The same classification as `delaylab replay` (crates/cli/src/replay/names.rs): DLX and
+//! alternate-exchange names, a default-exchange DLRK and `CC`/`BCC` entries are names;
+//! `x-message-ttl` and `x-expires` in range are durations.
+
+use delaylab_engine::amqp::queue_args::MAX_EXPIRY_MS;
+use delaylab_engine::amqp::x_delay::MAX_DELAY_MS;
+use delaylab_engine::value::{FieldValue, Table};
+
+/// One value as the generators render it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg<'a> {
+    /// An exchange or queue name: written as `n("name")`.
+    Name(&'a str),
+    /// A list of queue names (`CC`, `BCC` on the default exchange).
+    Names(Vec<&'a str>),
+    /// Milliseconds the program scales (a positive value stays at least 1 ms, so
+    /// `x-expires` stays valid and a TTL of 0 stays 0).
+    Ms(i64),
+    /// Written as it is, with its AMQP type.
+    Plain(&'a FieldValue),
+}
+
+/// The lesson a queue argument teaches (see `text::Lesson`).
+pub fn queue_arg<'a>(key: &'a str, v: &'a FieldValue, all: &'a Table) -> Arg<'a> {
+    let dlx_is_default =
+        matches!(all.get("x-dead-letter-exchange"), Some(FieldValue::Str(s)) if s.is_empty());
+    let max = MAX_EXPIRY_MS as i64;
+    match (key, v) {
+        ("x-dead-letter-exchange", FieldValue::Str(s)) => Arg::Name(s),
+        ("x-dead-letter-routing-key", FieldValue::Str(s)) if dlx_is_default => Arg::Name(s),
+        ("x-message-ttl", FieldValue::Int(n)) if (0..=max).contains(n) => Arg::Ms(*n),
+        ("x-expires", FieldValue::Int(n)) if (1..=max).contains(n) => Arg::Ms(*n),
+        _ => Arg::Plain(v),
+    }
+}
+
+pub fn exchange_arg<'a>(key: &'a str, v: &'a FieldValue) -> Arg<'a> {
+    match (key, v) {
+        ("alternate-exchange", FieldValue::Str(s)) => Arg::Name(s),
+        _ => Arg::Plain(v),
+    }
+}
+
+/// A message header on a publish to `exchange`.
+pub fn header<'a>(exchange: &str, key: &'a str, v: &'a FieldValue) -> Arg<'a> {
+    match (key, v) {
+        ("CC" | "BCC", FieldValue::Array(items)) if exchange.is_empty() => {
+            let names: Option<Vec<&str>> = items.iter().map(FieldValue::as_str).collect();
+            names.map_or(Arg::Plain(v), Arg::Names)
+        }
+        // The plugin's delay: an integer of ms in range is scaled like any duration; a
+        // string or an out-of-range value is sent as written (the plugin's parse rules).
+        ("x-delay", FieldValue::Int(n)) if (1..=MAX_DELAY_MS as i64).contains(n) => Arg::Ms(*n),
+        _ => Arg::Plain(v),
+    }
+}
+
+/// An `expiration` property: a canonical decimal string (digits only, no leading zero)
+/// the program scales; anything else is sent exactly as written so that the broker
+/// parses it (and refuses it, or accepts `"+500"`) as in the simulation.
+pub fn expiration_scalable(e: &str) -> Option<u64> {
+    let canonical =
+        !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()) && (e == "0" || !e.starts_with('0'));
+    if !canonical {
+        return None;
+    }
+    delaylab_engine::amqp::expiration::parse_expiration(e).ok()
+}
+
+/// The ms the broker reads from an `expiration` string, or None when it refuses it.
+pub fn expiration_ms(e: &str) -> Option<u64> {
+    delaylab_engine::amqp::expiration::parse_expiration(e).ok()
+}
+
+/// True when an integer fits the AMQP `signedint` (32 bits), as the engine maps it.
+pub fn is_i32(n: i64) -> bool {
+    i32::try_from(n).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(pairs: &[(&str, FieldValue)]) -> Table {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn ttl_integer_is_a_duration_and_a_string_stays_a_string() {
+        let t = table(&[("x-message-ttl", FieldValue::Int(60000))]);
+        let v = t.get("x-message-ttl").unwrap();
+        assert_eq!(queue_arg("x-message-ttl", v, &t), Arg::Ms(60000));
+        let s = table(&[("x-message-ttl", FieldValue::str("60000"))]);
+        let v = s.get("x-message-ttl").unwrap();
+        assert!(matches!(
+            queue_arg("x-message-ttl", v, &s),
+            Arg::Plain(FieldValue::Str(_))
+        ));
+        let neg = FieldValue::Int(-1);
+        assert_eq!(queue_arg("x-message-ttl", &neg, &t), Arg::Plain(&neg));
+    }
+
+    #[test]
+    fn dead_letter_names_are_mapped() {
+        let t = table(&[
+            ("x-dead-letter-exchange", FieldValue::str("")),
+            ("x-dead-letter-routing-key", FieldValue::str("work")),
+        ]);
+        let (k, v) = t.iter().nth(1).unwrap();
+        assert_eq!(queue_arg(k, v, &t), Arg::Name("work"));
+        let t2 = table(&[
+            ("x-dead-letter-exchange", FieldValue::str("dlx")),
+            ("x-dead-letter-routing-key", FieldValue::str("work")),
+        ]);
+        let (k, v) = t2.iter().nth(1).unwrap();
+        assert!(matches!(queue_arg(k, v, &t2), Arg::Plain(_)));
+        let (k, v) = t2.iter().next().unwrap();
+        assert_eq!(queue_arg(k, v, &t2), Arg::Name("dlx"));
+    }
+
+    #[test]
+    fn expiration_strings() {
+        assert_eq!(expiration_scalable("1800000"), Some(1_800_000));
+        assert_eq!(expiration_scalable("0"), Some(0));
+        assert_eq!(expiration_scalable("0500"), None, "sent as written");
+        assert_eq!(expiration_scalable("+500"), None, "sent as written");
+        assert_eq!(expiration_scalable("abc"), None);
+        assert_eq!(expiration_scalable(""), None);
+        assert_eq!(expiration_scalable("315360000001"), None, "over 10 years");
+    }
+
+    #[test]
+    fn x_delay_integer_scales_string_does_not() {
+        let i = FieldValue::Int(5000);
+        assert_eq!(header("d", "x-delay", &i), Arg::Ms(5000));
+        let s = FieldValue::str("5000");
+        assert_eq!(header("d", "x-delay", &s), Arg::Plain(&s));
+    }
+}

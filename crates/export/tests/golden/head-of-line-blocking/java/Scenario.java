@@ -1,0 +1,589 @@
+// Head-of-line blocking: exported by delaylab (delaylab export code --lang java).
+//
+// Two orders with different per-message TTLs (expiration) share one DLX wait queue,
+// order.delay.queue, which has no consumer and dead-letters through order.dlx.exchange
+// (routing key order.timeout) into order.dlx.queue. A waits 30 min, B, published a minute
+// later, only 5 min.
+//
+// Watch: B (5 min) is delivered at 30:00, together with A, not at 6:00: only the head of a
+// queue expires. B's late_ms is 1440000 (24 min). While it waits, the already expired B
+// still counts in order.delay.queue's ready messages. B's x-death entry keeps
+// original-expiration "300000" and the delivered copy has no expiration property any more.
+//
+// Run: ./run.sh AMQP_URL [TIME_SCALE] (javac and java 17, amqp-client 5.0.0 from Debian's
+// librabbitmq-client-java; a test broker: the program declares and deletes its own
+// objects).
+//
+// Every exchange and queue gets a unique prefix (dl-<random>-), so a run never touches what
+// already lives on the broker; everything declared is deleted at the end. TIME_SCALE
+// multiplies every duration (action times, TTLs, handle times); the report divides again,
+// so its times are scenario ms. At the end the program prints what it saw as the run
+// contract JSON of `delaylab run --format json`; `delaylab diff` compares the two.
+//
+// Nothing left out: the program does everything the scenario does.
+
+import com.rabbitmq.client.*;
+
+import java.nio.charset.StandardCharsets;
+import java.util.*;
+import java.util.concurrent.*;
+import java.util.concurrent.atomic.AtomicInteger;
+
+public class Scenario {
+    static final String NAME = "Head-of-line blocking";
+    /** The scenario's end (until), ms. */
+    static final long END_MS = 2400000L;
+    /** Real ms waited after it for the broker's last steps. */
+    static final long GRACE_MS = 25L;
+    static final List<String> QUEUES = List.of("order.delay.queue", "order.dlx.queue");
+    static final List<String> EXCHANGES = List.of("order.delay.exchange", "order.dlx.exchange");
+    static final List<String> LEFT_OUT = List.of();
+
+    // ---------------------------------------------------------------- the topology
+
+    static void declareTopology(Run run) {
+        run.step(ch -> ch.exchangeDeclare(n("order.delay.exchange"), "direct", true, false, false, table()));
+        run.step(ch -> ch.exchangeDeclare(n("order.dlx.exchange"), "direct", true, false, false, table()));
+        // A wait queue: no consumer reads it, on purpose. Messages sit here until their TTL
+        // runs out, then the broker dead-letters them to the exchange below. Only the
+        // message at the head of a queue expires, so a short TTL waits behind a long one
+        // (head-of-line blocking).
+        run.step(ch -> ch.queueDeclare(n("order.delay.queue"), true, false, false, table(
+            // x-dead-letter-exchange: where expired, rejected and overflowed messages are
+            // republished.
+            "x-dead-letter-exchange", n("order.dlx.exchange"),
+            // x-dead-letter-routing-key: replaces the message's routing key when it is
+            // dead-lettered.
+            "x-dead-letter-routing-key", "order.timeout")));
+        run.step(ch -> ch.queueDeclare(n("order.dlx.queue"), true, false, false, table()));
+        run.step(ch -> ch.queueBind(n("order.delay.queue"), n("order.delay.exchange"), "order.create", table()));
+        run.step(ch -> ch.queueBind(n("order.dlx.queue"), n("order.dlx.exchange"), "order.timeout", table()));
+    }
+
+    // ---------------------------------------------------------------- the consumers
+
+    static void startConsumers(Run run) {
+        // Manual acks: a delivered message stays unacked (and does not expire) until the
+        // consumer acks, rejects or nacks it.
+        // prefetch (basic.qos): at most this many unacked messages at a time on this
+        // consumer.
+        run.consume(new Consumer("closer", "order.dlx.queue", false, 10, 100L, fixed("ack"), 0L, null));
+    }
+
+    // ---------------------------------------------------------------- the timed actions
+
+    static List<Timed> timedActions(Run run) {
+        // Sorted by (time, repeat run > 1, action index, run): the order in which the
+        // simulation fires them.
+        List<Timed> plan = new ArrayList<>();
+        // actions[0] at 0 ms
+        // Publisher confirms: the broker acks each publish once it has taken it; the
+        // program waits for each ack, and a mandatory message that cannot be routed comes
+        // back before it.
+        // expiration is a string of milliseconds (an AMQP shortstr), not a number:
+        // "300000". The broker parses it strictly at publish; a bad value closes the
+        // channel with 406.
+        plan.add(new Timed(0L, false, 0, 1, () -> run.publish(n("order.delay.exchange"), "order.create", "A", new AMQP.BasicProperties.Builder()
+            .expiration(ttl("1800000"))
+            .deliveryMode(2), false)));
+        // actions[1] at 60000 ms
+        plan.add(new Timed(60000L, false, 1, 1, () -> run.publish(n("order.delay.exchange"), "order.create", "B", new AMQP.BasicProperties.Builder()
+            .expiration(ttl("300000")), false)));
+        return plan;
+    }
+
+    // x-delaylab-id: only for the report (when was a delivered message published); removed
+    // from the output.
+    // ---------------------------------------------------------------- the run (same in every export)
+
+    static final double SCALE = Double.parseDouble(System.getenv().getOrDefault("TIME_SCALE", "1"));
+    static final String PREFIX = String.format("dl-%08x-", new java.security.SecureRandom().nextInt());
+    static final String ID_HEADER = "x-delaylab-id";
+    /** Scaled expiration strings -> as the scenario wrote them (for the report). */
+    static final Map<String, String> TTL_WRITTEN = new ConcurrentHashMap<>();
+
+    /** The broker-side name of a scenario exchange or queue (built-in names stay). */
+    static String n(String name) {
+        return name.isEmpty() || name.startsWith("amq.") ? name : PREFIX + name;
+    }
+
+    /** Scenario ms -> real ms under TIME_SCALE; a positive duration stays >= 1 ms. */
+    static int ms(int d) {
+        return SCALE == 1 || d <= 0 ? d : (int) Math.max(1, Math.round(d * SCALE));
+    }
+
+    static long ms(long d) {
+        return SCALE == 1 || d <= 0 ? d : Math.max(1, Math.round(d * SCALE));
+    }
+
+    /** An expiration string of ms, scaled; still a string (the broker wants a shortstr). */
+    static String ttl(String expiration) {
+        return ttl(expiration, Long.parseLong(expiration));
+    }
+
+    /** readAs: the ms the broker reads from a string such as "+500" or "0500". */
+    static String ttl(String expiration, long readAs) {
+        if (SCALE == 1) return expiration;
+        String sent = String.valueOf(ms(readAs));
+        TTL_WRITTEN.put(sent, expiration);
+        return sent;
+    }
+
+    /** An argument or header table, in the order written (a consumer sees that order). */
+    static Map<String, Object> table(Object... keysAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < keysAndValues.length; i += 2) m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        return m;
+    }
+
+    static List<Object> list(Object... items) {
+        return Arrays.asList(items);
+    }
+
+    interface Step { Object apply(Channel ch) throws Exception; }
+    interface Action { void run() throws Exception; }
+    interface Outcome { String of(int k); }
+
+    static Outcome fixed(String o) { return k -> o; }
+
+    /** The k-th delivery gets the k-th outcome; the last one then repeats. */
+    static Outcome sequence(String... os) { return k -> os[Math.min(k, os.length - 1)]; }
+
+    static Outcome weighted(Object... outcomesAndWeights) {
+        return k -> {
+            double total = 0;
+            for (int i = 1; i < outcomesAndWeights.length; i += 2) total += (Double) outcomesAndWeights[i];
+            double u = Math.random() * total, acc = 0;
+            for (int i = 0; i + 1 < outcomesAndWeights.length; i += 2) {
+                acc += (Double) outcomesAndWeights[i + 1];
+                if (u < acc) return (String) outcomesAndWeights[i];
+            }
+            return (String) outcomesAndWeights[outcomesAndWeights.length - 2];
+        };
+    }
+
+    static final class Consumer {
+        final String name, queue;
+        final boolean autoAck;
+        final int prefetch;
+        final long handleMs, fromMs;
+        final Long toMs;
+        final Outcome outcome;
+        volatile Channel ch;
+        final AtomicInteger count = new AtomicInteger(), held = new AtomicInteger();
+        volatile boolean closed;
+
+        Consumer(String name, String queue, boolean autoAck, int prefetch, long handleMs, Outcome outcome, long fromMs, Long toMs) {
+            this.name = name; this.queue = queue; this.autoAck = autoAck; this.prefetch = prefetch;
+            this.handleMs = handleMs; this.outcome = outcome; this.fromMs = fromMs; this.toMs = toMs;
+        }
+    }
+
+    static final class Timed {
+        final long atMs;
+        final boolean repeat;
+        final int index, run;
+        final Action what;
+
+        Timed(long atMs, boolean repeat, int index, int run, Action what) {
+            this.atMs = atMs; this.repeat = repeat; this.index = index; this.run = run; this.what = what;
+        }
+    }
+
+    /** One run: a connection for the actions (one channel in confirm mode, reopened after a
+     *  broker error), one for the consumers (a channel each); what was seen. */
+    static final class Run {
+        final ConnectionFactory factory = new ConnectionFactory();
+        Connection conn, cconn;
+        Channel ch;
+        volatile long t0 = -1;
+        final List<Map<String, Object>> deliveries = Collections.synchronizedList(new ArrayList<>());
+        final List<Object> returned = Collections.synchronizedList(new ArrayList<>());
+        final List<Object> errors = Collections.synchronizedList(new ArrayList<>());
+        final List<Object> nacked = Collections.synchronizedList(new ArrayList<>());
+        final List<Long> publishedAt = Collections.synchronizedList(new ArrayList<>());
+        final List<Consumer> consumers = new ArrayList<>();
+        final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+
+        Run(String url) throws Exception {
+            factory.setUri(url);
+            conn = factory.newConnection("delaylab export (actions)");
+            cconn = factory.newConnection("delaylab export (consumers)");
+        }
+
+        long nowMs() {
+            return t0 < 0 ? 0 : Math.round((System.nanoTime() - t0) / 1e6 / SCALE);
+        }
+
+        /** Nanoseconds from now until scenario time atMs. */
+        long until(long atMs) {
+            return t0 + Math.round(atMs * SCALE * 1e6) - System.nanoTime();
+        }
+
+        Channel channel() throws Exception {
+            if (!conn.isOpen()) { // a connection error (503 ...) closed it: reconnect
+                conn = factory.newConnection("delaylab export (actions)");
+                ch = null;
+            }
+            if (ch == null || !ch.isOpen()) {
+                ch = conn.createChannel();
+                ch.confirmSelect();
+                ch.addReturnListener((code, text, exchange, routingKey, props, body) -> returned.add(table(
+                    "body", new String(body, StandardCharsets.UTF_8), "at_ms", nowMs(), "code", code, "text", text)));
+            }
+            return ch;
+        }
+
+        void error(Throwable e, String body) {
+            ShutdownSignalException sse = null;
+            for (Throwable c = e; c != null && sse == null; c = c.getCause())
+                if (c instanceof ShutdownSignalException) sse = (ShutdownSignalException) c;
+            Map<String, Object> rec = table("at_ms", nowMs());
+            Object reason = sse == null ? null : sse.getReason();
+            if (reason instanceof AMQP.Channel.Close) {
+                rec.put("code", ((AMQP.Channel.Close) reason).getReplyCode());
+                rec.put("text", unmap(((AMQP.Channel.Close) reason).getReplyText()));
+                rec.put("scope", "channel");
+            } else if (reason instanceof AMQP.Connection.Close) {
+                rec.put("code", ((AMQP.Connection.Close) reason).getReplyCode());
+                rec.put("text", unmap(((AMQP.Connection.Close) reason).getReplyText()));
+                rec.put("scope", "connection");
+            } else {
+                rec.put("code", 0);
+                rec.put("text", "client: " + e);
+                rec.put("scope", "client");
+            }
+            if (body != null) rec.put("body", body);
+            errors.add(rec);
+        }
+
+        /** Runs s on the actions' channel; a broker error is recorded (the next step gets a new channel). */
+        Object step(Step s) {
+            try {
+                return s.apply(channel());
+            } catch (Exception e) {
+                error(e, null);
+                return null;
+            }
+        }
+
+        /** basic.publish in confirm mode: waits for the ack; a return (312) or a nack is recorded. */
+        void publish(String exchange, String routingKey, String body, AMQP.BasicProperties.Builder props, boolean mandatory) {
+            AMQP.BasicProperties p = props.build();
+            Map<String, Object> headers = new LinkedHashMap<>(p.getHeaders() == null ? Map.of() : p.getHeaders());
+            synchronized (publishedAt) {
+                headers.put(ID_HEADER, String.valueOf(publishedAt.size()));
+                publishedAt.add(nowMs());
+            }
+            try {
+                Channel c = channel();
+                c.basicPublish(exchange, routingKey, mandatory, p.builder().headers(headers).build(), body.getBytes(StandardCharsets.UTF_8));
+                if (!c.waitForConfirms()) nacked.add(table("body", body, "at_ms", nowMs()));
+            } catch (Exception e) {
+                error(e, body);
+            }
+        }
+
+        /** basic.get with auto-ack: takes the head of the queue, if any. */
+        void get(String queue) {
+            GetResponse r = (GetResponse) step(c -> c.basicGet(n(queue), true));
+            if (r != null) record(queue, "basic.get", r.getEnvelope(), r.getProps(), r.getBody());
+        }
+
+        void record(String queue, String consumer, Envelope env, AMQP.BasicProperties props, byte[] body) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> headers = (Map<String, Object>) plain(props.getHeaders() == null ? Map.of() : props.getHeaders());
+            Object id = headers.remove(ID_HEADER);
+            Long published = null;
+            if (id instanceof String && isNumber((String) id)) {
+                int i = Integer.parseInt((String) id);
+                if (i < publishedAt.size()) published = publishedAt.get(i);
+            }
+            Map<String, Object> p = new LinkedHashMap<>();
+            put(p, "expiration", props.getExpiration());
+            put(p, "delivery_mode", props.getDeliveryMode());
+            put(p, "priority", props.getPriority());
+            put(p, "message_id", props.getMessageId());
+            put(p, "correlation_id", props.getCorrelationId());
+            put(p, "content_type", props.getContentType());
+            put(p, "content_encoding", props.getContentEncoding());
+            put(p, "reply_to", props.getReplyTo());
+            put(p, "timestamp", props.getTimestamp() == null ? null : props.getTimestamp().getTime() / 1000);
+            put(p, "type", props.getType());
+            put(p, "user_id", props.getUserId());
+            put(p, "app_id", props.getAppId());
+            if (p.get("expiration") != null && TTL_WRITTEN.containsKey(p.get("expiration")))
+                p.put("expiration", TTL_WRITTEN.get(p.get("expiration")));
+            if (headers.get("x-death") instanceof List) {
+                for (Object d : (List<?>) headers.get("x-death")) {
+                    if (d instanceof Map) {
+                        @SuppressWarnings("unchecked")
+                        Map<String, Object> death = (Map<String, Object>) d;
+                        Object oe = death.get("original-expiration");
+                        if (oe != null && TTL_WRITTEN.containsKey(oe)) death.put("original-expiration", TTL_WRITTEN.get(oe));
+                    }
+                }
+            }
+            String text = new String(body, StandardCharsets.UTF_8);
+            long at = nowMs();
+            deliveries.add(table("body", text, "queue", queue, "consumer", consumer, "published_at_ms", published,
+                "delivered_at_ms", at, "redelivered", env.isRedeliver(), "routing_key", unmap(env.getRoutingKey()),
+                "exchange", unmap(env.getExchange()), "properties", p, "headers", headers));
+            // (no printf: its first call loads the formatter and delays the next delivery)
+            if (t0 >= 0) System.err.println(at + " ms  " + consumer + " <- " + queue + "  " + text);
+        }
+
+        void consume(Consumer c) {
+            consumers.add(c);
+            if (c.fromMs == 0) attach(c);
+        }
+
+        /** basic.qos + basic.consume on a channel of its own. */
+        void attach(Consumer c) {
+            try {
+                Channel ch = cconn.createChannel();
+                if (!c.autoAck && c.prefetch > 0) ch.basicQos(Math.min(c.prefetch, 65535));
+                ch.basicConsume(n(c.queue), c.autoAck, c.name, new DefaultConsumer(ch) {
+                    @Override
+                    public void handleDelivery(String tag, Envelope env, AMQP.BasicProperties props, byte[] body) {
+                        onMessage(c, getChannel(), env, props, body);
+                    }
+                });
+                c.ch = ch;
+            } catch (Exception e) {
+                error(e, null);
+            }
+        }
+
+        /** Closing the consumer's channel requeues what it holds. */
+        void detach(Consumer c) {
+            c.closed = true;
+            try {
+                if (c.ch != null && c.ch.isOpen()) c.ch.close();
+            } catch (Exception e) {
+                // already closed by the broker
+            }
+        }
+
+        void onMessage(Consumer c, Channel ch, Envelope env, AMQP.BasicProperties props, byte[] body) {
+            record(c.queue, c.name, env, props, body);
+            if (c.autoAck) return;
+            String outcome = c.outcome.of(c.count.getAndIncrement());
+            c.held.incrementAndGet();
+            long tag = env.getDeliveryTag();
+            // An anonymous class, not a lambda: a lambda's first call is bootstrapped at run
+            // time, long enough on a busy machine to delay the next delivery.
+            timers.schedule(new Runnable() {
+                @Override
+                public void run() {
+                    try {
+                        synchronized (ch) {
+                            if (!ch.isOpen()) return;
+                            if (outcome.equals("ack")) ch.basicAck(tag, false);
+                            else if (outcome.equals("reject")) ch.basicReject(tag, false);
+                            else ch.basicNack(tag, false, true);
+                        }
+                        c.held.decrementAndGet();
+                    } catch (Exception e) {
+                        // the channel went away while the message was handled: it is requeued
+                    }
+                }
+            }, Math.round(c.handleMs * SCALE * 1e6), TimeUnit.NANOSECONDS);
+        }
+
+        /** Runs every path of a delivery once before the clock starts (publish, confirm,
+         *  deliver, ack, reject, requeue) on a server-named exclusive queue: the JVM's
+         *  first call of a path is slow enough (tens of ms) to make the first deliveries
+         *  late. What it records is then forgotten. */
+        void warmUp() {
+            AMQP.BasicProperties p = new AMQP.BasicProperties.Builder().expiration("60000").headers(table(ID_HEADER, "x")).build();
+            try {
+                Channel wc = cconn.createChannel();
+                String wq = wc.queueDeclare().getQueue(); // amq.gen-...: n() keeps it
+                Consumer w = new Consumer("warm-up", wq, false, 10, 0, sequence("ack", "reject", "requeue", "ack"), 0, null);
+                attach(w);
+                Channel c = channel();
+                for (int i = 0; i < 3; i++) c.basicPublish("", wq, false, p, new byte[0]);
+                c.waitForConfirms();
+                long deadline = System.nanoTime() + 2_000_000_000L;
+                while (w.count.get() < 4 && System.nanoTime() < deadline) Thread.sleep(2);
+                detach(w);
+                wc.queueDelete(wq);
+                wc.close();
+            } catch (Exception e) {
+                // the run itself reports what goes wrong
+            }
+            json(deliveries, "");
+            deliveries.clear();
+            errors.clear();
+        }
+
+        /** The timed actions in the simulation's order (ties: first runs, then position). */
+        void run(List<Timed> plan, long endMs, long graceMs) throws InterruptedException {
+            // Everything the JVM does slowly the first time (sorting with lambdas, class
+            // loading) happens before the clock starts.
+            plan.sort(Comparator.<Timed>comparingLong(t -> t.atMs).thenComparing(t -> t.repeat)
+                .thenComparingInt(t -> t.index).thenComparingInt(t -> t.run));
+            warmUp();
+            t0 = System.nanoTime();
+            for (Consumer c : consumers) {
+                if (c.toMs != null && c.toMs < c.fromMs) continue;
+                if (c.fromMs > 0) timers.schedule(new Runnable() {
+                    @Override
+                    public void run() { attach(c); }
+                }, until(c.fromMs), TimeUnit.NANOSECONDS);
+                if (c.toMs != null) timers.schedule(new Runnable() {
+                    @Override
+                    public void run() { detach(c); }
+                }, until(Math.max(c.toMs, c.fromMs)), TimeUnit.NANOSECONDS);
+            }
+            for (Timed t : plan) {
+                if (t.atMs > endMs) continue;
+                sleepNanos(until(t.atMs));
+                try {
+                    t.what.run();
+                } catch (Exception e) {
+                    error(e, null);
+                }
+            }
+            sleepNanos(until(endMs) + graceMs * 1_000_000);
+        }
+
+        static void sleepNanos(long nanos) throws InterruptedException {
+            if (nanos > 0) Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+        }
+
+        /** Each queue's depth at the end: ready (passive declare) and unacked (held here). */
+        Map<String, Object> depths(List<String> queues) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (String q : queues) {
+                try {
+                    int ready = channel().queueDeclarePassive(n(q)).getMessageCount();
+                    int held = 0;
+                    for (Consumer c : consumers) if (c.queue.equals(q) && !c.closed) held += c.held.get();
+                    out.put(q, table("ready", ready, "unacked", Math.max(held, 0)));
+                } catch (Exception e) {
+                    // the queue is gone (deleted by an action, or never declared)
+                }
+            }
+            return out;
+        }
+
+        /** Deletes every prefixed queue and exchange the scenario could have created. */
+        void cleanup(List<String> queues, List<String> exchanges) {
+            timers.shutdownNow();
+            try (Connection c = factory.newConnection("delaylab export (cleanup)")) {
+                Channel ch = c.createChannel();
+                for (String q : queues) {
+                    if (n(q).equals(q)) continue;
+                    try { ch.queueDelete(n(q)); } catch (Exception e) { ch = c.createChannel(); }
+                }
+                for (String x : exchanges) {
+                    if (n(x).equals(x)) continue;
+                    try { ch.exchangeDelete(n(x)); } catch (Exception e) { ch = c.createChannel(); }
+                }
+            } catch (Exception e) {
+                System.err.println("cleanup: " + e + " (names start with " + PREFIX + ")");
+            }
+            for (Connection c : new Connection[] {cconn, conn}) {
+                try { if (c.isOpen()) c.close(); } catch (Exception e) { /* gone */ }
+            }
+        }
+
+        Map<String, Object> report(String name, long endMs, long measuredAt, Map<String, Object> depths) {
+            List<Map<String, Object>> ds = new ArrayList<>(deliveries);
+            ds.sort(Comparator.comparingLong(d -> (Long) d.get("delivered_at_ms")));
+            return table("scenario", name, "deliveries", ds, "dropped", List.of(), "returned", returned,
+                "errors", errors, "final", table("queues", depths, "delayed", table()),
+                "stats", table("events", null, "end_ms", endMs, "measured_at_ms", measuredAt),
+                "replay", table("client", "java amqp-client", "prefix", PREFIX, "time_scale", SCALE, "nacked", nacked,
+                    "note", "dropped messages cannot be observed on a live broker: compare final.queues instead"));
+        }
+    }
+
+    static boolean isNumber(String s) {
+        if (s.isEmpty()) return false;
+        for (int i = 0; i < s.length(); i++) if (!Character.isDigit(s.charAt(i))) return false;
+        return true;
+    }
+
+    static void put(Map<String, Object> m, String k, Object v) {
+        if (v != null) m.put(k, v instanceof String ? unmap((String) v) : v);
+    }
+
+    static String unmap(String s) {
+        return s.replace(PREFIX, "");
+    }
+
+    /** A value the broker hands back, as plain Java (String, Number, Boolean, List, Map). */
+    static Object plain(Object v) {
+        if (v instanceof LongString || v instanceof String) return unmap(v.toString());
+        if (v instanceof byte[]) return unmap(new String((byte[]) v, StandardCharsets.UTF_8));
+        if (v instanceof Date) return ((Date) v).getTime() / 1000;
+        if (v instanceof List) {
+            List<Object> out = new ArrayList<>();
+            for (Object x : (List<?>) v) out.add(plain(x));
+            return out;
+        }
+        if (v instanceof Map) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) out.put(e.getKey().toString(), plain(e.getValue()));
+            return out;
+        }
+        return v;
+    }
+
+    static String json(Object v, String indent) {
+        if (v == null) return "null";
+        if (v instanceof String) {
+            StringBuilder b = new StringBuilder("\"");
+            for (char c : ((String) v).toCharArray()) {
+                if (c == '"' || c == '\\') b.append('\\').append(c);
+                else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+                else b.append(c);
+            }
+            return b.append('"').toString();
+        }
+        if (v instanceof Number || v instanceof Boolean) return v.toString();
+        String in = indent + "  ";
+        if (v instanceof Map) {
+            Map<?, ?> m = (Map<?, ?>) v;
+            if (m.isEmpty()) return "{}";
+            StringBuilder b = new StringBuilder("{\n");
+            Iterator<? extends Map.Entry<?, ?>> it = m.entrySet().iterator();
+            while (it.hasNext()) {
+                Map.Entry<?, ?> e = it.next();
+                b.append(in).append(json(e.getKey().toString(), in)).append(": ").append(json(e.getValue(), in));
+                b.append(it.hasNext() ? ",\n" : "\n");
+            }
+            return b.append(indent).append('}').toString();
+        }
+        if (v instanceof Collection) {
+            Collection<?> l = (Collection<?>) v;
+            if (l.isEmpty()) return "[]";
+            StringBuilder b = new StringBuilder("[\n");
+            Iterator<?> it = l.iterator();
+            while (it.hasNext()) b.append(in).append(json(it.next(), in)).append(it.hasNext() ? ",\n" : "\n");
+            return b.append(indent).append(']').toString();
+        }
+        return json(v.toString(), indent);
+    }
+
+    public static void main(String[] argv) throws Exception {
+        String url = argv.length > 0 ? argv[0] : System.getenv().getOrDefault("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2F");
+        for (String line : LEFT_OUT) System.err.println("left out: " + line);
+        Run run = new Run(url);
+        Map<String, Object> report;
+        try {
+            declareTopology(run);
+            startConsumers(run);
+            run.run(timedActions(run), END_MS, GRACE_MS);
+            long measuredAt = run.nowMs();
+            report = run.report(NAME, END_MS, measuredAt, run.depths(QUEUES));
+        } finally {
+            run.cleanup(QUEUES, EXCHANGES);
+        }
+        System.out.println(json(report, ""));
+        System.exit(0);
+    }
+}
