@@ -82,6 +82,9 @@ fi
 # Starts its own broker on 127.0.0.1, runs tests/conformance/*.json through `delaylab run`
 # and `delaylab replay`, diffs them, checks a definitions export, stops the broker.
 step "conformance suite (live RabbitMQ)" bash scripts/conformance.sh || true
+# Exported programs (delaylab export code: Python, Java, Go, Node.js) run against their own
+# live broker and diffed with the simulation (issue 14).
+step "exported programs vs simulation (live RabbitMQ)" bash scripts/export-check.sh || true
 # ------------------------------------------------------------------------------------------
 
 section "browser tests"
