@@ -307,7 +307,7 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
             step(&format!("{indent}\t_, err := ch.QueuePurge(n({}), false)\n{indent}\treturn err", q(queue))),
         ),
         ActionKind::Get { queue } => (String::new(), format!("run.Get({})", q(queue))),
-        ActionKind::RestartNode { .. } | ActionKind::LoseNode => {
+        ActionKind::RestartNode { .. } | ActionKind::LoseNode | ActionKind::Upgrade { .. } => {
             out.push_str(&comment("\t", "//", &format!("{when}: LEFT OUT: {}", walk::left_out_line(plan, i))));
             return out;
         }

@@ -314,7 +314,7 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
             format!("run.step(ch -> ch.queuePurge(n({})))", q(queue)),
         ),
         ActionKind::Get { queue } => (String::new(), format!("run.get({})", q(queue))),
-        ActionKind::RestartNode { .. } | ActionKind::LoseNode => {
+        ActionKind::RestartNode { .. } | ActionKind::LoseNode | ActionKind::Upgrade { .. } => {
             out.push_str(&comment(
                 "        ",
                 "//",

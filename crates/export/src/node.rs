@@ -287,7 +287,7 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
             format!("run.step((ch) => ch.purgeQueue(n({})))", q(queue)),
         ),
         ActionKind::Get { queue } => (String::new(), format!("run.get({})", q(queue))),
-        ActionKind::RestartNode { .. } | ActionKind::LoseNode => {
+        ActionKind::RestartNode { .. } | ActionKind::LoseNode | ActionKind::Upgrade { .. } => {
             out.push_str(&comment(
                 "  ",
                 "//",

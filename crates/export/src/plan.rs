@@ -114,6 +114,10 @@ fn left_out(s: &Scenario, language: Language) -> Vec<String> {
                 "actions[{i}] lose_node at {} ms: a client program cannot take a broker node away",
                 a.at_ms
             )),
+            ActionKind::Upgrade { .. } => out.push(format!(
+                "actions[{i}] upgrade at {} ms: a client program cannot upgrade the broker; do it by hand (stop the node, install the new version, start it) to see what survives",
+                a.at_ms
+            )),
             ActionKind::Publish(p) if language == Language::Go => {
                 // amqp091-go writes a property only when it is not the zero value.
                 let pr = &p.properties;

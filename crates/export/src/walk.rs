@@ -105,7 +105,7 @@ pub fn consumer_notes(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> Vec<&'sta
     for o in outcomes(&c.outcome) {
         match o {
             Outcome::Reject => ls.push(Lesson::Reject),
-            Outcome::Requeue => ls.push(Lesson::Requeue),
+            Outcome::Requeue | Outcome::RejectRequeue => ls.push(Lesson::Requeue),
             Outcome::Ack => {}
         }
     }
@@ -123,12 +123,9 @@ fn outcomes(p: &OutcomePlan) -> Vec<Outcome> {
     }
 }
 
+/// The outcome as the scenario spells it (the runtimes take the same words).
 pub fn outcome_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Ack => "ack",
-        Outcome::Reject => "reject",
-        Outcome::Requeue => "requeue",
-    }
+    o.name()
 }
 
 /// How a publish's `expiration` is written.

@@ -285,6 +285,7 @@
                             if (!ch.isOpen()) return;
                             if (outcome.equals("ack")) ch.basicAck(tag, false);
                             else if (outcome.equals("reject")) ch.basicReject(tag, false);
+                            else if (outcome.equals("reject_requeue")) ch.basicReject(tag, true);
                             else ch.basicNack(tag, false, true);
                         }
                         c.held.decrementAndGet();
