@@ -20,8 +20,9 @@ pub fn main(
     count: Option<u64>,
     format: Format,
     timing: bool,
+    costs: delaylab_engine::costs::CostMode,
 ) -> ExitCode {
-    match compare(path, selected, count, format, timing) {
+    match compare(path, selected, count, format, timing, costs) {
         Ok(out) => {
             print!("{out}");
             ExitCode::SUCCESS
@@ -39,6 +40,7 @@ fn compare(
     count: Option<u64>,
     format: Format,
     timing: bool,
+    costs: delaylab_engine::costs::CostMode,
 ) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
     let mut file = strategies::load_workload_str(&text).map_err(|e| format!("{path}: {e}"))?;
@@ -52,7 +54,8 @@ fn compare(
         file.spec.count = n;
     }
     let configs = configs(&file, selected)?;
-    let workload = Workload::generate(&file.spec);
+    let mut workload = Workload::generate(&file.spec);
+    workload.costs = costs;
     let total = Instant::now();
     let mut results = Vec::new();
     for c in &configs {

@@ -13,6 +13,7 @@
 mod alloc;
 mod bench;
 mod compare;
+mod costs;
 mod diff;
 mod export;
 mod link;
@@ -54,6 +55,9 @@ enum Cmd {
         /// Write every engine event as one JSON line to this file.
         #[arg(long)]
         trace: Option<String>,
+        /// Broker costs: ideal, measured, or a cost file from `calibrate` (overrides the scenario's `costs`).
+        #[arg(long)]
+        costs: Option<String>,
     },
     /// Measure the engine: N delayed messages through one topology, run to completion.
     Bench {
@@ -69,6 +73,9 @@ enum Cmd {
         runs: u32,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Broker costs: ideal, measured, or a cost file from `calibrate`.
+        #[arg(long, default_value = "ideal")]
+        costs: String,
     },
     /// Run a scenario on a live RabbitMQ and print the same JSON as `run`.
     Replay {
@@ -104,6 +111,9 @@ enum Cmd {
         /// Print each strategy's wall time to standard error.
         #[arg(long)]
         timing: bool,
+        /// Broker costs for the broker strategies: ideal, measured, or a cost file.
+        #[arg(long, default_value = "ideal")]
+        costs: String,
     },
     /// Print the scenario's share link (the playground's "Copy link"), alone on one line.
     Link {
@@ -138,16 +148,35 @@ fn main() -> ExitCode {
             scenario,
             format,
             trace,
-        } => run::main(&scenario, format, trace.as_deref()),
+            costs,
+        } => {
+            let costs = match costs.as_deref().map(costs::parse).transpose() {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(2);
+                }
+            };
+            run::main(&scenario, format, trace.as_deref(), costs)
+        }
         Cmd::Bench {
             messages,
             topology,
             seed,
             runs,
             format,
+            costs,
         } => {
-            let figures = bench::best_of(runs, messages, topology, seed);
-            let report = bench::report(messages, topology, &figures);
+            let costs = match costs::parse(&costs) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let figures = bench::best_of(runs, messages, topology, seed, &costs);
+            let mut report = bench::report(messages, topology, &figures);
+            report["costs"] = serde_json::json!(costs::name(&costs));
             match format {
                 Format::Json => println!("{report}"),
                 Format::Text => {
@@ -168,7 +197,21 @@ fn main() -> ExitCode {
             count,
             format,
             timing,
-        } => compare::main(&workload, strategies.as_deref(), count, format, timing),
+            costs,
+        } => match costs::parse(&costs) {
+            Ok(costs) => compare::main(
+                &workload,
+                strategies.as_deref(),
+                count,
+                format,
+                timing,
+                costs,
+            ),
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        },
         Cmd::Link { scenario, base } => link::main(&scenario, &base),
         Cmd::Export {
             what: ExportCmd::Definitions { scenario, output },

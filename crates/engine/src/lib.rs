@@ -1,6 +1,7 @@
 //! delaylab-engine: a deterministic simulation of RabbitMQ delayed messaging.
 pub mod amqp;
 pub mod consumer;
+pub mod costs;
 pub mod death;
 pub mod delayed;
 pub mod event;

@@ -314,6 +314,7 @@ fn scenario(te: bool) -> impl Strategy<Value = Scenario> {
                     actions,
                     orders: None,
                     faults: Vec::new(),
+                    costs: delaylab_engine::costs::CostMode::Ideal,
                 }
             },
         )

@@ -167,7 +167,26 @@ pub fn load_value(v: &Value) -> Result<Scenario, LoadError> {
         actions,
         orders,
         faults,
+        costs: costs_mode(root.get("costs"))?,
     })
+}
+
+/// `costs`: "ideal" (the default), "measured", or a cost profile object
+/// (`crate::costs::CostProfile`, what `delaylab calibrate` writes).
+fn costs_mode(v: Option<&Value>) -> R<crate::costs::CostMode> {
+    use crate::costs::{CostMode, CostProfile};
+    match v {
+        None => Ok(CostMode::Ideal),
+        Some(Value::String(s)) if s == "ideal" => Ok(CostMode::Ideal),
+        Some(Value::String(s)) if s == "measured" => Ok(CostMode::Measured),
+        Some(Value::String(_)) => fail(
+            "costs",
+            "unknown cost mode; expected \"ideal\", \"measured\" or a cost profile object",
+        ),
+        Some(v) => CostProfile::from_json(v, "costs")
+            .map(CostMode::Profile)
+            .or_else(|(path, message)| fail(path, message)),
+    }
 }
 
 const TOP_KEYS: &[&str] = &[
@@ -182,6 +201,7 @@ const TOP_KEYS: &[&str] = &[
     "actions",
     "orders",
     "faults",
+    "costs",
 ];
 const TOPOLOGY_LISTS: &[&str] = &["exchanges", "queues", "bindings"];
 /// The other top-level sections of a RabbitMQ `definitions.json`.

@@ -27,6 +27,8 @@ pub struct Scenario {
     pub orders: Option<crate::orders::OrdersSpec>,
     /// Faults injected into the lab's run (`faults`; needs `orders`).
     pub faults: Vec<crate::orders::FaultSpec>,
+    /// How long the broker's steps take (`costs`: ideal, measured or a profile).
+    pub costs: crate::costs::CostMode,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -255,6 +257,7 @@ impl Scenario {
             actions: Vec::new(),
             orders: None,
             faults: Vec::new(),
+            costs: crate::costs::CostMode::Ideal,
         }
     }
 }

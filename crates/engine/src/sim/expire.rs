@@ -32,6 +32,10 @@ impl Sim {
             if head.expires_at_ms > now {
                 break;
             }
+            if self.dead_letter_wait(qid) {
+                return; // cost modes: the queue goes on when it is free
+            }
+            let q = self.queue_mut(qid).expect("queue exists");
             let entry = q.pop_head().expect("head exists");
             let qname = q.name;
             let late_ms = now - entry.expires_at_ms;
@@ -41,14 +45,22 @@ impl Sim {
                 queue: qname,
                 late_ms,
             });
+            let persistent = entry.msg.delivery_mode == 2;
             self.dead_letter(qid, entry.msg, Reason::Expired, Some(entry.copy));
+            self.charge_dead_letter(qid, persistent);
         }
         self.arm_head_timer(qid);
     }
 
     fn arm_head_timer(&mut self, qid: QueueId) {
-        let Some(q) = self.queue_mut(qid) else { return };
-        let at = q.head().map_or(NEVER, |h| h.expires_at_ms);
+        let Some(q) = self.queue(qid) else { return };
+        let head = q.head().map(|h| (h.expires_at_ms, h.copy));
+        let late = match head {
+            Some((at, copy)) if at != NEVER => self.expiry_late_ms(q.is_quorum(), copy),
+            _ => 0,
+        };
+        let q = self.queue_mut(qid).expect("queue exists");
+        let at = head.map_or(NEVER, |(at, _)| at.saturating_add(late));
         if at == NEVER {
             q.head_timer_at_ms = None;
             return;

@@ -78,6 +78,8 @@ pub struct Workload {
     pub outage: Option<Outage>,
     /// For strategies that draw (store-notify's drops).
     pub seed: u64,
+    /// The broker strategies' cost mode (`crate::costs`; ideal unless set).
+    pub costs: crate::costs::CostMode,
 }
 
 impl Workload {
@@ -105,6 +107,7 @@ impl Workload {
             tasks,
             outage: spec.outage,
             seed: spec.seed,
+            costs: crate::costs::CostMode::Ideal,
         }
     }
 
