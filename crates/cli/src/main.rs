@@ -4,6 +4,7 @@
 //! delaylab run SCENARIO.json [--format json|text] [--trace FILE.jsonl]
 //! delaylab bench --messages N --topology dlx-per-message|dlx-per-queue|plugin [--format json]
 //! delaylab replay SCENARIO.json --amqp URL [--time-scale F]
+//! delaylab calibrate --amqp URL [--out FILE]
 //! delaylab diff A.json B.json [--tolerance-ms N]
 //! delaylab export definitions SCENARIO.json [--output FILE]
 //! delaylab link SCENARIO.json [--base URL]
@@ -12,6 +13,7 @@
 
 mod alloc;
 mod bench;
+mod calibrate;
 mod compare;
 mod costs;
 mod diff;
@@ -87,6 +89,15 @@ enum Cmd {
         /// Multiply every duration (times, TTLs, handle times) by F; the output is in scenario ms.
         #[arg(long, default_value_t = 1.0)]
         time_scale: f64,
+    },
+    /// Measure a live RabbitMQ (publish, dead-letter and delivery rates, a round trip) and write a cost file.
+    Calibrate {
+        /// The broker, e.g. amqp://guest:guest@127.0.0.1:5672/%2F
+        #[arg(long)]
+        amqp: String,
+        /// Write the cost profile here (else to standard output).
+        #[arg(long)]
+        out: Option<String>,
     },
     /// Compare two results (e.g. `run` against `replay`); exit 0 agree, 1 differ, 2 bad input.
     Diff {
@@ -190,6 +201,7 @@ fn main() -> ExitCode {
             amqp,
             time_scale,
         } => replay::main(&scenario, &amqp, time_scale),
+        Cmd::Calibrate { amqp, out } => calibrate::main(&amqp, out.as_deref()),
         Cmd::Diff { a, b, tolerance_ms } => diff::main(&a, &b, tolerance_ms),
         Cmd::Compare {
             workload,

@@ -14,8 +14,9 @@
 //! `plugin_insert_us_per_1k_stored` per 1,000 messages stored, and the publishing
 //! channel waits for it (`ingress`). The timer for the earliest key fires at
 //! `max(process free, key due) + plugin_tick_us`; when it fires (and the process is
-//! free), that one key's messages go out in store order, `plugin_release_us` each, and
-//! the timer is armed again for the next key. Release order is `delayed.rs`'s.
+//! free), that one key's messages go out in store order, `plugin_release_us` each (plus
+//! `plugin_release_us_per_1k_stored`: the table slows as it grows), and the timer is
+//! armed again for the next key. Release order is `delayed.rs`'s.
 //!
 //! ```text
 //! keys due 1000 and 1001 (one message each), process idle:
@@ -35,11 +36,12 @@ pub struct Scheduler {
 }
 
 impl Scheduler {
-    /// An insert with `stored` messages in the table, sent at `now_ms`: when it is done.
-    pub fn insert(&mut self, profile: &CostProfile, now_ms: u64, stored: usize) -> u64 {
+    /// An insert with `stored` messages in the table, called at `start_us`: when it is
+    /// done.
+    pub fn insert(&mut self, profile: &CostProfile, start_us: u64, stored: usize) -> u64 {
         let extra = profile.plugin_insert_us_per_1k_stored * stored as f64 / 1000.0;
         let cost = u64::from(profile.plugin_insert_us) + extra.round() as u64;
-        self.free_us = self.free_us.max(us_of(now_ms)) + cost;
+        self.free_us = self.free_us.max(start_us) + cost;
         self.free_us
     }
 
@@ -54,8 +56,11 @@ impl Scheduler {
         (ms_of(self.free_us) > now_ms).then_some(ms_of(self.free_us))
     }
 
-    /// One key's `n` messages released by the timer that fired at `fired_us`.
-    pub fn released(&mut self, profile: &CostProfile, fired_us: u64, n: u64) {
-        self.free_us = self.free_us.max(fired_us) + n * u64::from(profile.plugin_release_us);
+    /// One key's `n` messages released, with `stored` left in the table, by the timer
+    /// that fired at `fired_us`.
+    pub fn released(&mut self, profile: &CostProfile, fired_us: u64, n: u64, stored: usize) {
+        let each = f64::from(profile.plugin_release_us)
+            + profile.plugin_release_us_per_1k_stored * stored as f64 / 1000.0;
+        self.free_us = self.free_us.max(fired_us) + (n as f64 * each).round() as u64;
     }
 }

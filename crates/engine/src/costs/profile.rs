@@ -31,14 +31,22 @@ const QUORUM_EXPIRY_LATE_MS: (u32, u32) = (3, 9);
 /// (section 3, "Why it drifts"), so a backlog drains at about 990 due-ms keys per second.
 const PLUGIN_TICK_US: u32 = 1_008;
 /// One insert into the plugin's table (two Mnesia disc-copy writes, a synchronous call
-/// from the channel): the 20,000 run's 8.6k-10.4k msg/s, less the channel's own part.
-const PLUGIN_INSERT_US: u32 = 45;
+/// from the channel), beyond the channel's own `PUBLISH_US`: fitted so that the
+/// 1,000-message run's ingress lag (26-33 ms for a burst of 1,000, broker-bound) and
+/// the 20,000 run's flat p50 62-83 ms (a window of 1,000 x about 70-85 us) come out.
+const PLUGIN_INSERT_US: u32 = 10;
 /// How an insert slows as the table grows: the 100,000 run's rate falls from 6.3k to
 /// about 4k msg/s with 60-80k messages stored, about 1.9 us more per 1,000 stored.
 const PLUGIN_INSERT_US_PER_1K_STORED: f64 = 1.9;
 /// Routing one due message out of the table (per message of a key): the 5,000
-/// same-due-ms backlog drained at 12.9k msg/s, consumer-bound, so below 77 us.
-const PLUGIN_RELEASE_US: u32 = 30;
+/// same-due-ms backlog drained at 12.9k msg/s, consumer-bound, so well below 77 us; and
+/// the 20,000 run (about 2.5 messages per due-ms, 92 % of ms non-empty) did not drift,
+/// so a key's round stays under 1 / 0.92 ms: 1,008 + 2.5 x release < 1,087 us.
+const PLUGIN_RELEASE_US: u32 = 10;
+/// Taking a message out of the table slows as it grows, as an insert does (the same
+/// Mnesia table): fitted to the 100,000 run's drift, p50 by due-time decile 326 -> 2,506
+/// ms and p99 2,689-3,849 ms, while 20,000 (about 10,000 stored) stays flat.
+const PLUGIN_RELEASE_US_PER_1K_STORED: f64 = 0.8;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct CostProfile {
@@ -56,6 +64,7 @@ pub struct CostProfile {
     pub plugin_insert_us: u32,
     pub plugin_insert_us_per_1k_stored: f64,
     pub plugin_release_us: u32,
+    pub plugin_release_us_per_1k_stored: f64,
 }
 
 /// The fields of a profile object, for error messages.
@@ -73,6 +82,7 @@ const KEYS: &[&str] = &[
     "plugin_insert_us",
     "plugin_insert_us_per_1k_stored",
     "plugin_release_us",
+    "plugin_release_us_per_1k_stored",
 ];
 
 /// The longest step a profile may give (1 s): larger is a unit mistake.
@@ -95,6 +105,7 @@ impl CostProfile {
             plugin_insert_us: PLUGIN_INSERT_US,
             plugin_insert_us_per_1k_stored: PLUGIN_INSERT_US_PER_1K_STORED,
             plugin_release_us: PLUGIN_RELEASE_US,
+            plugin_release_us_per_1k_stored: PLUGIN_RELEASE_US_PER_1K_STORED,
         }
     }
 
@@ -113,6 +124,7 @@ impl CostProfile {
             "plugin_insert_us": self.plugin_insert_us,
             "plugin_insert_us_per_1k_stored": self.plugin_insert_us_per_1k_stored,
             "plugin_release_us": self.plugin_release_us,
+            "plugin_release_us_per_1k_stored": self.plugin_release_us_per_1k_stored,
         })
     }
 
@@ -147,13 +159,10 @@ impl CostProfile {
                 "plugin_tick_us" => p.plugin_tick_us = step(val, &at)?,
                 "plugin_insert_us" => p.plugin_insert_us = step(val, &at)?,
                 "plugin_insert_us_per_1k_stored" => {
-                    p.plugin_insert_us_per_1k_stored = val
-                        .as_f64()
-                        .filter(|x| x.is_finite() && (0.0..=MAX_STEP_US as f64).contains(x))
-                        .ok_or((
-                            at.clone(),
-                            "expected a number of microseconds, 0 or more".to_string(),
-                        ))?
+                    p.plugin_insert_us_per_1k_stored = per_1k(val, &at)?
+                }
+                "plugin_release_us_per_1k_stored" => {
+                    p.plugin_release_us_per_1k_stored = per_1k(val, &at)?
                 }
                 "plugin_release_us" => p.plugin_release_us = step(val, &at)?,
                 _ => {
@@ -175,6 +184,15 @@ fn step(v: &Value, at: &str) -> Result<u32, (String, String)> {
         .ok_or((
             at.into(),
             format!("expected whole microseconds, 0 to {MAX_STEP_US}"),
+        ))
+}
+
+fn per_1k(v: &Value, at: &str) -> Result<f64, (String, String)> {
+    v.as_f64()
+        .filter(|x| x.is_finite() && (0.0..=MAX_STEP_US as f64).contains(x))
+        .ok_or((
+            at.into(),
+            "expected a number of microseconds, 0 or more".to_string(),
         ))
 }
 

@@ -163,7 +163,9 @@ impl Sim {
         let now = self.now_ms();
         let stored = self.delayed.len();
         if let Some(c) = self.costs.as_mut() {
-            let done = c.plugin.insert(&c.profile, now, stored);
+            // The call starts when the channel took the publish.
+            let start_us = c.ingress.free_us.max(us_of(now));
+            let done = c.plugin.insert(&c.profile, start_us, stored);
             c.ingress.wait_until(done);
         }
     }
@@ -214,8 +216,9 @@ impl Sim {
             self.release(due, copy, stored);
             n += 1;
         }
+        let stored = self.delayed.len();
         let c = self.costs.as_mut().expect("costed");
-        c.plugin.released(&c.profile, fired, n);
+        c.plugin.released(&c.profile, fired, n, stored);
         self.arm_plugin_timer();
     }
 }
