@@ -40,9 +40,11 @@ use crate::replay::names::Names;
 const BURST: usize = 20_000;
 /// Publishes in flight at most (as `replay`).
 const WINDOW: usize = 500;
-/// The head every burst message waits behind: at least this, and at least twice the time
-/// step 1 took to publish a burst (so the burst is all in before the head expires).
-const MIN_HEAD_TTL_MS: u64 = 3_000;
+/// The head every burst message waits behind: at least this, and at least four times the
+/// time step 1 took to publish a burst (so the burst is all in before the head expires,
+/// even when the shared machine slows down meanwhile).
+const MIN_HEAD_TTL_MS: u64 = 5_000;
+const HEAD_TTL_PER_PUBLISH_TIME: u64 = 4;
 /// How long the requeue loop runs.
 const LOOP_MS: u64 = 1_000;
 /// The longest any one step may take before calibrate gives up.
@@ -259,7 +261,7 @@ async fn measure(url: &str, names: &Names) -> Result<Figures, String> {
     let publish_time = t.elapsed();
     let publish_per_s = BURST as f64 / publish_time.as_secs_f64();
     eprintln!("calibrate: 1 publish: {BURST} in {publish_time:?}");
-    let head_ttl_ms = MIN_HEAD_TTL_MS.max(2 * publish_time.as_millis() as u64);
+    let head_ttl_ms = MIN_HEAD_TTL_MS.max(HEAD_TTL_PER_PUBLISH_TIME * publish_time.as_millis() as u64);
     ch.queue_delete(ingress.as_str().into(), QueueDeleteOptions::default())
         .await
         .map_err(err("queue.delete"))?;

@@ -47,6 +47,7 @@ const PRESETS: &[(&str, &str, &str, &str)] = &[
     preset!("plugin-node-lost"),
     preset!("plugin-node-restart"),
     preset!("promotion-burst-200k"),
+    preset!("promotion-burst-200k-measured"),
     preset!("quorum-vs-classic-requeue"),
     preset!("reminder-ladder"),
     preset!("retry-loop-x-death"),
