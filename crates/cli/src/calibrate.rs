@@ -261,7 +261,8 @@ async fn measure(url: &str, names: &Names) -> Result<Figures, String> {
     let publish_time = t.elapsed();
     let publish_per_s = BURST as f64 / publish_time.as_secs_f64();
     eprintln!("calibrate: 1 publish: {BURST} in {publish_time:?}");
-    let head_ttl_ms = MIN_HEAD_TTL_MS.max(HEAD_TTL_PER_PUBLISH_TIME * publish_time.as_millis() as u64);
+    let head_ttl_ms =
+        MIN_HEAD_TTL_MS.max(HEAD_TTL_PER_PUBLISH_TIME * publish_time.as_millis() as u64);
     ch.queue_delete(ingress.as_str().into(), QueueDeleteOptions::default())
         .await
         .map_err(err("queue.delete"))?;

@@ -62,6 +62,7 @@ pub fn main(
     let mut rec = Recorder::default();
     // JSON goes out as it is produced: a 200,000-delivery run holds none of them.
     rec.streaming = format == Format::Json;
+    rec.with_confirms = true; // `nacked`, compared with replay's by `delaylab diff`
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut stream = DeliveryStream::default();

@@ -461,7 +461,11 @@ fn lesson(stem: &str, r: &Value) -> Check {
                 (1_800_001..=1_800_003).contains(&first),
                 "the first order leaves 1-2 ms after 30:00: {first}"
             );
-            let last = ds.iter().map(|d| u(&d["delivered_at_ms"])).max().unwrap_or(0);
+            let last = ds
+                .iter()
+                .map(|d| u(&d["delivered_at_ms"]))
+                .max()
+                .unwrap_or(0);
             ensure!(
                 (4_199_995..=4_200_010).contains(&last),
                 "no drift: the last order leaves within ms of the exact run's 1:09:59.994: {last}"

@@ -35,6 +35,8 @@ pub struct Ingress {
 }
 
 /// What to do with a publish sent now.
+// The spec is moved straight on to `publish` (as `ActionKind::Publish` carries it).
+#[allow(clippy::large_enum_variant)]
 pub enum Take {
     /// The channel takes it within this millisecond: publish it now.
     Now(PublishSpec, u32),

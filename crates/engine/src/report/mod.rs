@@ -36,6 +36,10 @@ pub struct Recorder {
     pub streaming: bool,
     /// About how many bytes of heap the recorded result holds (`Limits::max_kept_bytes`).
     pub kept_bytes: u64,
+    /// Put the publisher nacks in the result (`nacked`, as `delaylab replay` records
+    /// them) for `delaylab diff`; off for the golden files, which predate it.
+    pub with_confirms: bool,
+    nacked: Vec<Value>,
 }
 
 /// About the heap a JSON value holds: its strings, plus a value's and a map entry's
@@ -138,6 +142,11 @@ impl Recorder {
                 self.errors.push(Value::Object(m));
             }
             EventKind::LimitReached { text } => self.limit = Some(text.to_string()),
+            EventKind::Confirmed { msg, ack: false } if self.with_confirms => {
+                let n = json!({"body": &*self.message(*msg).body, "at_ms": e.t_ms});
+                self.kept_bytes += approx_heap_bytes(&n);
+                self.nacked.push(n);
+            }
             _ => {}
         }
     }
@@ -171,6 +180,12 @@ impl Recorder {
         );
         out.insert("returned".into(), Value::Array(self.returned.clone()));
         out.insert("errors".into(), Value::Array(self.errors.clone()));
+        if self.with_confirms {
+            out.insert(
+                "nacked".into(),
+                Value::Array(std::mem::take(&mut self.nacked)),
+            );
+        }
         out.insert("final".into(), final_state(sim));
         out.insert(
             "lateness_ms".into(),
