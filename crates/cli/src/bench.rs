@@ -14,6 +14,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
+use delaylab_engine::costs::CostMode;
 use delaylab_engine::rng::Rng;
 use delaylab_engine::scenario::{ActionKind, Properties, PublishSpec, Scenario};
 use delaylab_engine::strategies::{
@@ -54,11 +55,11 @@ pub struct Figures {
 /// `runs` runs; the fastest engine wall time and, separately, the fastest floor (load on
 /// the machine only adds time, so the minimum is the best estimate of each). The other
 /// figures are the same in every run (the simulation is deterministic).
-pub fn best_of(runs: u32, n: u64, topology: Topology, seed: u64) -> Figures {
+pub fn best_of(runs: u32, n: u64, topology: Topology, seed: u64, costs: &CostMode) -> Figures {
     alloc::keep_freed_memory();
-    let mut best = run(n, topology, seed);
+    let mut best = run(n, topology, seed, costs);
     for _ in 1..runs {
-        let f = run(n, topology, seed);
+        let f = run(n, topology, seed, costs);
         assert_eq!(
             (f.events, f.delivered),
             (best.events, best.delivered),
@@ -71,10 +72,11 @@ pub fn best_of(runs: u32, n: u64, topology: Topology, seed: u64) -> Figures {
     best
 }
 
-pub fn run(n: u64, topology: Topology, seed: u64) -> Figures {
+pub fn run(n: u64, topology: Topology, seed: u64, costs: &CostMode) -> Figures {
     let delays = draw_delays(n, seed);
     let floor_wall_ms = floor(&delays);
-    let scenario = scenario_for(topology);
+    let mut scenario = scenario_for(topology);
+    scenario.costs = costs.clone();
     let base = alloc::current_bytes();
     alloc::reset_peak();
     let start = Instant::now();

@@ -21,8 +21,9 @@ pub fn main(
     format: Format,
     timing: bool,
     broker: Option<delaylab_engine::version::BrokerVersion>,
+    costs: delaylab_engine::costs::CostMode,
 ) -> ExitCode {
-    match compare(path, selected, count, format, timing, broker) {
+    match compare(path, selected, count, format, timing, broker, costs) {
         Ok(out) => {
             print!("{out}");
             ExitCode::SUCCESS
@@ -41,6 +42,7 @@ fn compare(
     format: Format,
     timing: bool,
     broker: Option<delaylab_engine::version::BrokerVersion>,
+    costs: delaylab_engine::costs::CostMode,
 ) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
     let mut file = strategies::load_workload_str(&text).map_err(|e| format!("{path}: {e}"))?;
@@ -56,6 +58,7 @@ fn compare(
     let configs = configs(&file, selected)?;
     let mut workload = Workload::generate(&file.spec);
     workload.broker = broker;
+    workload.costs = costs;
     let total = Instant::now();
     let mut results = Vec::new();
     for c in &configs {

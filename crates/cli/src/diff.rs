@@ -11,7 +11,11 @@
 //! - errors (code and text, in order; times within the tolerance);
 //! - returned messages (body, code, text; time within the tolerance);
 //! - final queue depths (ready, unacked) of the queues both sides know;
-//! - `dropped` only when both sides report drops (a live broker cannot observe them).
+//! - publisher nacks (`nacked`: body, time) when both sides carry them (`run` and
+//!   `replay` do);
+//! - `dropped` only when both sides report drops (a live broker cannot observe them);
+//!   when only one side has drops, they are listed as not checked (a dead-letter
+//!   cycle, a missing DLX, a reject-publish without confirms, ... drop silently live).
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -40,6 +44,9 @@ pub fn main(a_path: &str, b_path: &str, tolerance_ms: u64) -> ExitCode {
         }
     };
     let diffs = compare(&a, &b, tolerance_ms);
+    for note in unchecked_drops(&a, &b) {
+        println!("not checked: {note}");
+    }
     if diffs.is_empty() {
         println!(
             "agree: {} deliveries, {} errors, {} returned, {} queues (tolerance {tolerance_ms} ms)",
@@ -113,8 +120,35 @@ pub fn compare(a: &Value, b: &Value, tol: u64) -> Vec<String> {
             &mut out,
         );
     }
+    if let (Some(Value::Array(na)), Some(Value::Array(nb))) = (a.get("nacked"), b.get("nacked")) {
+        listed("publisher nack", na, nb, &["body"], tol, &mut out);
+    }
     finals(&a["final"]["queues"], &b["final"]["queues"], &mut out);
     out
+}
+
+/// Drops one side reports and the other cannot see (a live broker drops silently), by
+/// reason: "A dropped 3 the other side cannot observe: dead_letter_cycle 2, dlx_missing 1".
+pub fn unchecked_drops(a: &Value, b: &Value) -> Vec<String> {
+    let (da, db) = (arr(a, "dropped"), arr(b, "dropped"));
+    let mut notes = Vec::new();
+    for (side, mine, other) in [("A", da, db), ("B", db, da)] {
+        if mine.is_empty() || !other.is_empty() {
+            continue;
+        }
+        let mut by: BTreeMap<String, usize> = BTreeMap::new();
+        for d in mine {
+            *by.entry(d["reason"].as_str().unwrap_or("?").to_string())
+                .or_default() += 1;
+        }
+        let reasons: Vec<String> = by.iter().map(|(r, n)| format!("{r} {n}")).collect();
+        notes.push(format!(
+            "{side} dropped {} message(s) the other side cannot observe: {}",
+            mine.len(),
+            reasons.join(", ")
+        ));
+    }
+    notes
 }
 
 fn deliveries(a: &[Value], b: &[Value], tol: u64, out: &mut Vec<String>) {
@@ -386,6 +420,32 @@ mod tests {
 
     fn result(deliveries: Value) -> Value {
         json!({"deliveries": deliveries, "dropped": [], "returned": [], "errors": [], "final": {"queues": {"q": {"ready": 0, "unacked": 0}}}})
+    }
+
+    #[test]
+    fn drops_only_one_side_sees_are_listed() {
+        let mut a = result(json!([]));
+        a["dropped"] = json!([{"body": "x", "reason": "dead_letter_cycle"}, {"body": "y", "reason": "dlx_missing"}]);
+        let b = result(json!([]));
+        let notes = unchecked_drops(&a, &b);
+        assert_eq!(notes.len(), 1);
+        assert!(
+            notes[0].contains("dead_letter_cycle 1, dlx_missing 1"),
+            "{}",
+            notes[0]
+        );
+        assert!(compare(&a, &b, 0).is_empty(), "a note, not a difference");
+    }
+
+    #[test]
+    fn publisher_nacks_are_compared() {
+        let mut a = result(json!([]));
+        let mut b = result(json!([]));
+        a["nacked"] = json!([{"body": "n1", "at_ms": 0}]);
+        b["nacked"] = json!([]);
+        assert_eq!(compare(&a, &b, 0).len(), 1);
+        b["nacked"] = json!([{"body": "n1", "at_ms": 3}]);
+        assert!(compare(&a, &b, 5).is_empty());
     }
 
     #[test]

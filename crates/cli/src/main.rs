@@ -4,6 +4,7 @@
 //! delaylab run SCENARIO.json [--format json|text] [--trace FILE.jsonl]
 //! delaylab bench --messages N --topology dlx-per-message|dlx-per-queue|plugin [--format json]
 //! delaylab replay SCENARIO.json --amqp URL [--time-scale F]
+//! delaylab calibrate --amqp URL [--out FILE]
 //! delaylab diff A.json B.json [--tolerance-ms N]
 //! delaylab export definitions SCENARIO.json [--output FILE]
 //! delaylab export code --lang java|spring|python|node|go|rust SCENARIO.json --out DIR [--comments en|zh]
@@ -14,7 +15,9 @@
 mod alloc;
 mod bench;
 mod broker;
+mod calibrate;
 mod compare;
+mod costs;
 mod diff;
 mod export;
 mod export_code;
@@ -60,6 +63,9 @@ enum Cmd {
         /// RabbitMQ version profile (3.10, 3.13, 4.0, 4.1, 4.2, 4.3), overriding the file's `broker`.
         #[arg(long)]
         broker: Option<String>,
+        /// Broker costs: ideal, measured, or a cost file from `calibrate` (overrides the scenario's `costs`).
+        #[arg(long)]
+        costs: Option<String>,
     },
     /// Measure the engine: N delayed messages through one topology, run to completion.
     Bench {
@@ -75,6 +81,9 @@ enum Cmd {
         runs: u32,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Broker costs: ideal, measured, or a cost file from `calibrate`.
+        #[arg(long, default_value = "ideal")]
+        costs: String,
     },
     /// Run a scenario on a live RabbitMQ and print the same JSON as `run`.
     Replay {
@@ -90,6 +99,15 @@ enum Cmd {
         /// file's `broker`; the output's results are compared with a run on that profile.
         #[arg(long)]
         broker: Option<String>,
+    },
+    /// Measure a live RabbitMQ (publish, dead-letter and delivery rates, a round trip) and write a cost file.
+    Calibrate {
+        /// The broker, e.g. amqp://guest:guest@127.0.0.1:5672/%2F
+        #[arg(long)]
+        amqp: String,
+        /// Write the cost profile here (else to standard output).
+        #[arg(long)]
+        out: Option<String>,
     },
     /// Compare two results (e.g. `run` against `replay`); exit 0 agree, 1 differ, 2 bad input.
     Diff {
@@ -117,6 +135,9 @@ enum Cmd {
         /// RabbitMQ version profile the broker strategies run on (default 3.10).
         #[arg(long)]
         broker: Option<String>,
+        /// Broker costs for the broker strategies: ideal, measured, or a cost file.
+        #[arg(long, default_value = "ideal")]
+        costs: String,
     },
     /// Print the scenario's share link (the playground's "Copy link"), alone on one line.
     Link {
@@ -175,17 +196,36 @@ fn main() -> ExitCode {
             scenario,
             format,
             trace,
+            costs,
             ..
-        } => run::main(&scenario, format, trace.as_deref(), broker),
+        } => {
+            let costs = match costs.as_deref().map(costs::parse).transpose() {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(2);
+                }
+            };
+            run::main(&scenario, format, trace.as_deref(), broker, costs)
+        }
         Cmd::Bench {
             messages,
             topology,
             seed,
             runs,
             format,
+            costs,
         } => {
-            let figures = bench::best_of(runs, messages, topology, seed);
-            let report = bench::report(messages, topology, &figures);
+            let costs = match costs::parse(&costs) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let figures = bench::best_of(runs, messages, topology, seed, &costs);
+            let mut report = bench::report(messages, topology, &figures);
+            report["costs"] = serde_json::json!(costs::name(&costs));
             match format {
                 Format::Json => println!("{report}"),
                 Format::Text => {
@@ -200,6 +240,7 @@ fn main() -> ExitCode {
             time_scale,
             ..
         } => replay::main(&scenario, &amqp, time_scale, broker),
+        Cmd::Calibrate { amqp, out } => calibrate::main(&amqp, out.as_deref()),
         Cmd::Diff { a, b, tolerance_ms } => diff::main(&a, &b, tolerance_ms),
         Cmd::Compare {
             workload,
@@ -207,15 +248,23 @@ fn main() -> ExitCode {
             count,
             format,
             timing,
+            costs,
             ..
-        } => compare::main(
-            &workload,
-            strategies.as_deref(),
-            count,
-            format,
-            timing,
-            broker,
-        ),
+        } => match costs::parse(&costs) {
+            Ok(costs) => compare::main(
+                &workload,
+                strategies.as_deref(),
+                count,
+                format,
+                timing,
+                broker,
+                costs,
+            ),
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        },
         Cmd::Link { scenario, base } => link::main(&scenario, &base),
         Cmd::Export {
             what: ExportCmd::Definitions { scenario, output },

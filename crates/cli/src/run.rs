@@ -34,11 +34,15 @@ pub fn main(
     format: Format,
     trace_path: Option<&str>,
     broker: Option<delaylab_engine::version::BrokerVersion>,
+    costs: Option<delaylab_engine::costs::CostMode>,
 ) -> ExitCode {
     let scenario = match load(path) {
         Ok(mut s) => {
             if broker.is_some() {
                 s.broker = broker; // --broker overrides the file
+            }
+            if let Some(c) = costs {
+                s.costs = c;
             }
             s
         }
@@ -58,12 +62,31 @@ pub fn main(
         }
     };
     let start = Instant::now();
+    let limits = Limits::default();
     let mut rec = Recorder::default();
+    // JSON goes out as it is produced: a 200,000-delivery run holds none of them.
+    rec.streaming = format == Format::Json;
+    rec.with_confirms = true; // `nacked`, compared with replay's by `delaylab diff`
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut stream = DeliveryStream::default();
     let mut lines: Vec<String> = Vec::new();
     let mut hidden = 0u64;
     let mut io_error = None;
-    let sim = report::run_with(&scenario, Limits::default(), |e, sim| {
+    if rec.streaming {
+        if let Err(e) = stream.start(&mut out, &scenario.name) {
+            io_error.get_or_insert(e);
+        }
+    }
+    let sim = report::run_checked(&scenario, limits, |e, sim| {
         rec.on_event(e, sim);
+        if rec.streaming {
+            for d in rec.deliveries.drain(..) {
+                if let Err(err) = stream.item(&mut out, &d) {
+                    io_error.get_or_insert(err);
+                }
+            }
+        }
         if let Some(out) = trace_out.as_mut() {
             if let Err(err) = writeln!(out, "{}", trace::event_json(e, sim)) {
                 io_error.get_or_insert(err);
@@ -76,6 +99,7 @@ pub fn main(
                 None => {}
             }
         }
+        rec.over_budget(&limits)
     });
     let mut result = rec.finish(&scenario, &sim);
     result["stats"]["wall_ms"] =
@@ -84,18 +108,78 @@ pub fn main(
         eprintln!("trace: {err}");
         return ExitCode::from(1);
     }
-    match format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&result).expect("json")),
-        Format::Text => {
-            println!("{}", scenario.name);
+    let written = match format {
+        Format::Json => stream.finish(&mut out, &result),
+        Format::Text => (|| {
+            writeln!(out, "{}", scenario.name)?;
             for l in &lines {
-                println!("{l}");
+                writeln!(out, "{l}")?;
             }
             if hidden > 0 {
-                println!("  ... {hidden} more events (--trace FILE writes them all)");
+                writeln!(
+                    out,
+                    "  ... {hidden} more events (--trace FILE writes them all)"
+                )?;
             }
-            print!("{}", text::summary(&result));
-        }
+            write!(out, "{}", text::summary(&result))
+        })(),
+    };
+    if let Err(e) = written.and_then(|()| out.flush()) {
+        eprintln!("output: {e}");
+        return ExitCode::from(1);
     }
-    ExitCode::SUCCESS
+    match sim.stopped() {
+        Some(stop) => {
+            // The result above says so too (`limit_reached`, `stopped`).
+            eprintln!("stopped at {}: {stop}", text::clock(stop.at_ms));
+            ExitCode::from(STOPPED_BY_LIMIT)
+        }
+        None => ExitCode::SUCCESS,
+    }
+}
+
+/// Exit status of a run a limit stopped (its result is still printed in full).
+const STOPPED_BY_LIMIT: u8 = 3;
+
+/// Writes the result JSON with its deliveries as they are produced, byte for byte as
+/// `serde_json::to_string_pretty` writes the whole result: `scenario` and `deliveries`
+/// come first in it, so the rest is written once the run is over.
+#[derive(Default)]
+struct DeliveryStream {
+    written: u64,
+}
+
+/// A delivery sits two levels deep (result object, deliveries array).
+const ITEM_INDENT: &str = "    ";
+
+impl DeliveryStream {
+    fn start(&mut self, out: &mut impl Write, name: &str) -> std::io::Result<()> {
+        let name = serde_json::to_string(name).expect("a string serializes");
+        write!(out, "{{\n  \"scenario\": {name},\n  \"deliveries\": [")
+    }
+
+    fn item(&mut self, out: &mut impl Write, d: &serde_json::Value) -> std::io::Result<()> {
+        out.write_all(if self.written == 0 { b"\n" } else { b",\n" })?;
+        self.written += 1;
+        // JSON strings never hold a raw newline, so every line is one of the value's.
+        let text = serde_json::to_string_pretty(d).expect("json");
+        for (i, line) in text.lines().enumerate() {
+            if i > 0 {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(ITEM_INDENT.as_bytes())?;
+            out.write_all(line.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// The end of the array, then everything after `deliveries` in `result` (whose
+    /// `deliveries` is empty: they were written already).
+    fn finish(&mut self, out: &mut impl Write, result: &serde_json::Value) -> std::io::Result<()> {
+        out.write_all(if self.written == 0 { b"]" } else { b"\n  ]" })?;
+        let whole = serde_json::to_string_pretty(result).expect("json");
+        let marker = "\"deliveries\": []";
+        let at = whole.find(marker).expect("deliveries is the second key") + marker.len();
+        writeln!(out, "{}", &whole[at..])
+    }
 }

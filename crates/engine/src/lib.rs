@@ -12,6 +12,7 @@
 //!   instead of re-deriving them.
 pub mod amqp;
 pub mod consumer;
+pub mod costs;
 pub mod death;
 pub mod delayed;
 pub mod event;

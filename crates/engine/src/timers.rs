@@ -40,6 +40,9 @@ pub enum Timer {
         copy: CopyId,
         queue: QueueId,
         delivery: u64,
+        /// Microseconds past the millisecond at which the answer reaches the broker
+        /// (cost modes, `costs::round_trip`; 0 in ideal mode).
+        rem_us: u16,
     },
     ConsumerAttach(ConsumerId),
     ConsumerDetach(ConsumerId),
@@ -49,6 +52,11 @@ pub enum Timer {
     NodeUp,
     /// 4.3 delayed retry: a quorum queue's set-aside message may be ready.
     RetryReady(QueueId),
+    /// Cost modes: the publishing channel takes the publish at the head of its queue
+    /// (`costs::ingress`).
+    Ingress,
+    /// Cost modes: a consumer of this queue is free again (`costs::delivery`).
+    CostWake(QueueId),
     /// The order-timeout lab's own timers (orders created, paid, scans, faults).
     Order(crate::orders::LabTimer),
 }

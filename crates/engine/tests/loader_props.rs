@@ -315,6 +315,7 @@ fn scenario(te: bool) -> impl Strategy<Value = Scenario> {
                     orders: None,
                     faults: Vec::new(),
                     broker: None,
+                    costs: delaylab_engine::costs::CostMode::Ideal,
                 }
             },
         )

@@ -216,6 +216,7 @@ const LESSONS: &[&str] = &[
     "reminder-ladder",
     "coupon-expiry-24h",
     "promotion-burst-200k",
+    "promotion-burst-200k-measured",
     "retry-loop-x-death",
     "max-length-drop-head-dlq",
     "overflow-reject-publish-vs-drop-head",
@@ -443,6 +444,33 @@ fn lesson(stem: &str, r: &Value) -> Check {
             delivered_at(r, "coupon-B", 87_000_000, 0)?;
             delivered_at(r, "coupon-C", 89_100_000, 0)?;
             queues_empty(r)
+        }
+        "promotion-burst-200k-measured" => {
+            // The same burst at RabbitMQ's measured speed: the rule's lateness, plus the
+            // broker's milliseconds (expiry timers 1-2 ms late), no drift.
+            let ds = list(r, "deliveries");
+            ensure!(ds.len() == 200_000, "{} deliveries", ds.len());
+            ensure!(list(r, "dropped").is_empty(), "nothing is lost, only late");
+            let max = u(&r["lateness_ms"]["max"]);
+            ensure!(
+                (2_699_992..=2_700_000).contains(&max),
+                "worst case a few ms over the exact 2699991: {max}"
+            );
+            let first = u(&ds[0]["delivered_at_ms"]);
+            ensure!(
+                (1_800_001..=1_800_003).contains(&first),
+                "the first order leaves 1-2 ms after 30:00: {first}"
+            );
+            let last = ds
+                .iter()
+                .map(|d| u(&d["delivered_at_ms"]))
+                .max()
+                .unwrap_or(0);
+            ensure!(
+                (4_199_995..=4_200_010).contains(&last),
+                "no drift: the last order leaves within ms of the exact run's 1:09:59.994: {last}"
+            );
+            Ok(())
         }
         "promotion-burst-200k" => {
             let ds = list(r, "deliveries");

@@ -49,6 +49,7 @@ const PRESETS: &[(&str, &str, &str, &str)] = &[
     preset!("plugin-node-restart"),
     preset!("poison-message-3-10-vs-4-0"),
     preset!("promotion-burst-200k"),
+    preset!("promotion-burst-200k-measured"),
     preset!("quorum-vs-classic-requeue"),
     preset!("reminder-ladder"),
     preset!("retry-backoff-4-3"),

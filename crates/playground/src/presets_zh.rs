@@ -81,6 +81,11 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
             "四条提醒在 reminder.delayed.exchange(包装 direct 的 x-delayed-message,绑定到 reminder.queue)的存储中等待,延迟分别为 1、2、5 和 10 分钟。节点在 1:30 停止,4 分钟后的 5:30 恢复;3:00 的一次发布撞上了停止的 Broker。(延迟消息插件只能运行在 RabbitMQ 3.10 至 4.2:它的仓库已于 2026 年 1 月归档,最后一个版本 4.2.0 只支持 4.2,在 4.3 上无法运行(Mnesia 已被移除)。)",
             "r-1m 在 1:00 准时投递。r-2m 和 r-5m 在节点停止期间到期,节点在 5:30 恢复时按到期顺序立即发出(late_ms 210000 和 30000)。仍在未来的 r-10m 在 10:00 投递,仿佛什么都没发生:插件的存储在磁盘上,能挺过重启。3:00 的发布以连接错误(320 CONNECTION_FORCED)失败,从未被存储。",
         ),
+        "promotion-burst-200k-measured" => (
+            "大促突发(按 RabbitMQ 实测速度)",
+            "与 promotion-burst-200k 相同的 20 万个订单突发,但使用 \"costs\": \"measured\":Broker 的每一步都耗费 RabbitMQ 3.10.8 在 2 核机器上实测的时间(发布 57 us、死信 28 us、每条投递 87 us,过期定时器晚 1-2 ms;见 shared/docs/broker-costs.md)。",
+            "让这些订单迟到的是队头阻塞,而不是 Broker:最大延迟为 2699993 ms,只比精确运行多 2 ms;最前面的两个订单在 30:00.002 而不是 30:00 离开。没有漂移:订单以每秒 333 个到达,远低于 Broker 的处理能力(每秒约 17,500 次发布、36,000 次死信),所以每次释放只有四条消息(一个 1 小时订单及排在它后面的三个已过期订单),在同一毫秒内完成死信和投递,最后一个订单仍在 1:09:59.995 离开。只有当大量消息同时到期时 Broker 的速度才重要:见成本检查中排在一个队头后面的 40,000 条消息,需要几秒才能排空。",
+        ),
         "promotion-burst-200k" => (
             "大促突发:20 万个订单挤一个等待队列",
             "一次促销在 10 分钟内带来 20 万个订单(每 3 ms 一个,由四路交错的发布流组成,每路 5 万个、间隔 12 ms)。每个订单以消息级 expiration 带着自己的超时进入唯一的等待队列 order.delay.queue:依次为 15 分钟、30 分钟、1 小时、30 分钟。过期订单经 order.dlx.exchange(路由键 order.timeout)死信到 order.dlx.queue,由自动确认的 closer 消费。",

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use serde_json::{json, Map, Value};
 
 use crate::event::{Event, EventKind};
-use crate::limits::Limits;
+use crate::limits::{kept_bytes_text, LimitKind, Limits};
 use crate::message::Message;
 use crate::scenario::Scenario;
 use crate::sim::{Progress, Sim};
@@ -31,6 +31,34 @@ pub struct Recorder {
     delivered_late_ms: Vec<u64>,
     pub limit: Option<String>,
     pub events: u64,
+    /// The caller takes each delivery out of `deliveries` as it is recorded (and writes
+    /// it): the recorder then keeps no delivery, and counts none in `kept_bytes`.
+    pub streaming: bool,
+    /// About how many bytes of heap the recorded result holds (`Limits::max_kept_bytes`).
+    pub kept_bytes: u64,
+    /// Put the publisher nacks in the result (`nacked`, as `delaylab replay` records
+    /// them) for `delaylab diff`; off for the golden files, which predate it.
+    pub with_confirms: bool,
+    nacked: Vec<Value>,
+}
+
+/// About the heap a JSON value holds: its strings, plus a value's and a map entry's
+/// own size (a bound for `Limits::max_kept_bytes`, not an exact count).
+pub fn approx_heap_bytes(v: &Value) -> u64 {
+    /// `size_of::<Value>()` with `preserve_order` (an IndexMap inside).
+    const NODE_BYTES: u64 = 80;
+    /// An IndexMap bucket (hash, key `String`, value) and its index slot.
+    const ENTRY_BYTES: u64 = 128;
+    NODE_BYTES
+        + match v {
+            Value::String(s) => s.len() as u64,
+            Value::Array(a) => a.iter().map(approx_heap_bytes).sum(),
+            Value::Object(m) => m
+                .iter()
+                .map(|(k, v)| ENTRY_BYTES + k.len() as u64 + approx_heap_bytes(v))
+                .sum(),
+            _ => 0,
+        }
 }
 
 impl Recorder {
@@ -39,6 +67,7 @@ impl Recorder {
         let syms = sim.symbols();
         match &e.kind {
             EventKind::Published { msg, .. } => {
+                self.kept_bytes += (std::mem::size_of::<Message>() + msg.body.len()) as u64;
                 self.messages.push(msg.clone());
                 self.late_ms.push(0);
             }
@@ -59,7 +88,7 @@ impl Recorder {
                 let consumer = consumer.map_or(json!("basic.get"), |c| {
                     json!(sim.consumers()[c.0 as usize].spec.name)
                 });
-                self.deliveries.push(json!({
+                let d = json!({
                     "body": &*msg.body,
                     "queue": syms.str(*queue),
                     "consumer": consumer,
@@ -71,7 +100,11 @@ impl Recorder {
                     "exchange": syms.str(msg.exchange),
                     "properties": render::properties(msg, syms),
                     "headers": render::headers_counted(msg, syms, *returns, *acquired),
-                }));
+                });
+                if !self.streaming {
+                    self.kept_bytes += approx_heap_bytes(&d);
+                }
+                self.deliveries.push(d);
             }
             EventKind::Dropped {
                 msg, queue, reason, ..
@@ -84,7 +117,9 @@ impl Recorder {
                     queue.map_or(Value::Null, |q| json!(syms.str(q))),
                 );
                 d.insert("reason".into(), json!(reason.as_str()));
-                self.dropped.push(Value::Object(d));
+                let d = Value::Object(d);
+                self.kept_bytes += approx_heap_bytes(&d);
+                self.dropped.push(d);
             }
             EventKind::Returned {
                 msg, code, text, ..
@@ -108,8 +143,23 @@ impl Recorder {
                 self.errors.push(Value::Object(m));
             }
             EventKind::LimitReached { text } => self.limit = Some(text.to_string()),
+            EventKind::Confirmed { msg, ack: false } if self.with_confirms => {
+                let n = json!({"body": &*self.message(*msg).body, "at_ms": e.t_ms});
+                self.kept_bytes += approx_heap_bytes(&n);
+                self.nacked.push(n);
+            }
             _ => {}
         }
+    }
+
+    /// The stop to make once what this recorder keeps is over `limits.max_kept_bytes`.
+    pub fn over_budget(&self, limits: &Limits) -> Option<(LimitKind, String)> {
+        (self.kept_bytes > limits.max_kept_bytes).then(|| {
+            (
+                LimitKind::KeptBytes,
+                kept_bytes_text("result", self.kept_bytes, limits.max_kept_bytes),
+            )
+        })
     }
 
     fn message(&self, id: crate::ids::MsgId) -> &Message {
@@ -117,17 +167,30 @@ impl Recorder {
     }
 
     /// The contract's JSON result (`stats.wall_ms` is the caller's to fill in).
-    pub fn finish(&self, scenario: &Scenario, sim: &Sim) -> Value {
+    /// Takes the recorded lists out (they are not copied: a big run holds them once).
+    pub fn finish(&mut self, scenario: &Scenario, sim: &Sim) -> Value {
         let mut out = Map::new();
         out.insert("scenario".into(), json!(scenario.name));
         if let Some(b) = scenario.broker {
             // Only when the scenario names one: results of 3.10 files stay as they were.
             out.insert("broker".into(), json!(b.as_str()));
         }
-        out.insert("deliveries".into(), Value::Array(self.deliveries.clone()));
-        out.insert("dropped".into(), Value::Array(self.dropped.clone()));
+        out.insert(
+            "deliveries".into(),
+            Value::Array(std::mem::take(&mut self.deliveries)),
+        );
+        out.insert(
+            "dropped".into(),
+            Value::Array(std::mem::take(&mut self.dropped)),
+        );
         out.insert("returned".into(), Value::Array(self.returned.clone()));
         out.insert("errors".into(), Value::Array(self.errors.clone()));
+        if self.with_confirms {
+            out.insert(
+                "nacked".into(),
+                Value::Array(std::mem::take(&mut self.nacked)),
+            );
+        }
         out.insert("final".into(), final_state(sim));
         out.insert(
             "lateness_ms".into(),
@@ -146,6 +209,12 @@ impl Recorder {
         }
         if let Some(l) = &self.limit {
             out.insert("limit_reached".into(), json!(l));
+        }
+        if let Some(stop) = sim.stopped() {
+            out.insert(
+                "stopped".into(),
+                json!({"limit": stop.limit.as_str(), "at_ms": stop.at_ms, "consumer": stop.consumer}),
+            );
         }
         if !scenario.topology.not_simulated.is_empty() {
             out.insert(
@@ -197,10 +266,25 @@ pub fn run_with(
     limits: Limits,
     mut on_event: impl FnMut(&Event, &Sim),
 ) -> Sim {
+    run_checked(scenario, limits, |e, sim| {
+        on_event(e, sim);
+        None
+    })
+}
+
+/// As [`run_with`], and `on_event` may stop the run: what it returns becomes the run's
+/// stop reason (`Sim::stop`), e.g. when what the caller keeps is over its limit.
+pub fn run_checked(
+    scenario: &Scenario,
+    limits: Limits,
+    mut on_event: impl FnMut(&Event, &Sim) -> Option<(LimitKind, String)>,
+) -> Sim {
     let mut sim = Sim::with_limits(scenario, limits);
     let mut drain = |sim: &mut Sim| {
         while let Some(e) = sim.poll_event() {
-            on_event(&e, sim);
+            if let Some((limit, text)) = on_event(&e, sim) {
+                sim.stop(limit, text);
+            }
         }
     };
     match scenario.until_ms {
@@ -225,6 +309,26 @@ pub fn run_with(
 /// Runs a scenario and returns the contract's JSON result.
 pub fn run(scenario: &Scenario) -> Value {
     let mut rec = Recorder::default();
-    let sim = run_with(scenario, Limits::default(), |e, sim| rec.on_event(e, sim));
+    let limits = Limits::default();
+    let sim = run_checked(scenario, limits, |e, sim| {
+        rec.on_event(e, sim);
+        rec.over_budget(&limits)
+    });
     rec.finish(scenario, &sim)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heap_estimate_counts_at_least_a_value_per_node() {
+        assert!(
+            std::mem::size_of::<Value>() as u64 <= 80,
+            "NODE_BYTES is too small"
+        );
+        let v = json!({"a": "xyz", "b": [1, 2]});
+        // object + 2 entries + "xyz" + array + 2 numbers
+        assert_eq!(approx_heap_bytes(&v), 80 + 2 * 128 + 2 + 80 + 3 + 80 + 160);
+    }
 }

@@ -168,6 +168,7 @@ pub fn load_value(v: &Value) -> Result<Scenario, LoadError> {
         orders,
         faults,
         broker: broker_field(&root)?,
+        costs: costs_mode(root.get("costs"))?,
     })
 }
 
@@ -198,6 +199,24 @@ fn version_value(v: Option<&Value>, path: &str) -> R<Option<crate::version::Brok
     }
 }
 
+/// `costs`: "ideal" (the default), "measured", or a cost profile object
+/// (`crate::costs::CostProfile`, what `delaylab calibrate` writes).
+fn costs_mode(v: Option<&Value>) -> R<crate::costs::CostMode> {
+    use crate::costs::{CostMode, CostProfile};
+    match v {
+        None => Ok(CostMode::Ideal),
+        Some(Value::String(s)) if s == "ideal" => Ok(CostMode::Ideal),
+        Some(Value::String(s)) if s == "measured" => Ok(CostMode::Measured),
+        Some(Value::String(_)) => fail(
+            "costs",
+            "unknown cost mode; expected \"ideal\", \"measured\" or a cost profile object",
+        ),
+        Some(v) => CostProfile::from_json(v, "costs")
+            .map(CostMode::Profile)
+            .or_else(|(path, message)| fail(path, message)),
+    }
+}
+
 const TOP_KEYS: &[&str] = &[
     "version",
     "name",
@@ -211,6 +230,7 @@ const TOP_KEYS: &[&str] = &[
     "orders",
     "faults",
     "broker",
+    "costs",
 ];
 const TOPOLOGY_LISTS: &[&str] = &["exchanges", "queues", "bindings"];
 /// The other top-level sections of a RabbitMQ `definitions.json`.

@@ -30,6 +30,8 @@ pub struct Scenario {
     /// The RabbitMQ version profile (`broker`); `None` (absent) runs as 3.10 and stays
     /// absent when saved, so existing files and share links keep their meaning.
     pub broker: Option<crate::version::BrokerVersion>,
+    /// How long the broker's steps take (`costs`: ideal, measured or a profile).
+    pub costs: crate::costs::CostMode,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -271,6 +273,7 @@ impl Scenario {
             orders: None,
             faults: Vec::new(),
             broker: None,
+            costs: crate::costs::CostMode::Ideal,
         }
     }
 

@@ -42,6 +42,15 @@ pub fn to_value(s: &Scenario) -> Value {
             s.faults.iter().map(orders::fault).collect(),
         );
     }
+    match &s.costs {
+        crate::costs::CostMode::Ideal => {}
+        crate::costs::CostMode::Measured => {
+            root.insert("costs".into(), json!("measured"));
+        }
+        crate::costs::CostMode::Profile(p) => {
+            root.insert("costs".into(), p.to_json());
+        }
+    }
     Value::Object(root)
 }
 

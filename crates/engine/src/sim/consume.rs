@@ -139,15 +139,23 @@ impl Sim {
     pub(crate) fn try_deliver(&mut self, qid: QueueId) {
         loop {
             let Some(q) = self.queue(qid) else { return };
-            if q.head().is_some_and(|h| h.expires_at_ms <= self.now_ms()) {
+            let expired = |sim: &Sim| {
+                sim.queue(qid)
+                    .and_then(|q| q.head())
+                    .is_some_and(|h| h.expires_at_ms <= sim.now_ms())
+            };
+            if expired(self) {
                 self.expire_head(qid);
+                if expired(self) {
+                    return; // still dead-lettering (cost modes): nothing behind goes first
+                }
                 continue;
             }
             if q.head().is_none() || !self.node_up {
                 return;
             }
             let Some(cid) = self.pick_consumer(qid) else {
-                return;
+                return self.wake_when_free(qid);
             };
             let entry = self
                 .queue_mut(qid)
@@ -170,7 +178,10 @@ impl Sim {
                 self.deliver(qid, cid, entry);
                 true
             }
-            None => false,
+            None => {
+                self.wake_when_free(qid);
+                false
+            }
         }
     }
 
@@ -178,9 +189,10 @@ impl Sim {
         let q = self.queue(qid)?;
         let n = q.consumers.len();
         let start = q.next_consumer;
-        let found = (0..n)
-            .map(|i| (start + i) % n)
-            .find(|&i| self.consumers[q.consumers[i].0 as usize].has_capacity())?;
+        let found = (0..n).map(|i| (start + i) % n).find(|&i| {
+            let cid = q.consumers[i];
+            self.consumers[cid.0 as usize].has_capacity() && self.consumer_ready(cid)
+        })?;
         let cid = q.consumers[found];
         self.queue_mut(qid).expect("queue").next_consumer = (found + 1) % n;
         Some(cid)
@@ -188,11 +200,12 @@ impl Sim {
 
     fn deliver(&mut self, qid: QueueId, cid: ConsumerId, entry: Entry) {
         let now = self.now_ms();
+        let handle_ms = self.consumers[cid.0 as usize].spec.handle_ms;
+        let (handled_at_ms, rem_us) = self.delivery_times(cid, handle_ms);
         let c = &mut self.consumers[cid.0 as usize];
         let tag = c.next_tag;
         c.next_tag += 1;
         let auto = c.auto_ack();
-        let handle_ms = c.spec.handle_ms;
         let q = self.queue_mut(qid).expect("queue");
         q.last_used_ms = now;
         let qname = q.name;
@@ -236,12 +249,13 @@ impl Sim {
             },
         );
         self.arm(
-            now.saturating_add(handle_ms),
+            handled_at_ms,
             Timer::Handled {
                 consumer: cid,
                 copy,
                 queue: qid,
                 delivery,
+                rem_us,
             },
         );
     }
@@ -287,6 +301,7 @@ impl Sim {
                 self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy));
             }
             Outcome::Requeue | Outcome::RejectRequeue => {
+                let looping = self.requeue_loops(cid, copy, &u.entry);
                 self.emit(EventKind::Rejected {
                     msg: msg_id,
                     copy,
@@ -300,6 +315,9 @@ impl Sim {
                     ReturnKind::Reject
                 };
                 self.requeue(qid, u.entry, kind);
+                if looping {
+                    return; // stopped: the message stays in its queue
+                }
                 self.expire_head(qid);
             }
         }
@@ -374,6 +392,44 @@ impl Sim {
             });
             self.end_copy();
         }
+    }
+}
+
+/// Requeues of each copy within one virtual millisecond: a copy that comes back more
+/// than `Limits::max_requeues_per_instant` times in the same millisecond is in a loop
+/// that virtual time cannot leave (no handling time, no cost mode to move the clock).
+#[derive(Debug, Default)]
+pub(crate) struct RequeueStreak {
+    at_ms: u64,
+    counts: std::collections::BTreeMap<CopyId, u32>,
+}
+
+impl Sim {
+    /// Counts a requeue of `copy` by `cid` now; true (and the run stopped, naming the
+    /// consumer) once the same copy went round too often at this instant.
+    fn requeue_loops(&mut self, cid: ConsumerId, copy: CopyId, entry: &Entry) -> bool {
+        let now = self.now_ms();
+        let streak = &mut self.requeue_streak;
+        if streak.at_ms != now {
+            streak.at_ms = now;
+            streak.counts.clear();
+        }
+        let rounds = streak.counts.entry(copy).or_insert(0);
+        *rounds += 1;
+        let rounds = *rounds;
+        if rounds <= self.limits().max_requeues_per_instant {
+            return false;
+        }
+        let name = self.consumers[cid.0 as usize].spec.name.clone();
+        let text = crate::limits::requeue_loop_text(
+            &name,
+            &entry.msg.body,
+            rounds - 1,
+            &crate::report::text::clock(now),
+        );
+        self.halt(crate::limits::LimitKind::RequeueLoop, text);
+        self.set_stopped_consumer(name);
+        true
     }
 }
 

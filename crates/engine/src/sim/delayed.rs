@@ -32,11 +32,15 @@ impl Sim {
         });
         let delay =
             NonZeroU32::new(u32::try_from(delay_ms).unwrap_or(u32::MAX)).expect("a positive delay");
+        self.plugin_insert();
         self.delayed.insert(due_ms, copy, msg, rec, delay);
         self.arm_delayed_timer();
     }
 
     pub(crate) fn arm_delayed_timer(&mut self) {
+        if self.costs.is_some() {
+            return self.arm_plugin_timer(); // one key per tick (`costs::plugin`)
+        }
         let Some(due) = self.delayed.next_due_ms() else {
             return;
         };
@@ -60,7 +64,7 @@ impl Sim {
         self.arm_delayed_timer();
     }
 
-    fn release(&mut self, due_ms: u64, copy: crate::ids::CopyId, stored: Stored) {
+    pub(super) fn release(&mut self, due_ms: u64, copy: crate::ids::CopyId, stored: Stored) {
         let Stored {
             mut msg,
             exchange,

@@ -38,10 +38,14 @@ enum Head {
 
 impl Sim {
     /// Removes the expired run at the head of `qid`, then arms the head timer.
+    /// In cost modes a dead-lettering queue may have to wait for its turn
+    /// (`dead_letter_wait`): then its timer is left to the cost wake-up, not armed here.
     pub(crate) fn expire_head(&mut self, qid: QueueId) {
-        self.expire_run(qid, Head::Next);
-        if self.checks_every_head(qid) {
-            self.expire_run(qid, Head::FirstReady);
+        if self.expire_run(qid, Head::Next) {
+            return;
+        }
+        if self.checks_every_head(qid) && self.expire_run(qid, Head::FirstReady) {
+            return;
         }
         self.arm_head_timer(qid);
     }
@@ -53,11 +57,13 @@ impl Sim {
             && self.queue(qid).is_some_and(|q| q.is_quorum())
     }
 
-    /// Removes the expired run at one head of `qid`.
-    fn expire_run(&mut self, qid: QueueId, which: Head) {
+    /// Removes the expired run at one head of `qid`; true when cost modes paused it.
+    fn expire_run(&mut self, qid: QueueId, which: Head) -> bool {
         let now = self.now_ms();
         loop {
-            let Some(q) = self.queue_mut(qid) else { return };
+            let Some(q) = self.queue_mut(qid) else {
+                return false;
+            };
             let head = match which {
                 Head::Next => q.head(),
                 Head::FirstReady => q.first_ready(),
@@ -66,6 +72,10 @@ impl Sim {
             if head.expires_at_ms > now {
                 break;
             }
+            if self.dead_letter_wait(qid) {
+                return true; // cost modes: the queue goes on when it is free
+            }
+            let q = self.queue_mut(qid).expect("queue exists");
             let entry = match which {
                 Head::Next => q.pop_head(),
                 Head::FirstReady => q.pop_first_ready(),
@@ -79,17 +89,31 @@ impl Sim {
                 queue: qname,
                 late_ms,
             });
+            let persistent = entry.msg.delivery_mode == 2;
             self.dead_letter(qid, entry.msg, Reason::Expired, Some(entry.copy));
+            self.charge_dead_letter(qid, persistent);
         }
+        false
     }
 
     fn arm_head_timer(&mut self, qid: QueueId) {
         let every = self.checks_every_head(qid);
-        let Some(q) = self.queue_mut(qid) else { return };
-        let mut at = q.head().map_or(NEVER, |h| h.expires_at_ms);
+        let Some(q) = self.queue(qid) else { return };
+        let mut head = q.head().map(|h| (h.expires_at_ms, h.copy));
         if every {
-            at = at.min(q.first_ready().map_or(NEVER, |h| h.expires_at_ms));
+            // 4.3 (D15): the earliest of the two heads the scan looks at.
+            if let Some(r) = q.first_ready().map(|h| (h.expires_at_ms, h.copy)) {
+                if head.is_none_or(|(at, _)| r.0 < at) {
+                    head = Some(r);
+                }
+            }
         }
+        let late = match head {
+            Some((at, copy)) if at != NEVER => self.expiry_late_ms(q.is_quorum(), copy),
+            _ => 0,
+        };
+        let q = self.queue_mut(qid).expect("queue exists");
+        let at = head.map_or(NEVER, |(at, _)| at.saturating_add(late));
         if at == NEVER {
             q.head_timer_at_ms = None;
             return;

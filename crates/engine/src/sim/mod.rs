@@ -21,6 +21,7 @@
 //! store), `topology` (declare, delete, purge), `node` (restart, loss).
 
 mod consume;
+mod costed;
 mod dead_letter;
 mod delayed;
 mod enqueue;
@@ -41,7 +42,7 @@ use crate::delayed::DelayedStore;
 use crate::event::{Event, EventKind};
 use crate::exchange::Exchange;
 use crate::ids::{ConsumerId, CopyId, MsgId, QueueId};
-use crate::limits::Limits;
+use crate::limits::{LimitKind, Limits, Stopped};
 use crate::queue::Queue;
 use crate::rng::Rng;
 use crate::scenario::{Action, ActionKind, ConsumerSpec, Scenario};
@@ -96,6 +97,10 @@ pub struct Sim {
     /// Timers fired so far (bounded by `Limits::max_steps`).
     steps: u64,
     halted: bool,
+    /// Why the run stopped early, once a limit stopped it.
+    stopped: Option<Stopped>,
+    /// Requeues per copy within the current millisecond (`Limits::max_requeues_per_instant`).
+    pub(crate) requeue_streak: consume::RequeueStreak,
     pub(crate) node_up: bool,
     /// Durable copies of the topology taken when the node went down (restart).
     pub(crate) downtime: Option<node::Downtime>,
@@ -106,6 +111,8 @@ pub struct Sim {
     /// The node ran the delayed-message plugin at some point (an upgrade to 4.3 keeps
     /// its exchanges in the metadata store, see `sim/upgrade.rs`).
     pub(crate) plugin_was_loaded: bool,
+    /// The broker's costs, unless ideal (`crate::costs`, hooks in `sim/costed.rs`).
+    pub(crate) costs: Option<Box<crate::costs::CostState>>,
 }
 
 impl Sim {
@@ -139,11 +146,17 @@ impl Sim {
             event_count: 0,
             steps: 0,
             halted: false,
+            stopped: None,
+            requeue_streak: consume::RequeueStreak::default(),
             node_up: true,
             downtime: None,
             orders: None,
             profile: scenario.broker_version().profile(),
             plugin_was_loaded: false,
+            costs: scenario
+                .costs
+                .profile()
+                .map(|p| Box::new(crate::costs::CostState::new(p, scenario.seed))),
         };
         sim.plugin_was_loaded = sim.profile.delayed_plugin;
         sim.declare_builtins();
@@ -185,6 +198,29 @@ impl Sim {
         self.halted
     }
 
+    /// Why a limit stopped the run, as typed data (None while it runs or ended well).
+    pub fn stopped(&self) -> Option<&Stopped> {
+        self.stopped.as_ref()
+    }
+
+    /// Stops the run from outside (a caller whose kept output reached its limit,
+    /// `LimitKind::KeptBytes`): a `LimitReached` event, then nothing more happens.
+    pub fn stop(&mut self, limit: LimitKind, text: String) {
+        if !self.halted {
+            self.halt(limit, text);
+        }
+    }
+
+    pub(crate) fn set_stopped_consumer(&mut self, name: String) {
+        if let Some(s) = self.stopped.as_mut() {
+            s.consumer = Some(name);
+        }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     pub fn events_so_far(&self) -> u64 {
         self.event_count
     }
@@ -211,18 +247,24 @@ impl Sim {
             };
             self.steps += 1;
             if self.steps > self.limits.max_steps {
-                self.halt(format!(
-                    "step limit: {} timers fired (a loop that produces no events)",
-                    self.limits.max_steps
-                ));
+                self.halt(
+                    LimitKind::Steps,
+                    format!(
+                        "step limit: {} timers fired (a loop that produces no events)",
+                        self.limits.max_steps
+                    ),
+                );
                 break;
             }
             self.now_ms = t;
             if t > self.limits.max_time_ms {
-                self.halt(format!(
-                    "time limit: the run reached {} ms (limit {} ms)",
-                    t, self.limits.max_time_ms
-                ));
+                self.halt(
+                    LimitKind::Time,
+                    format!(
+                        "time limit: the run reached {} ms (limit {} ms)",
+                        t, self.limits.max_time_ms
+                    ),
+                );
                 break;
             }
             self.fire(timer);
@@ -287,9 +329,16 @@ impl Sim {
                 copy,
                 queue,
                 delivery,
-            } => self.on_handled(consumer, copy, queue, delivery),
+                rem_us,
+            } => {
+                self.costed_answer(consumer, queue, copy, delivery, rem_us);
+                self.on_handled(consumer, copy, queue, delivery)
+            }
+            Timer::Ingress => self.on_ingress(),
+            Timer::CostWake(q) => self.on_cost_wake(q),
             Timer::ConsumerAttach(c) => self.attach_consumer(c),
             Timer::ConsumerDetach(c) => self.detach_consumer(c, true),
+            Timer::DelayedDue if self.costs.is_some() => self.on_delayed_tick(),
             Timer::DelayedDue => self.on_delayed_timer(),
             Timer::NodeUp => self.node_up_again(),
             Timer::RetryReady(q) => self.on_retry_timer(q),
@@ -318,6 +367,7 @@ impl Sim {
     /// Takes the action by value: a publish keeps its body and headers.
     fn run_action(&mut self, kind: ActionKind, run: u32) {
         match kind {
+            ActionKind::Publish(spec) if self.costs.is_some() => self.send_publish(spec, run),
             ActionKind::Publish(spec) => self.publish(spec, run),
             ActionKind::Declare(d) => self.declare(&d),
             ActionKind::Delete(d) => self.delete(&d),
@@ -341,11 +391,17 @@ impl Sim {
             kind,
         });
         if self.event_count >= self.limits.max_events {
-            self.halt(format!("event limit: {} events (a consumer that requeues every delivery at once loops forever)", self.limits.max_events));
+            self.halt(LimitKind::Events, format!("event limit: {} events (a consumer that requeues every delivery at once loops forever)", self.limits.max_events));
         }
     }
 
-    fn halt(&mut self, text: String) {
+    pub(crate) fn halt(&mut self, limit: LimitKind, text: String) {
+        self.stopped = Some(Stopped {
+            limit,
+            at_ms: self.now_ms,
+            consumer: None,
+            text: text.clone(),
+        });
         self.events.push_back(Event {
             t_ms: self.now_ms,
             kind: EventKind::LimitReached {
@@ -362,10 +418,13 @@ impl Sim {
 
     pub(crate) fn new_msg_id(&mut self) -> Option<MsgId> {
         if u64::from(self.next_msg) >= self.limits.max_messages {
-            self.halt(format!(
-                "message limit: {} messages published",
-                self.limits.max_messages
-            ));
+            self.halt(
+                LimitKind::Messages,
+                format!(
+                    "message limit: {} messages published",
+                    self.limits.max_messages
+                ),
+            );
             return None;
         }
         self.next_msg += 1;
@@ -376,10 +435,13 @@ impl Sim {
         self.next_copy += 1;
         self.live_copies += 1;
         if self.live_copies > self.limits.max_live_copies {
-            self.halt(format!(
-                "memory limit: more than {} messages held at once",
-                self.limits.max_live_copies
-            ));
+            self.halt(
+                LimitKind::LiveCopies,
+                format!(
+                    "memory limit: more than {} messages held at once",
+                    self.limits.max_live_copies
+                ),
+            );
         }
         CopyId(self.next_copy)
     }

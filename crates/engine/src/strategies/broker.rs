@@ -185,6 +185,7 @@ pub(crate) struct BrokerRun {
 impl BrokerRun {
     pub fn new(mut plan: Plan, w: &Workload) -> BrokerRun {
         plan.scenario.broker = w.broker;
+        plan.scenario.costs = w.costs.clone();
         let sim = Sim::new(&plan.scenario);
         let n = w.tasks.len();
         let mut tally = Tally::new(n as u64);

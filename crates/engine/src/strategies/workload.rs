@@ -81,6 +81,8 @@ pub struct Workload {
     /// The RabbitMQ version the broker strategies run on (`compare --broker`); `None`:
     /// 3.10, as before.
     pub broker: Option<crate::version::BrokerVersion>,
+    /// The broker strategies' cost mode (`crate::costs`; ideal unless set).
+    pub costs: crate::costs::CostMode,
 }
 
 impl Workload {
@@ -109,6 +111,7 @@ impl Workload {
             outage: spec.outage,
             seed: spec.seed,
             broker: None,
+            costs: crate::costs::CostMode::Ideal,
         }
     }
 

@@ -1,0 +1,224 @@
+//! Where the broker's costs (`crate::costs`) meet the rules: each hook asks the cost
+//! module of one mechanism *when* something may happen, and the rule modules keep
+//! deciding *what* and in which order. With `costs: "ideal"` (`Sim::costs` is None)
+//! none of these hooks changes anything, so ideal runs stay byte for byte as they were.
+//!
+//! ```text
+//! publish action  -> send_publish   -> costs::ingress   (taken now, or Timer::Ingress later)
+//! expire_head     -> dead_letter_wait / charge_dead_letter   (costs::dead_letter)
+//! arm_head_timer  -> expiry_late_ms                          (costs::expiry)
+//! pick_consumer   -> consumer_ready; deliver -> delivery_times (costs::delivery, round_trip)
+//! store_delayed   -> plugin_insert; DelayedDue -> on_delayed_tick (costs::plugin)
+//! ```
+
+use super::Sim;
+use crate::costs::{self, ms_of, us_of};
+use crate::ids::{ConsumerId, CopyId, QueueId};
+use crate::scenario::{Outcome, PublishSpec};
+use crate::timers::Timer;
+
+impl Sim {
+    // ---- ingress ----
+
+    /// A publish sent now goes through the channel's queue (`costs::ingress`).
+    pub(crate) fn send_publish(&mut self, spec: PublishSpec, run: u32) {
+        let now = self.now_ms();
+        let c = self.costs.as_mut().expect("costed");
+        match c.ingress.send(&c.profile, now, spec, run) {
+            costs::ingress::Take::Now(spec, run) => self.publish(spec, run),
+            costs::ingress::Take::Later(Some(at)) => self.arm(at, Timer::Ingress),
+            costs::ingress::Take::Later(None) => {}
+        }
+    }
+
+    pub(crate) fn on_ingress(&mut self) {
+        let Some(c) = self.costs.as_mut() else { return };
+        let Some((spec, run)) = c.ingress.take_head() else {
+            return;
+        };
+        self.publish(spec, run);
+        let now = self.now_ms();
+        let c = self.costs.as_mut().expect("costed");
+        if let Some(at) = c.ingress.arm_head(&c.profile, now) {
+            self.arm(at, Timer::Ingress);
+        }
+    }
+
+    // ---- dead-lettering ----
+
+    /// True if queue `qid` is still busy dead-lettering past now; it then resumes at the
+    /// millisecond it is free (its head timer is armed for it).
+    pub(crate) fn dead_letter_wait(&mut self, qid: QueueId) -> bool {
+        let now = self.now_ms();
+        let Some(c) = self.costs.as_ref() else {
+            return false;
+        };
+        let Some(at) = c.dead_letter.busy_until_ms(qid.0 as usize, now) else {
+            return false;
+        };
+        let q = self.queue_mut(qid).expect("queue");
+        if q.head_timer_at_ms != Some(at) {
+            q.head_timer_at_ms = Some(at);
+            self.arm(at, Timer::QueueHead(qid));
+        }
+        true
+    }
+
+    pub(crate) fn charge_dead_letter(&mut self, qid: QueueId, persistent: bool) {
+        let now = self.now_ms();
+        if let Some(c) = self.costs.as_mut() {
+            c.dead_letter
+                .charge(&c.profile, qid.0 as usize, now, persistent);
+        }
+    }
+
+    // ---- expiry ----
+
+    /// How late the head timer of a queue fires after its head's expiry (0 if ideal).
+    pub(crate) fn expiry_late_ms(&self, quorum: bool, copy: CopyId) -> u64 {
+        self.costs.as_ref().map_or(0, |c| {
+            costs::expiry::late_ms(&c.profile, quorum, copy.0, c.seed)
+        })
+    }
+
+    // ---- delivery and round trip ----
+
+    pub(crate) fn consumer_ready(&self, cid: ConsumerId) -> bool {
+        self.costs
+            .as_ref()
+            .is_none_or(|c| c.delivery.ready(cid.0 as usize, self.now_ms()))
+    }
+
+    /// No consumer could take a message now: if one with prefetch room is only busy,
+    /// wake the queue when it is free.
+    pub(crate) fn wake_when_free(&mut self, qid: QueueId) {
+        let Some(c) = self.costs.as_ref() else { return };
+        let Some(q) = self.queue(qid) else { return };
+        let now = self.now_ms();
+        let at = q
+            .consumers
+            .iter()
+            .filter(|cid| self.consumers[cid.0 as usize].has_capacity())
+            .map(|cid| c.delivery.free_ms(cid.0 as usize))
+            .min();
+        let Some(at) = at.filter(|t| *t > now) else {
+            return;
+        };
+        let c = self.costs.as_mut().expect("costed");
+        if c.delivery.want_wake(qid.0 as usize, at) {
+            self.arm(at, Timer::CostWake(qid));
+        }
+    }
+
+    pub(crate) fn on_cost_wake(&mut self, qid: QueueId) {
+        let now = self.now_ms();
+        let Some(c) = self.costs.as_mut() else { return };
+        if c.delivery.woke(qid.0 as usize, now) {
+            self.try_deliver(qid);
+        }
+    }
+
+    /// A delivery to `cid` now: when its `Handled` timer fires (ms, and the
+    /// microseconds past it). Ideal: `handle_ms` after now.
+    pub(crate) fn delivery_times(&mut self, cid: ConsumerId, handle_ms: u64) -> (u64, u16) {
+        let now = self.now_ms();
+        let Some(c) = self.costs.as_mut() else {
+            return (now.saturating_add(handle_ms), 0);
+        };
+        let reached = c.delivery.deliver(&c.profile, cid.0 as usize, now);
+        let answer = costs::round_trip::answer_us(&c.profile, reached, handle_ms);
+        let rem = (answer % costs::US_PER_MS) as u16;
+        (ms_of(answer), rem)
+    }
+
+    /// The answer to a delivery reached the broker (the `Handled` timer): a consumer
+    /// whose window was full, or that requeues, takes its next delivery only after it.
+    pub(crate) fn costed_answer(
+        &mut self,
+        cid: ConsumerId,
+        qid: QueueId,
+        copy: CopyId,
+        delivery: u64,
+        rem_us: u16,
+    ) {
+        if self.costs.is_none() {
+            return;
+        }
+        let Some(u) = self.queue(qid).and_then(|q| q.unacked.get(&copy)) else {
+            return;
+        };
+        let full = !self.consumers[cid.0 as usize].has_capacity();
+        if u.delivery != delivery || !(full || u.outcome == Outcome::Requeue) {
+            return;
+        }
+        let at = us_of(self.now_ms()) + u64::from(rem_us);
+        let c = self.costs.as_mut().expect("costed");
+        c.delivery.resume(cid.0 as usize, at);
+    }
+
+    // ---- the delayed-message plugin ----
+
+    /// An insert into the plugin's table; the publishing channel waits for it.
+    pub(crate) fn plugin_insert(&mut self) {
+        let now = self.now_ms();
+        let stored = self.delayed.len();
+        if let Some(c) = self.costs.as_mut() {
+            // The call starts when the channel took the publish.
+            let start_us = c.ingress.free_us.max(us_of(now));
+            let done = c.plugin.insert(&c.profile, start_us, stored);
+            c.ingress.wait_until(done);
+        }
+    }
+
+    /// Arms the plugin's timer for its earliest key (`costs::plugin`).
+    pub(crate) fn arm_plugin_timer(&mut self) {
+        let Some(due) = self.delayed.next_due_ms() else {
+            return;
+        };
+        let now = self.now_ms();
+        let c = self.costs.as_mut().expect("costed");
+        let fire = c.plugin.fire_for(&c.profile, due);
+        let at = ms_of(fire).max(now);
+        if self.delayed_timer_at_ms.is_none_or(|t| at < t) {
+            c.plugin.fire_us = Some(fire);
+            self.delayed_timer_at_ms = Some(at);
+            self.arm(at, Timer::DelayedDue);
+        }
+    }
+
+    /// The plugin's timer fired: one due-ms key goes out, then the timer is armed again.
+    pub(crate) fn on_delayed_tick(&mut self) {
+        let now = self.now_ms();
+        if self.delayed_timer_at_ms != Some(now) {
+            return; // stale: armed again since
+        }
+        self.delayed_timer_at_ms = None;
+        if !self.node_up {
+            return;
+        }
+        let c = self.costs.as_mut().expect("costed");
+        let fired = c.plugin.fire_us.take().unwrap_or(us_of(now));
+        if let Some(at) = c.plugin.busy_until_ms(now) {
+            // The timer message waits behind the inserts in the process's mailbox.
+            c.plugin.fire_us = Some(c.plugin.free_us);
+            self.delayed_timer_at_ms = Some(at);
+            return self.arm(at, Timer::DelayedDue);
+        }
+        let key = self.delayed.next_due_ms().filter(|d| *d <= now);
+        let mut n = 0u64;
+        while let Some(key) = key {
+            if self.delayed.next_due_ms() != Some(key) {
+                break;
+            }
+            let Some((due, copy, stored)) = self.delayed.pop_due(now) else {
+                break;
+            };
+            self.release(due, copy, stored);
+            n += 1;
+        }
+        let stored = self.delayed.len();
+        let c = self.costs.as_mut().expect("costed");
+        c.plugin.released(&c.profile, fired, n, stored);
+        self.arm_plugin_timer();
+    }
+}
