@@ -72,10 +72,15 @@ impl Session {
 
     pub fn new(scenario: Scenario, keep_trace: bool) -> Session {
         let sim = Sim::new(&scenario);
+        // The run contract as `delaylab run` writes it, publisher nacks included.
+        let rec = Recorder {
+            with_confirms: true,
+            ..Recorder::default()
+        };
         let mut s = Session {
             scenario,
             sim,
-            rec: Recorder::default(),
+            rec,
             trace: keep_trace.then(PendingTrace::default),
         };
         s.pump(); // the declarations at 0 (a refused queue argument is an error event)
@@ -174,7 +179,7 @@ impl Session {
     /// The run so far as `delaylab run --format json` prints it, with `stats.wall_ms`
     /// the time the caller says the engine worked.
     pub fn result(&self, wall_ms: f64) -> Value {
-        let mut result = self.rec.finish(&self.scenario, &self.sim);
+        let mut result = self.rec.result(&self.scenario, &self.sim);
         // Rounded to the microsecond as the CLI rounds it.
         result["stats"]["wall_ms"] = serde_json::json!((wall_ms * 1000.0).round() / 1000.0);
         result

@@ -169,26 +169,38 @@ impl Recorder {
     /// The contract's JSON result (`stats.wall_ms` is the caller's to fill in).
     /// Takes the recorded lists out (they are not copied: a big run holds them once).
     pub fn finish(&mut self, scenario: &Scenario, sim: &Sim) -> Value {
+        let deliveries = std::mem::take(&mut self.deliveries);
+        let dropped = std::mem::take(&mut self.dropped);
+        self.assemble(scenario, sim, deliveries, dropped)
+    }
+
+    /// The result so far, leaving the recorder as it is (a run that goes on, such as
+    /// the JavaScript package's, asks for it more than once).
+    pub fn result(&self, scenario: &Scenario, sim: &Sim) -> Value {
+        self.assemble(scenario, sim, self.deliveries.clone(), self.dropped.clone())
+    }
+
+    fn assemble(
+        &self,
+        scenario: &Scenario,
+        sim: &Sim,
+        deliveries: Vec<Value>,
+        dropped: Vec<Value>,
+    ) -> Value {
         let mut out = Map::new();
         out.insert("scenario".into(), json!(scenario.name));
         if let Some(b) = scenario.broker {
             // Only when the scenario names one: results of 3.10 files stay as they were.
             out.insert("broker".into(), json!(b.as_str()));
         }
-        out.insert(
-            "deliveries".into(),
-            Value::Array(std::mem::take(&mut self.deliveries)),
-        );
-        out.insert(
-            "dropped".into(),
-            Value::Array(std::mem::take(&mut self.dropped)),
-        );
+        out.insert("deliveries".into(), Value::Array(deliveries));
+        out.insert("dropped".into(), Value::Array(dropped));
         out.insert("returned".into(), Value::Array(self.returned.clone()));
         out.insert("errors".into(), Value::Array(self.errors.clone()));
         if self.with_confirms {
             out.insert(
                 "nacked".into(),
-                Value::Array(std::mem::take(&mut self.nacked)),
+                Value::Array(self.nacked.clone()),
             );
         }
         out.insert("final".into(), final_state(sim));
