@@ -73,10 +73,8 @@ impl Session {
     pub fn new(scenario: Scenario, keep_trace: bool) -> Session {
         let sim = Sim::new(&scenario);
         // The run contract as `delaylab run` writes it, publisher nacks included.
-        let rec = Recorder {
-            with_confirms: true,
-            ..Recorder::default()
-        };
+        let mut rec = Recorder::default();
+        rec.with_confirms = true;
         let mut s = Session {
             scenario,
             sim,
