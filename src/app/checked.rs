@@ -54,6 +54,7 @@ struct Exported {
 pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
     let c = expect_context::<Ctx>();
     let exported = RwSignal::new(None::<Exported>);
+    let version = crate::app::version::current(c);
     let error = RwSignal::new(None::<String>);
     // A new scenario: the last export's note no longer applies.
     Effect::new(move |_| {
@@ -94,14 +95,30 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
         <div class="scenario-tools">
             <button
                 class="checked-badge"
+                class:unchecked=move || !version.get().live_checked()
                 data-testid="checked-badge"
                 aria-expanded=move || if open.get() { "true" } else { "false" }
                 aria-controls="checked-panel"
                 on:click=move |_| open.update(|o| *o = !*o)
             >
-                <span class="check-icon" aria-hidden="true">"✓"</span>
-                {move || c.tr("chk_badge")}
+                // Only 3.10.8 is checked live; another version says where its rules come from.
+                {move || {
+                    if version.get().live_checked() {
+                        view! {
+                            <span class="check-icon" aria-hidden="true">"✓"</span>
+                            {c.tr("chk_badge")}
+                        }
+                            .into_any()
+                    } else {
+                        view! {
+                            <span class="check-icon" aria-hidden="true">"ⓘ"</span>
+                            {format!("{}: {}", version.get().label(), c.tr("ver_badge"))}
+                        }
+                            .into_any()
+                    }
+                }}
             </button>
+            <crate::app::version::VersionPicker />
             <button class="small" data-testid="export-defs" on:click=export>
                 <span aria-hidden="true">"⤓ "</span>
                 {move || c.tr("export_defs")}
@@ -126,6 +143,7 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
 #[component]
 pub fn CheckedPanel(open: RwSignal<bool>) -> impl IntoView {
     let c = expect_context::<Ctx>();
+    let version = crate::app::version::current(c);
     let close = move || {
         open.set(false);
         if let Some(b) = web_sys::window()
@@ -163,6 +181,15 @@ pub fn CheckedPanel(open: RwSignal<bool>) -> impl IntoView {
                     {move || c.tr("close")}
                 </button>
             </div>
+            {move || {
+                let v = version.get();
+                (!v.live_checked())
+                    .then(|| view! {
+                        <h4>{v.label()}": "{c.tr("ver_title")}</h4>
+                        <crate::app::version::VersionNotes version=v />
+                        <h4>"RabbitMQ 3.10.8"</h4>
+                    })
+            }}
             <p>{move || c.tr("chk_intro")}</p>
             <ol class="rules" data-testid="checked-rules">
                 {RULES.into_iter().map(|k| view! { <li>{move || c.tr(k)}</li> }).collect_view()}

@@ -28,6 +28,7 @@ pub mod panels;
 pub mod share;
 pub mod strategies;
 pub mod topo_view;
+pub mod version;
 
 pub use delaylab_playground::{edit_rules, i18n, runner, topo};
 

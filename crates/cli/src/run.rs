@@ -74,7 +74,11 @@ pub fn main(
     let mut hidden = 0u64;
     let mut io_error = None;
     if rec.streaming {
-        if let Err(e) = stream.start(&mut out, &scenario.name) {
+        if let Err(e) = stream.start(
+            &mut out,
+            &scenario.name,
+            scenario.broker.map(|b| b.as_str()),
+        ) {
             io_error.get_or_insert(e);
         }
     }
@@ -153,9 +157,21 @@ struct DeliveryStream {
 const ITEM_INDENT: &str = "    ";
 
 impl DeliveryStream {
-    fn start(&mut self, out: &mut impl Write, name: &str) -> std::io::Result<()> {
+    /// The keys before `deliveries`, as the report puts them: `scenario`, and `broker`
+    /// when the scenario names a version.
+    fn start(
+        &mut self,
+        out: &mut impl Write,
+        name: &str,
+        broker: Option<&str>,
+    ) -> std::io::Result<()> {
         let name = serde_json::to_string(name).expect("a string serializes");
-        write!(out, "{{\n  \"scenario\": {name},\n  \"deliveries\": [")
+        write!(out, "{{\n  \"scenario\": {name},")?;
+        if let Some(b) = broker {
+            let b = serde_json::to_string(b).expect("a string serializes");
+            write!(out, "\n  \"broker\": {b},")?;
+        }
+        write!(out, "\n  \"deliveries\": [")
     }
 
     fn item(&mut self, out: &mut impl Write, d: &serde_json::Value) -> std::io::Result<()> {

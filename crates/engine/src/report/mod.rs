@@ -198,10 +198,7 @@ impl Recorder {
         out.insert("returned".into(), Value::Array(self.returned.clone()));
         out.insert("errors".into(), Value::Array(self.errors.clone()));
         if self.with_confirms {
-            out.insert(
-                "nacked".into(),
-                Value::Array(self.nacked.clone()),
-            );
+            out.insert("nacked".into(), Value::Array(self.nacked.clone()));
         }
         out.insert("final".into(), final_state(sim));
         out.insert(
