@@ -40,6 +40,18 @@ fn small_presets() -> Vec<String> {
     stems
 }
 
+/// What `delaylab run --format json` records: the report's result with publisher nacks.
+fn cli_result(scenario: &delaylab_engine::scenario::Scenario) -> Value {
+    let mut rec = report::Recorder::default();
+    rec.with_confirms = true;
+    let limits = delaylab_engine::limits::Limits::default();
+    let sim = report::run_checked(scenario, limits, |e, sim| {
+        rec.on_event(e, sim);
+        rec.over_budget(&limits)
+    });
+    rec.finish(scenario, &sim)
+}
+
 #[test]
 fn every_small_preset_run_to_end_gives_the_reports_result() {
     let stems = small_presets();
@@ -48,7 +60,7 @@ fn every_small_preset_run_to_end_gives_the_reports_result() {
         let text = preset(&stem);
         let mut s = Session::load(&text, false).expect("a preset loads");
         s.run_to_end();
-        let native = report::run(&load_str(&text).expect("loads"));
+        let native = cli_result(&load_str(&text).expect("loads"));
         assert_eq!(
             without_wall(s.result(0.0)),
             without_wall(native),

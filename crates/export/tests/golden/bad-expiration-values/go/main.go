@@ -566,6 +566,8 @@ func (r *Run) attach(c *Consumer) {
 					err = d.Ack(false)
 				case "reject":
 					err = d.Reject(false)
+				case "reject_requeue":
+					err = d.Reject(true)
 				default:
 					err = d.Nack(false, true)
 				}

@@ -409,6 +409,7 @@ public class Scenario {
                             if (!ch.isOpen()) return;
                             if (outcome.equals("ack")) ch.basicAck(tag, false);
                             else if (outcome.equals("reject")) ch.basicReject(tag, false);
+                            else if (outcome.equals("reject_requeue")) ch.basicReject(tag, true);
                             else ch.basicNack(tag, false, true);
                         }
                         c.held.decrementAndGet();

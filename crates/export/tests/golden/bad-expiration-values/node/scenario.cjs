@@ -379,6 +379,7 @@ class Run {
       try {
         if (outcome === 'ack') ch.ack(m);
         else if (outcome === 'reject') ch.reject(m, false);
+        else if (outcome === 'reject_requeue') ch.reject(m, true);
         else ch.nack(m, false, true);
         c.held--;
       } catch (e) {

@@ -307,6 +307,8 @@ class Run:
                 ch.basic_ack(method.delivery_tag)
             elif outcome == "reject":
                 ch.basic_reject(method.delivery_tag, requeue=False)
+            elif outcome == "reject_requeue":
+                ch.basic_reject(method.delivery_tag, requeue=True)
             else:
                 ch.basic_nack(method.delivery_tag, requeue=True)
             c.held -= 1
