@@ -51,6 +51,8 @@ fi
 export DELAYLAB_EXPORT_CACHE="${DELAYLAB_EXPORT_CACHE:-$HOME/.cache/delaylab/export}"
 TOL="${DELAYLAB_TOLERANCE_MS:-50}"
 RETRIES="${DELAYLAB_RETRIES:-1}"
+# One exported program's whole run (build included; Java's javac is the slowest, ~10 s).
+RUN_TIMEOUT_S="${DELAYLAB_EXPORT_RUN_TIMEOUT_S:-90}"
 BIN="$ROOT/target/release/delaylab"
 die() { echo "export-check.sh: FAILED: $*" >&2; exit 1; }
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -127,7 +129,9 @@ for c in "${cases[@]}"; do
     ok=0
     for attempt in $(seq 0 "$RETRIES"); do
       t0=$(date +%s%N)
-      if "$dir/run.sh" "$AMQP" "$scale" > "$dir.broker.json" 2> "$dir.run.err" \
+      # Bounded: a program that hangs (seen once: a Go run that got every delivery and
+      # never exited) is ended and counts as a failed attempt, never a CI that never ends.
+      if timeout -k 5 "$RUN_TIMEOUT_S" "$dir/run.sh" "$AMQP" "$scale" > "$dir.broker.json" 2> "$dir.run.err" \
          && "$BIN" diff "$dir.broker.json" "$sim" --tolerance-ms "$tol" > "$dir.diff.txt" 2>&1; then
         ok=1; break
       fi

@@ -39,14 +39,14 @@ pub fn VersionPicker() -> impl IntoView {
     };
     view! {
         <label class="version-picker" title=move || c.tr("ver_hint")>
-            <span class="muted">{move || c.tr("ver_label")}</span>
+            <span class="sr-only">{move || c.tr("ver_label")}</span>
             <select data-testid="broker-version" on:change=on_change>
                 {BrokerVersion::ALL
                     .into_iter()
                     .map(|v| {
                         view! {
-                            <option value=v.as_str() selected=move || version.get() == v>
-                                {v.label()}
+                            <option value=v.as_str() title=v.label() selected=move || version.get() == v>
+                                {format!("RabbitMQ {}", v.as_str())}
                             </option>
                         }
                     })
