@@ -299,6 +299,7 @@ type Run struct {
 	ch          *amqp.Channel
 	closes      chan *amqp.Error
 	returns     chan amqp.Return
+	confirms    chan amqp.Confirmation
 	t0          time.Time
 	started     bool
 	mu          sync.Mutex
@@ -353,6 +354,7 @@ func (r *Run) channel() (*amqp.Channel, error) {
 		r.ch = ch
 		r.closes = ch.NotifyClose(make(chan *amqp.Error, 1))
 		r.returns = ch.NotifyReturn(make(chan amqp.Return, 64))
+		r.confirms = ch.NotifyPublish(make(chan amqp.Confirmation, 64))
 	}
 	return r.ch, nil
 }
@@ -410,12 +412,16 @@ func (r *Run) Publish(exchange, routingKey, body string, msg amqp.Publishing, ma
 		r.error(err, &body)
 		return
 	}
-	dc, err := ch.PublishWithDeferredConfirm(exchange, routingKey, mandatory, false, msg)
-	if err != nil {
+	// Confirms through the ordered NotifyPublish listener, not PublishWithDeferredConfirm:
+	// amqp091-go 1.5.0 (Debian's) registers a deferred confirmation only after the publish
+	// is on the wire, so an ack that comes back first is dropped and Wait() never returns.
+	// Publishes here wait one at a time, so the next confirmation is this one's.
+	if err := ch.Publish(exchange, routingKey, mandatory, false, msg); err != nil {
 		r.error(err, &body)
 		return
 	}
-	acked := dc.Wait()
+	conf, open := <-r.confirms
+	acked := open && conf.Ack
 	for {
 		select {
 		case ret, ok := <-r.returns:
