@@ -17,8 +17,8 @@
 //! two 406 texts of the plugin (not packaged for Debian): those are the plugin's source
 //! strings, as quoted in rabbitmq-semantics.md Part A 20 and in client logs of the plugin.
 
+use super::erl;
 use super::error::AmqpError;
-use super::queue_args::erl;
 use crate::scenario::ExchangeDef;
 use crate::value::{FieldValue, Table};
 

@@ -16,8 +16,9 @@
 //! that does not fit in 80 columns onto two lines, and the reply text is cut at 255 bytes;
 //! both are reproduced. Verified on RabbitMQ 3.10.8 (`tests/broker/probe_errors.out.txt`).
 
+use super::erl;
 use super::error::AmqpError;
-use super::queue_args::{erl, MAX_EXPIRY_MS};
+use super::queue_args::MAX_EXPIRY_MS;
 
 /// Parses `expiration` as RabbitMQ 3.10 does: the TTL in ms, or the channel error.
 pub fn parse_expiration(s: &str) -> Result<u64, AmqpError> {

@@ -1,6 +1,8 @@
 //! AMQP 0-9-1 rules that are pure functions of their input: parsing of `expiration` and
 //! `x-delay`, validation of queue and exchange arguments, and RabbitMQ's error texts.
 
+mod declare_args;
+pub(crate) mod erl;
 pub mod error;
 pub mod exchange_args;
 pub mod expiration;
