@@ -27,6 +27,7 @@ pub mod orders;
 pub mod panels;
 pub mod share;
 pub mod strategies;
+pub mod strategies_text;
 pub mod topo_view;
 pub mod version;
 
