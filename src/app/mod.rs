@@ -22,6 +22,7 @@ pub mod edit_binding;
 pub mod edit_exchange;
 pub mod edit_queue;
 pub mod embed;
+pub mod embed_text;
 pub mod host_api;
 pub mod orders;
 pub mod panels;
