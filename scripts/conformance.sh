@@ -7,11 +7,8 @@
 #   bash scripts/conformance.sh [SCENARIO.json...]
 #
 # Starts its own broker node (delaylab-PORT@localhost, fresh data in a temp dir) on
-# 127.0.0.1:PORT (5672, or the next free port, or $DELAYLAB_RABBITMQ_PORT), without
-# systemd, as shared/docs/toolchain.md describes; fails loudly when it cannot start
-# within 60 s; always stops it (trap).
-# Needs root (the Debian package runs the node as user rabbitmq) and rabbitmq-server
-# (bash scripts/setup.sh installs it).
+# 127.0.0.1:PORT (5672, or the next free port, or $DELAYLAB_RABBITMQ_PORT) through
+# scripts/lib/broker.sh, which fails loudly when it cannot start and always stops it.
 #
 # Timing: the simulation is exact, the broker adds 1-2 ms per hop; on a busy 2-core
 # machine the Erlang VM is sometimes descheduled for 100-250 ms. Times must agree within
@@ -22,77 +19,29 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 START=$SECONDS
-port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-# 5672 unless taken (a developer's broker, a concurrent run): then the next free port.
-if [ -n "${DELAYLAB_RABBITMQ_PORT:-}" ]; then
-  PORT="$DELAYLAB_RABBITMQ_PORT"
-else
-  PORT=""
-  for p in $(seq 5672 5699); do
-    if ! port_busy "$p" && ! port_busy $((p + 20000)); then PORT="$p"; break; fi
-  done
-  [ -n "$PORT" ] || { echo "conformance.sh: FAILED: no free port in 5672-5699 on 127.0.0.1" >&2; exit 1; }
-fi
-DIST_PORT=$((PORT + 20000))
-NODE="delaylab-${PORT}@localhost"
-AMQP="amqp://guest:guest@127.0.0.1:${PORT}/%2F"
 export DELAYLAB_TOLERANCE_MS="${DELAYLAB_TOLERANCE_MS:-50}"
 RETRIES="${DELAYLAB_RETRIES:-2}"
 BIN="$ROOT/target/release/delaylab"
 OUT="$ROOT/tests/artifacts/conformance"
-[ "$PORT" = 5672 ] || OUT="$OUT-$PORT"   # a concurrent run keeps its own outputs
 die() { echo "conformance.sh: FAILED: $*" >&2; exit 1; }
 
-command -v rabbitmq-server >/dev/null || die "rabbitmq-server is not installed (bash scripts/setup.sh installs it)"
-[ "$(id -u)" = 0 ] || die "must run as root (rabbitmq-server switches to user rabbitmq)"
 version="$(dpkg-query -W -f='${Version}' rabbitmq-server 2>/dev/null || echo unknown)"
 echo "-- rabbitmq-server $version; building delaylab (release)"
 cargo build --release -p delaylab-cli --quiet
 echo "-- build: $((SECONDS - START)) s"
 SUITE_START=$SECONDS
-if port_busy "$PORT" || port_busy "$DIST_PORT"; then
-  die "127.0.0.1:$PORT or :$DIST_PORT is already in use (another broker?); set DELAYLAB_RABBITMQ_PORT"
-fi
-
-DIR="$(mktemp -d /tmp/delaylab-rabbitmq.XXXXXX)"
-started=0
-stop_broker() {
+. "$ROOT/scripts/lib/broker.sh"
+finish() {
   local rc=$?
-  if [ "$started" = 1 ]; then
-    echo "-- stopping broker $NODE"
-    rabbitmqctl -n "$NODE" stop >/dev/null 2>&1 || echo "conformance.sh: warning: rabbitmqctl stop failed" >&2
-  fi
-  rm -rf "$DIR"
+  broker_stop
   echo "-- conformance suite took $((SECONDS - ${SUITE_START:-$START})) s (broker start to stop; $((SECONDS - START)) s with the build)"
   exit "$rc"
 }
-trap stop_broker EXIT
+trap finish EXIT
 trap 'exit 130' INT TERM
-
-cat > "$DIR/rabbitmq.conf" <<CONF
-listeners.tcp.default = 127.0.0.1:$PORT
-loopback_users.guest = true
-log.console = false
-log.file.level = warning
-CONF
-mkdir -p "$DIR/mnesia" "$DIR/log"
-chown -R rabbitmq:rabbitmq "$DIR"
-chmod -R a+rX "$DIR"
-export RABBITMQ_NODENAME="$NODE" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 RABBITMQ_NODE_PORT="$PORT" \
-  RABBITMQ_CONFIG_FILE="$DIR/rabbitmq.conf" RABBITMQ_MNESIA_BASE="$DIR/mnesia" RABBITMQ_LOG_BASE="$DIR/log" \
-  RABBITMQ_PID_FILE="$DIR/broker.pid" RABBITMQ_ENABLED_PLUGINS_FILE="$DIR/enabled_plugins" \
-  ERL_EPMD_ADDRESS=127.0.0.1 RABBITMQ_DIST_PORT="$DIST_PORT" \
-  RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
-echo "[]." > "$DIR/enabled_plugins"; chown rabbitmq "$DIR/enabled_plugins"
-echo "-- starting $NODE on 127.0.0.1:$PORT (data in $DIR)"
-t0=$SECONDS
-rabbitmq-server -detached
-started=1
-if ! timeout 70 rabbitmqctl -n "$NODE" wait "$DIR/broker.pid" --timeout 60 >/dev/null 2>&1; then
-  echo "---- broker log:" >&2; tail -n 40 "$DIR"/log/*.log 2>/dev/null >&2 || true
-  die "the broker did not start within 60 s"
-fi
-echo "-- broker up in $((SECONDS - t0)) s: $(rabbitmqctl -n "$NODE" eval 'rabbit_misc:version().' 2>/dev/null | tr -d '"')"
+broker_start delaylab
+NODE="$BROKER_NODE"; AMQP="$BROKER_AMQP"; DIR="$BROKER_DIR"
+[ "$BROKER_PORT" = 5672 ] || OUT="$OUT-$BROKER_PORT"   # a concurrent run keeps its own outputs
 
 # --- 1. scenarios: simulation vs broker ---------------------------------------------------
 mkdir -p "$OUT"

@@ -8,7 +8,7 @@
 #   bash scripts/costs-check.sh [--amqp URL] [WORKLOAD.json...]
 #
 # With --amqp it uses that broker (e.g. the one scripts/conformance.sh started); without,
-# it starts its own node on a free port as scripts/conformance.sh does, and stops it.
+# it starts its own node on a free port (scripts/lib/broker.sh), and stops it.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -24,44 +24,12 @@ cargo build --release -p delaylab-cli --quiet
 OUT="$ROOT/tests/artifacts/costs"
 mkdir -p "$OUT"
 
-started=0; DIR=""; NODE=""
-stop_broker() {
-  local rc=$?
-  if [ "$started" = 1 ]; then
-    echo "-- stopping broker $NODE"
-    rabbitmqctl -n "$NODE" stop >/dev/null 2>&1 || echo "costs-check.sh: warning: rabbitmqctl stop failed" >&2
-  fi
-  [ -z "$DIR" ] || rm -rf "$DIR"
-  exit "$rc"
-}
-trap stop_broker EXIT
+. "$ROOT/scripts/lib/broker.sh"
+trap broker_stop EXIT
 trap 'exit 130' INT TERM
-
 if [ -z "$AMQP" ]; then
-  command -v rabbitmq-server >/dev/null || die "rabbitmq-server is not installed (bash scripts/setup.sh installs it)"
-  [ "$(id -u)" = 0 ] || die "must run as root (rabbitmq-server switches to user rabbitmq)"
-  port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-  PORT=""
-  for p in $(seq 5672 5699); do
-    if ! port_busy "$p" && ! port_busy $((p + 20000)); then PORT="$p"; break; fi
-  done
-  [ -n "$PORT" ] || die "no free port in 5672-5699 on 127.0.0.1"
-  DIST_PORT=$((PORT + 20000)); NODE="delaylab-costs-${PORT}@localhost"
-  AMQP="amqp://guest:guest@127.0.0.1:${PORT}/%2F"
-  DIR="$(mktemp -d /tmp/delaylab-costs.XXXXXX)"
-  printf 'listeners.tcp.default = 127.0.0.1:%s\nloopback_users.guest = true\nlog.console = false\nlog.file.level = warning\n' "$PORT" > "$DIR/rabbitmq.conf"
-  mkdir -p "$DIR/mnesia" "$DIR/log"; echo "[]." > "$DIR/enabled_plugins"
-  chown -R rabbitmq:rabbitmq "$DIR"; chmod -R a+rX "$DIR"
-  export RABBITMQ_NODENAME="$NODE" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 RABBITMQ_NODE_PORT="$PORT" \
-    RABBITMQ_CONFIG_FILE="$DIR/rabbitmq.conf" RABBITMQ_MNESIA_BASE="$DIR/mnesia" RABBITMQ_LOG_BASE="$DIR/log" \
-    RABBITMQ_PID_FILE="$DIR/broker.pid" RABBITMQ_ENABLED_PLUGINS_FILE="$DIR/enabled_plugins" \
-    ERL_EPMD_ADDRESS=127.0.0.1 RABBITMQ_DIST_PORT="$DIST_PORT" \
-    RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
-  echo "-- starting $NODE on 127.0.0.1:$PORT"
-  rabbitmq-server -detached
-  started=1
-  timeout 70 rabbitmqctl -n "$NODE" wait "$DIR/broker.pid" --timeout 60 >/dev/null 2>&1 \
-    || { tail -n 40 "$DIR"/log/*.log >&2 || true; die "the broker did not start within 60 s"; }
+  broker_start delaylab-costs
+  AMQP="$BROKER_AMQP"
 fi
 
 failed=0

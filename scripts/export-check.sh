@@ -17,7 +17,7 @@
 # the broker tens of ms per round, beyond the tolerance over four rounds). Spring is not
 # run (its jars cannot be downloaded here: tests/golden files check it). Plugin
 # scenarios are not run (Debian's RabbitMQ has no delayed-message plugin).
-# Starts its own broker node on a free port (5672-5699), like scripts/conformance.sh, and
+# Starts its own broker node on a free port (5672-5699) through scripts/lib/broker.sh, and
 # always stops it. Needs root, rabbitmq-server and the toolchains of
 # scripts/setup.d/30-export-toolchains.sh. Closing line: "N passed, M failed".
 set -euo pipefail
@@ -55,61 +55,24 @@ RETRIES="${DELAYLAB_RETRIES:-1}"
 RUN_TIMEOUT_S="${DELAYLAB_EXPORT_RUN_TIMEOUT_S:-90}"
 BIN="$ROOT/target/release/delaylab"
 die() { echo "export-check.sh: FAILED: $*" >&2; exit 1; }
-port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-command -v rabbitmq-server >/dev/null || die "rabbitmq-server is not installed (bash scripts/setup.sh installs it)"
-[ "$(id -u)" = 0 ] || die "must run as root (rabbitmq-server switches to user rabbitmq)"
 bash scripts/setup.d/30-export-toolchains.sh >/dev/null || die "toolchains missing (scripts/setup.d/30-export-toolchains.sh)"
 echo "-- building delaylab (release)"
 cargo build --release -p delaylab-cli --quiet
 
-PORT=""
-for p in $(seq 5672 5699); do
-  if ! port_busy "$p" && ! port_busy $((p + 20000)); then PORT="$p"; break; fi
-done
-[ -n "$PORT" ] || die "no free port in 5672-5699 on 127.0.0.1"
-DIST_PORT=$((PORT + 20000))
-NODE="delaylab-${PORT}@localhost"
-AMQP="amqp://guest:guest@127.0.0.1:${PORT}/%2F"
 OUT="$ROOT/tests/artifacts/export-check"
 rm -rf "$OUT"; mkdir -p "$OUT"
-DIR="$(mktemp -d /tmp/delaylab-rabbitmq.XXXXXX)"
-started=0
-stop_broker() {
+. "$ROOT/scripts/lib/broker.sh"
+finish() {
   local rc=$?
-  if [ "$started" = 1 ]; then
-    echo "-- stopping broker $NODE"
-    rabbitmqctl -n "$NODE" stop >/dev/null 2>&1 || echo "export-check.sh: warning: rabbitmqctl stop failed" >&2
-  fi
-  rm -rf "$DIR"
+  broker_stop
   echo "-- export check took $((SECONDS - START)) s"
   exit "$rc"
 }
-trap stop_broker EXIT
+trap finish EXIT
 trap 'exit 130' INT TERM
-cat > "$DIR/rabbitmq.conf" <<CONF
-listeners.tcp.default = 127.0.0.1:$PORT
-loopback_users.guest = true
-log.console = false
-log.file.level = warning
-CONF
-mkdir -p "$DIR/mnesia" "$DIR/log"
-chown -R rabbitmq:rabbitmq "$DIR"
-chmod -R a+rX "$DIR"
-export RABBITMQ_NODENAME="$NODE" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 RABBITMQ_NODE_PORT="$PORT" \
-  RABBITMQ_CONFIG_FILE="$DIR/rabbitmq.conf" RABBITMQ_MNESIA_BASE="$DIR/mnesia" RABBITMQ_LOG_BASE="$DIR/log" \
-  RABBITMQ_PID_FILE="$DIR/broker.pid" RABBITMQ_ENABLED_PLUGINS_FILE="$DIR/enabled_plugins" \
-  ERL_EPMD_ADDRESS=127.0.0.1 RABBITMQ_DIST_PORT="$DIST_PORT" \
-  RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
-echo "[]." > "$DIR/enabled_plugins"; chown rabbitmq "$DIR/enabled_plugins"
-echo "-- starting $NODE on 127.0.0.1:$PORT"
-rabbitmq-server -detached
-started=1
-if ! timeout 70 rabbitmqctl -n "$NODE" wait "$DIR/broker.pid" --timeout 60 >/dev/null 2>&1; then
-  tail -n 40 "$DIR"/log/*.log 2>/dev/null >&2 || true
-  die "the broker did not start within 60 s"
-fi
-echo "-- broker up: $(rabbitmqctl -n "$NODE" eval 'rabbit_misc:version().' 2>/dev/null | tr -d '"')"
+broker_start delaylab
+AMQP="$BROKER_AMQP"
 
 passed=0; failed=0; failures=()
 IFS=, read -r -a langs <<< "$LANGS"

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
+use delaylab_engine::lateness::Lateness;
 use delaylab_engine::sym::Sym;
 use delaylab_engine::{Event, EventKind, Sim};
 
@@ -80,7 +81,8 @@ pub(crate) enum RawNode {
 pub struct Track {
     pub(crate) seq: u64,
     pub bodies: Vec<Box<str>>,
-    pub late: Vec<u64>,
+    /// Each message's lateness so far (the engine's one rule).
+    pub late: Lateness,
     /// (msg, delivered at, lateness) per delivery, in order.
     pub delivered: Vec<(u32, u64, u64)>,
     /// The path of each of the first TRACK_MSGS messages.
@@ -128,12 +130,12 @@ impl Track {
         batch.events += 1;
         self.seq += 1;
         let id = e.kind.msg_id().map(|m| m.0);
+        self.late.on_event(&e.kind);
         match &e.kind {
             EventKind::Published { msg, .. } => {
                 let i = msg.id.0 as usize;
                 if self.bodies.len() < i {
                     self.bodies.resize(i, Box::from(""));
-                    self.late.resize(i, 0);
                 }
                 self.bodies[i - 1] = msg.body.clone();
                 add_move(
@@ -156,11 +158,6 @@ impl Track {
             }
             EventKind::Confirmed { ack: false, .. } => {
                 self.alert(batch, e.t_ms, 0, "basic.nack".into(), id)
-            }
-            EventKind::DelayDue { msg, late_ms, .. } | EventKind::Expired { msg, late_ms, .. } => {
-                if let Some(l) = self.late.get_mut((msg.0 as usize).wrapping_sub(1)) {
-                    *l += late_ms;
-                }
             }
             EventKind::Enqueued {
                 msg, queue, via, ..
@@ -190,7 +187,7 @@ impl Track {
                 consumer,
                 ..
             } => {
-                let late = self.late.get(msg.id.0 as usize - 1).copied().unwrap_or(0);
+                let late = self.late.of(msg.id.0);
                 self.delivered.push((msg.id.0, e.t_ms, late));
                 batch.delivered = true;
                 add_move(
@@ -204,9 +201,7 @@ impl Track {
             EventKind::LimitReached { text } => batch.limit = Some(text.to_string()),
             _ => {}
         }
-        let late = id
-            .and_then(|i| self.late.get((i as usize).wrapping_sub(1)).copied())
-            .unwrap_or(0);
+        let late = id.map_or(0, |i| self.late.of(i));
         if let Some(tap) = &self.tap {
             tap.borrow_mut().on_event(&e, sim, self, late);
         }

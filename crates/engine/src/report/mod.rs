@@ -12,6 +12,7 @@ use std::rc::Rc;
 use serde_json::{json, Map, Value};
 
 use crate::event::{Event, EventKind};
+use crate::lateness::Lateness;
 use crate::limits::{kept_bytes_text, LimitKind, Limits};
 use crate::message::Message;
 use crate::scenario::Scenario;
@@ -22,8 +23,8 @@ use crate::sim::{Progress, Sim};
 pub struct Recorder {
     /// Published messages by id - 1 (ids are dense from 1).
     messages: Vec<Rc<Message>>,
-    /// Accumulated lateness per message id - 1 (expired late, released late).
-    late_ms: Vec<u64>,
+    /// Accumulated lateness per message (expired late, released late).
+    late: Lateness,
     pub deliveries: Vec<Value>,
     pub dropped: Vec<Value>,
     pub returned: Vec<Value>,
@@ -65,14 +66,11 @@ impl Recorder {
     pub fn on_event(&mut self, e: &Event, sim: &Sim) {
         self.events += 1;
         let syms = sim.symbols();
+        self.late.on_event(&e.kind);
         match &e.kind {
             EventKind::Published { msg, .. } => {
                 self.kept_bytes += (std::mem::size_of::<Message>() + msg.body.len()) as u64;
                 self.messages.push(msg.clone());
-                self.late_ms.push(0);
-            }
-            EventKind::Expired { msg, late_ms, .. } | EventKind::DelayDue { msg, late_ms, .. } => {
-                self.late_ms[msg.0 as usize - 1] += late_ms;
             }
             EventKind::Delivered {
                 msg,
@@ -83,7 +81,7 @@ impl Recorder {
                 acquired,
                 ..
             } => {
-                let late = self.late_ms[msg.id.0 as usize - 1];
+                let late = self.late.of(msg.id.0);
                 self.delivered_late_ms.push(late);
                 let consumer = consumer.map_or(json!("basic.get"), |c| {
                     json!(sim.consumers()[c.0 as usize].spec.name)
