@@ -85,6 +85,45 @@ fn exports_match_the_golden_files() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// Spring Boot is not run here (its jars cannot be downloaded): these golden files are
+/// its check. Plain DLX + TTL, the plugin, per-message TTL, an order lab.
+const SPRING_PRESETS: &[&str] = &[
+    "order-timeout-queue-ttl",
+    "fix-delayed-plugin",
+    "head-of-line-blocking",
+    "orders-naive-closes-paid",
+];
+
+#[test]
+fn spring_exports_match_the_golden_files() {
+    let mut bad = Vec::new();
+    for name in SPRING_PRESETS {
+        let e = export(
+            &preset(name),
+            &Options {
+                language: Language::Spring,
+                comments: CommentLang::En,
+            },
+        );
+        bad.extend(check(
+            &root().join("tests/golden").join(name).join("spring"),
+            &e.files,
+        ));
+    }
+    let e = export(
+        &preset("fix-delayed-plugin"),
+        &Options {
+            language: Language::Spring,
+            comments: CommentLang::Zh,
+        },
+    );
+    bad.extend(check(
+        &root().join("tests/golden/fix-delayed-plugin/spring-zh"),
+        &e.files,
+    ));
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
 #[test]
 fn arguments_keep_their_types() {
     let s = preset("retry-loop-x-death");
@@ -222,7 +261,11 @@ fn what_cannot_be_done_is_listed() {
 #[test]
 fn unavailable_generators_write_nothing() {
     let s = preset("head-of-line-blocking");
-    for language in [Language::Spring, Language::Rust] {
+    let unavailable = delaylab_export::LANGUAGES
+        .iter()
+        .map(|(_, l)| *l)
+        .filter(|l| !l.is_available());
+    for language in unavailable {
         assert!(!language.is_available());
         assert!(export(
             &s,
@@ -234,4 +277,33 @@ fn unavailable_generators_write_nothing() {
         .files
         .is_empty());
     }
+}
+
+#[test]
+fn spring_says_it_was_not_run_and_keeps_the_lessons() {
+    let e = export(
+        &preset("plugin-node-restart"),
+        &Options {
+            language: Language::Spring,
+            comments: CommentLang::En,
+        },
+    );
+    let all: String = e.files.iter().map(|f| flat(&f.contents)).collect();
+    assert!(all.contains("NOT RUN"), "the header says it was not run");
+    assert!(
+        all.contains("archived in January 2026"),
+        "the plugin's state"
+    );
+    assert!(all.contains("new CustomExchange("));
+    assert!(all.contains("LEFT OUT: restart_node"));
+    assert!(e.left_out.iter().any(|l| l.contains("run contract JSON")));
+    assert!(e.left_out.iter().any(|l| l.contains("restart_node")));
+    let cfg = e
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("RabbitConfig.java"))
+        .expect("config");
+    assert!(cfg.contents.contains("AcknowledgeMode.MANUAL"));
+    let pom = e.files.iter().find(|f| f.path == "pom.xml").expect("pom");
+    assert!(pom.contents.contains("spring-boot-starter-amqp"));
 }
