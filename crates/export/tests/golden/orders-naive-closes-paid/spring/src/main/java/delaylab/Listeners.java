@@ -22,8 +22,8 @@
 // it at a test broker (application.yml).
 //
 // Left out (a client program cannot do this; the simulation does):
-// - orders: the order lab (orders, payments, the consumer policy) is exported for no
-// language yet (the order-lab generator is not written) only
+// - orders: the order lab (orders, payments, the consumer policy) is exported for Java and
+// Python only
 // - spring: not run where delaylab is tested (Spring's jars cannot be downloaded there):
 // checked by golden files only
 // - spring: the run contract JSON (run.sh prints none: the application logs its
