@@ -104,8 +104,30 @@ fn publishes(spec: &OrdersSpec) -> Vec<(&'static str, &PublishSpec)> {
     out
 }
 
+/// What the two unsafe policies get wrong (the safe ones have their lessons in `text`).
+fn unsafe_policy(t: &Texts, policy: &str) -> Option<&'static str> {
+    let (en, zh) = match policy {
+        "naive" => (
+            "naive: closes the order named in the message without reading it, so an order paid meanwhile is closed (and a canceled one has its stock released twice). The message is a reminder, not a fact.",
+            "naive：不查库就按消息关单，期间已支付的订单也会被关闭（已取消的订单库存被释放两次）。消息只是提醒，不是事实。",
+        ),
+        "check_state" => (
+            "check_state: reads the order at delivery, then updates it without a condition at the end of handling: a payment that lands in between is overwritten. Put the condition in the UPDATE (conditional_update).",
+            "check_state：投递时读订单，处理结束时无条件更新：两者之间到达的支付会被覆盖。应把条件写进 UPDATE（conditional_update）。",
+        ),
+        _ => return None,
+    };
+    Some(match t.lang {
+        crate::CommentLang::En => en,
+        crate::CommentLang::Zh => zh,
+    })
+}
+
 fn lessons(t: &Texts, policy: &str, marker: &str, indent: &str) -> String {
     let mut out = comment(indent, marker, t.get(Lesson::Orders));
+    if let Some(l) = unsafe_policy(t, policy) {
+        out.push_str(&comment(indent, marker, l));
+    }
     if matches!(policy, "conditional_update" | "idempotent") {
         out.push_str(&comment(indent, marker, t.get(Lesson::ConditionalUpdate)));
     }

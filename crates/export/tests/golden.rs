@@ -321,3 +321,75 @@ fn spring_says_it_was_not_run_and_keeps_the_lessons() {
     let pom = e.files.iter().find(|f| f.path == "pom.xml").expect("pom");
     assert!(pom.contents.contains("spring-boot-starter-amqp"));
 }
+
+/// The order lab as code (Java, Python): a preset and the idempotent export-check case.
+#[test]
+fn order_lab_exports_match_the_golden_files() {
+    let cases = [
+        (
+            "orders-naive-closes-paid",
+            preset("orders-naive-closes-paid"),
+        ),
+        ("orders-idempotent-safe", case("orders-idempotent-safe")),
+    ];
+    let mut bad = Vec::new();
+    for (name, s) in &cases {
+        for language in [Language::Python, Language::Java] {
+            let e = export(
+                s,
+                &Options {
+                    language,
+                    comments: CommentLang::En,
+                },
+            );
+            let dir = root()
+                .join("tests/golden")
+                .join(name)
+                .join(language.as_str());
+            bad.extend(check(&dir, &e.files));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+fn case(name: &str) -> Scenario {
+    let p = root().join("tests/cases").join(format!("{name}.json"));
+    load_str(&std::fs::read_to_string(&p).expect("case")).expect("loads")
+}
+
+#[test]
+fn order_lab_policy_is_code_against_a_table() {
+    let s = case("orders-idempotent-safe");
+    let main = |language| {
+        export(
+            &s,
+            &Options {
+                language,
+                comments: CommentLang::En,
+            },
+        )
+    };
+    let py = main(Language::Python);
+    assert!(
+        !py.left_out.iter().any(|l| l.starts_with("orders:")),
+        "{:?}",
+        py.left_out
+    );
+    let py = &py.files[0].contents;
+    assert!(py.contains("sqlite3.connect"));
+    assert!(
+        py.contains("UPDATE orders SET status = 'CLOSED' WHERE id = ? AND status = 'WAITING_PAY'")
+    );
+    assert!(py.contains("INSERT INTO handled (key) VALUES (?)"));
+    assert!(py.contains("POLICY = \"idempotent\""));
+    assert!(flat(py).contains("Idempotency record"), "the lesson");
+    // The users are the simulation's: 12 orders created, as in the timeline.
+    assert_eq!(py.matches(", \"create\", ").count(), 12);
+    let java = main(Language::Java);
+    let java = &java.files[0].contents;
+    assert!(java.contains("IN MEMORY: no JDBC driver"));
+    assert!(java.contains("static final String POLICY = \"idempotent\";"));
+    assert!(java.contains("report.put(\"orders\", lab.report(END_MS));"));
+    let go = main(Language::Go);
+    assert!(go.left_out.iter().any(|l| l.starts_with("orders:")));
+}
