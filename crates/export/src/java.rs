@@ -220,8 +220,24 @@ fn publish_expr(
 ) -> (String, String) {
     let mut pre = String::new();
     notes(&mut pre, indent, &walk::publish_notes(p, t, seen));
-    let pr = &p.properties;
     let inner = format!("{indent}    ");
+    let rk = if p.exchange.is_empty() {
+        format!("n({})", q(&p.routing_key))
+    } else {
+        q(&p.routing_key)
+    };
+    let expr = format!(
+        "run.publish(n({}), {rk}, {body}, {}, {})",
+        q(&p.exchange),
+        builder(p, t, seen, &inner),
+        p.mandatory
+    );
+    (pre, expr)
+}
+
+/// `new AMQP.BasicProperties.Builder()` of a publish, one property a line at `inner`.
+pub(crate) fn builder(p: &PublishSpec, t: &Texts, seen: &mut Seen, inner: &str) -> String {
+    let pr = &p.properties;
     let mut props: Vec<String> = Vec::new();
     match walk::expiration(p) {
         Some(Expiration::Scaled(e)) => props.push(format!(".expiration(ttl({}))", q(e))),
@@ -250,23 +266,15 @@ fn publish_expr(
     put("appId", pr.app_id.as_deref().map(q));
     if !pr.headers.is_empty() {
         let h = walk::headers(p, t, seen);
-        props.push(format!(".headers({})", table(&h, &inner).trim_end()));
+        props.push(format!(".headers({})", table(&h, inner).trim_end()));
     }
-    let rk = if p.exchange.is_empty() {
-        format!("n({})", q(&p.routing_key))
-    } else {
-        q(&p.routing_key)
-    };
-    let expr = format!(
-        "run.publish(n({}), {rk}, {body}, new AMQP.BasicProperties.Builder(){}, {})",
-        q(&p.exchange),
+    format!(
+        "new AMQP.BasicProperties.Builder(){}",
         props
             .iter()
             .map(|x| format!("\n{inner}{x}"))
-            .collect::<String>(),
-        p.mandatory
-    );
-    (pre, expr)
+            .collect::<String>()
+    )
 }
 
 fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> String {
@@ -413,9 +421,40 @@ fn program(plan: &Plan, t: &Texts) -> String {
         out.push_str(&comment("    ", "//", t.get(Lesson::IdHeader)));
     }
     out.push_str(RUNTIME);
-    out.push_str(MAIN);
+    out.push_str(if plan.exports_orders() {
+        MAIN_ORDERS
+    } else {
+        MAIN
+    });
     out
 }
+
+/// `main` of an order-lab export: the lab's table, its users and its consumer policy.
+const MAIN_ORDERS: &str = r#"
+    public static void main(String[] argv) throws Exception {
+        String url = argv.length > 0 ? argv[0] : System.getenv().getOrDefault("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2F");
+        for (String line : LEFT_OUT) System.err.println("left out: " + line);
+        Run run = new Run(url);
+        Lab lab = new Lab(run);
+        Map<String, Object> report;
+        try {
+            declareTopology(run);
+            startConsumers(run);
+            lab.attach();
+            List<Timed> plan = timedActions(run);
+            plan.addAll(lab.timed());
+            run.run(plan, END_MS, GRACE_MS);
+            long measuredAt = run.nowMs();
+            report = run.report(NAME, END_MS, measuredAt, run.depths(QUEUES));
+            report.put("orders", lab.report(END_MS));
+        } finally {
+            run.cleanup(QUEUES, EXCHANGES);
+        }
+        System.out.println(json(report, ""));
+        System.exit(0);
+    }
+}
+"#;
 
 const MAIN: &str = r#"
     public static void main(String[] argv) throws Exception {

@@ -28,6 +28,7 @@ pub mod node;
 pub mod orders;
 pub mod plan;
 pub mod python;
+pub mod spring;
 pub mod syntax;
 pub mod text;
 pub mod walk;
@@ -60,9 +61,9 @@ impl Language {
         LANGUAGES.iter().find(|(n, _)| *n == s).map(|(_, l)| *l)
     }
 
-    /// False for the generators not written yet (Spring Boot, Rust): the CLI refuses them.
+    /// False for the generators not written yet (Rust): the CLI refuses them.
     pub fn is_available(self) -> bool {
-        !matches!(self, Language::Spring | Language::Rust)
+        !matches!(self, Language::Rust)
     }
 
     pub fn as_str(self) -> &'static str {
@@ -112,13 +113,15 @@ pub fn export(scenario: &Scenario, options: &Options) -> Export {
         Language::Java => java::files(&plan, &t),
         Language::Node => node::files(&plan, &t),
         Language::Go => go::files(&plan, &t),
+        Language::Spring => spring::files(&plan, &t),
         // Not written yet (see `Language::is_available`): no files.
-        Language::Spring | Language::Rust => Vec::new(),
+        Language::Rust => Vec::new(),
     };
-    Export {
-        files,
-        left_out: plan.left_out.clone(),
+    let mut left_out = plan.left_out.clone();
+    if options.language == Language::Spring {
+        left_out.extend(spring::left_out());
     }
+    Export { files, left_out }
 }
 
 impl File {

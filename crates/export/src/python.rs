@@ -225,8 +225,24 @@ fn publish_expr(
 ) -> (String, String) {
     let mut pre = String::new();
     notes(&mut pre, indent, &walk::publish_notes(p, t, seen));
-    let pr = &p.properties;
     let inner = format!("{indent}    ");
+    let rk = if p.exchange.is_empty() {
+        format!("n({})", q(&p.routing_key))
+    } else {
+        q(&p.routing_key)
+    };
+    let mandatory = if p.mandatory { ", mandatory=True" } else { "" };
+    let expr = format!(
+        "run.publish(n({}), {rk}, {body}, {}{mandatory})",
+        q(&p.exchange),
+        properties(p, t, seen, &inner)
+    );
+    (pre, expr)
+}
+
+/// `pika.BasicProperties(...)` of a publish, one property a line at `inner`.
+pub(crate) fn properties(p: &PublishSpec, t: &Texts, seen: &mut Seen, inner: &str) -> String {
+    let pr = &p.properties;
     let mut props: Vec<String> = Vec::new();
     match walk::expiration(p) {
         Some(Expiration::Scaled(e)) => props.push(format!("expiration=ttl({})", q(e))),
@@ -252,20 +268,12 @@ fn publish_expr(
     put("app_id", pr.app_id.as_deref().map(q));
     if !pr.headers.is_empty() {
         let h = walk::headers(p, t, seen);
-        props.push(format!("headers={}", dict(&h, &inner)));
+        props.push(format!("headers={}", dict(&h, inner)));
     }
-    let rk = if p.exchange.is_empty() {
-        format!("n({})", q(&p.routing_key))
-    } else {
-        q(&p.routing_key)
-    };
-    let mandatory = if p.mandatory { ", mandatory=True" } else { "" };
-    let expr = format!(
-        "run.publish(n({}), {rk}, {body}, pika.BasicProperties(\n{inner}{}){mandatory})",
-        q(&p.exchange),
+    format!(
+        "pika.BasicProperties(\n{inner}{})",
         props.join(&format!(",\n{inner}"))
-    );
-    (pre, expr)
+    )
 }
 
 fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> String {
@@ -472,7 +480,12 @@ fn program(plan: &Plan, t: &Texts) -> String {
         out.push_str(&comment("", "#", t.get(Lesson::IdHeader)));
     }
     out.push_str(RUNTIME);
-    out.push_str(MAIN);
+    out.push_str(if plan.exports_orders() {
+        MAIN_ORDERS
+    } else {
+        MAIN
+    });
+    out.push_str(MAIN_CALL);
     out
 }
 
@@ -492,7 +505,31 @@ def main():
     finally:
         run.cleanup(QUEUES, EXCHANGES)
     print(json.dumps(report, indent=2, ensure_ascii=False))
+"#;
 
+/// `main` of an order-lab export: the lab's table, its users and its consumer policy.
+const MAIN_ORDERS: &str = r#"
+
+def main():
+    url = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2F")
+    for line in LEFT_OUT:
+        print("left out: " + line, file=sys.stderr)
+    run = Run(url)
+    lab = Lab(run)
+    try:
+        declare_topology(run)
+        start_consumers(run)
+        lab.attach()
+        run.run(timed_actions(run) + lab.timed(), END_MS, GRACE_MS)
+        measured_at = run.now_ms()
+        report = run.report(NAME, END_MS, measured_at, run.depths(QUEUES), url)
+        report["orders"] = lab.report(END_MS)
+    finally:
+        run.cleanup(QUEUES, EXCHANGES)
+    print(json.dumps(report, indent=2, ensure_ascii=False))
+"#;
+
+const MAIN_CALL: &str = r#"
 
 if __name__ == "__main__":
     main()

@@ -85,6 +85,45 @@ fn exports_match_the_golden_files() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// Spring Boot is not run here (its jars cannot be downloaded): these golden files are
+/// its check. Plain DLX + TTL, the plugin, per-message TTL, an order lab.
+const SPRING_PRESETS: &[&str] = &[
+    "order-timeout-queue-ttl",
+    "fix-delayed-plugin",
+    "head-of-line-blocking",
+    "orders-naive-closes-paid",
+];
+
+#[test]
+fn spring_exports_match_the_golden_files() {
+    let mut bad = Vec::new();
+    for name in SPRING_PRESETS {
+        let e = export(
+            &preset(name),
+            &Options {
+                language: Language::Spring,
+                comments: CommentLang::En,
+            },
+        );
+        bad.extend(check(
+            &root().join("tests/golden").join(name).join("spring"),
+            &e.files,
+        ));
+    }
+    let e = export(
+        &preset("fix-delayed-plugin"),
+        &Options {
+            language: Language::Spring,
+            comments: CommentLang::Zh,
+        },
+    );
+    bad.extend(check(
+        &root().join("tests/golden/fix-delayed-plugin/spring-zh"),
+        &e.files,
+    ));
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
 #[test]
 fn arguments_keep_their_types() {
     let s = preset("retry-loop-x-death");
@@ -216,13 +255,31 @@ fn what_cannot_be_done_is_listed() {
         },
     );
     assert!(faults.left_out.iter().any(|l| l.starts_with("faults[0]")));
-    assert!(faults.left_out.iter().any(|l| l.starts_with("orders:")));
+    assert!(
+        !faults.left_out.iter().any(|l| l.starts_with("orders:")),
+        "Python exports the order lab"
+    );
+    let go = export(
+        &preset("orders-safe-consumer-faults"),
+        &Options {
+            language: Language::Go,
+            comments: CommentLang::En,
+        },
+    );
+    assert!(go
+        .left_out
+        .iter()
+        .any(|l| l.starts_with("orders:") && l.contains("Java and Python")));
 }
 
 #[test]
 fn unavailable_generators_write_nothing() {
     let s = preset("head-of-line-blocking");
-    for language in [Language::Spring, Language::Rust] {
+    let unavailable = delaylab_export::LANGUAGES
+        .iter()
+        .map(|(_, l)| *l)
+        .filter(|l| !l.is_available());
+    for language in unavailable {
         assert!(!language.is_available());
         assert!(export(
             &s,
@@ -234,4 +291,105 @@ fn unavailable_generators_write_nothing() {
         .files
         .is_empty());
     }
+}
+
+#[test]
+fn spring_says_it_was_not_run_and_keeps_the_lessons() {
+    let e = export(
+        &preset("plugin-node-restart"),
+        &Options {
+            language: Language::Spring,
+            comments: CommentLang::En,
+        },
+    );
+    let all: String = e.files.iter().map(|f| flat(&f.contents)).collect();
+    assert!(all.contains("NOT RUN"), "the header says it was not run");
+    assert!(
+        all.contains("archived in January 2026"),
+        "the plugin's state"
+    );
+    assert!(all.contains("new CustomExchange("));
+    assert!(all.contains("LEFT OUT: restart_node"));
+    assert!(e.left_out.iter().any(|l| l.contains("run contract JSON")));
+    assert!(e.left_out.iter().any(|l| l.contains("restart_node")));
+    let cfg = e
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("RabbitConfig.java"))
+        .expect("config");
+    assert!(cfg.contents.contains("AcknowledgeMode.MANUAL"));
+    let pom = e.files.iter().find(|f| f.path == "pom.xml").expect("pom");
+    assert!(pom.contents.contains("spring-boot-starter-amqp"));
+}
+
+/// The order lab as code (Java, Python): a preset and the idempotent export-check case.
+#[test]
+fn order_lab_exports_match_the_golden_files() {
+    let cases = [
+        (
+            "orders-naive-closes-paid",
+            preset("orders-naive-closes-paid"),
+        ),
+        ("orders-idempotent-safe", case("orders-idempotent-safe")),
+    ];
+    let mut bad = Vec::new();
+    for (name, s) in &cases {
+        for language in [Language::Python, Language::Java] {
+            let e = export(
+                s,
+                &Options {
+                    language,
+                    comments: CommentLang::En,
+                },
+            );
+            let dir = root()
+                .join("tests/golden")
+                .join(name)
+                .join(language.as_str());
+            bad.extend(check(&dir, &e.files));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+fn case(name: &str) -> Scenario {
+    let p = root().join("tests/cases").join(format!("{name}.json"));
+    load_str(&std::fs::read_to_string(&p).expect("case")).expect("loads")
+}
+
+#[test]
+fn order_lab_policy_is_code_against_a_table() {
+    let s = case("orders-idempotent-safe");
+    let main = |language| {
+        export(
+            &s,
+            &Options {
+                language,
+                comments: CommentLang::En,
+            },
+        )
+    };
+    let py = main(Language::Python);
+    assert!(
+        !py.left_out.iter().any(|l| l.starts_with("orders:")),
+        "{:?}",
+        py.left_out
+    );
+    let py = &py.files[0].contents;
+    assert!(py.contains("sqlite3.connect"));
+    assert!(
+        py.contains("UPDATE orders SET status = 'CLOSED' WHERE id = ? AND status = 'WAITING_PAY'")
+    );
+    assert!(py.contains("INSERT INTO handled (key) VALUES (?)"));
+    assert!(py.contains("POLICY = \"idempotent\""));
+    assert!(flat(py).contains("Idempotency record"), "the lesson");
+    // The users are the simulation's: 12 orders created, as in the timeline.
+    assert_eq!(py.matches(", \"create\", ").count(), 12);
+    let java = main(Language::Java);
+    let java = &java.files[0].contents;
+    assert!(java.contains("IN MEMORY: no JDBC driver"));
+    assert!(java.contains("static final String POLICY = \"idempotent\";"));
+    assert!(java.contains("report.put(\"orders\", lab.report(END_MS));"));
+    let go = main(Language::Go);
+    assert!(go.left_out.iter().any(|l| l.starts_with("orders:")));
 }

@@ -179,6 +179,9 @@ class Consumer:
         self.name, self.queue, self.auto_ack, self.prefetch = name, queue, auto_ack, prefetch
         self.handle_ms, self.outcome, self.from_ms, self.to_ms = handle_ms, outcome, from_ms, to_ms
         self.ch, self.count, self.held, self.closed = None, 0, 0, False
+        # The order lab's policy (None outside it): called at delivery, it returns the
+        # write to run at the end of handling (then the message is acked), or None.
+        self.policy = None
 
 
 class Run:
@@ -294,15 +297,20 @@ class Run:
 
     def on_message(self, c, ch, method, props, body):
         self.record(c.queue, c.name, method, props, body)
+        write = c.policy(c, props, body) if c.policy is not None else None
         if c.auto_ack:
+            if write is not None:
+                self.later(time.monotonic() + ms(c.handle_ms) / 1000, write)
             return
-        outcome = c.outcome(c.count)
+        outcome = "ack" if write is not None else c.outcome(c.count)
         c.count += 1
         c.held += 1
 
         def finish():
             if not ch.is_open:
                 return
+            if write is not None:
+                write()
             if outcome == "ack":
                 ch.basic_ack(method.delivery_tag)
             elif outcome == "reject":

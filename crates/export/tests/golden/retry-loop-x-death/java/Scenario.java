@@ -148,6 +148,7 @@ public class Scenario {
     interface Step { Object apply(Channel ch) throws Exception; }
     interface Action { void run() throws Exception; }
     interface Outcome { String of(int k); }
+    interface Policy { Runnable onDelivery(Consumer c, AMQP.BasicProperties props, byte[] body); }
 
     static Outcome fixed(String o) { return k -> o; }
 
@@ -177,6 +178,9 @@ public class Scenario {
         volatile Channel ch;
         final AtomicInteger count = new AtomicInteger(), held = new AtomicInteger();
         volatile boolean closed;
+        /** The order lab's policy (null outside it): at delivery it returns the write to
+         *  run at the end of handling (then the message is acked), or null. */
+        volatile Policy policy;
 
         Consumer(String name, String queue, boolean autoAck, int prefetch, long handleMs, Outcome outcome, long fromMs, Long toMs) {
             this.name = name; this.queue = queue; this.autoAck = autoAck; this.prefetch = prefetch;
@@ -372,8 +376,13 @@ public class Scenario {
 
         void onMessage(Consumer c, Channel ch, Envelope env, AMQP.BasicProperties props, byte[] body) {
             record(c.queue, c.name, env, props, body);
-            if (c.autoAck) return;
-            String outcome = c.outcome.of(c.count.getAndIncrement());
+            Runnable write = c.policy == null ? null : c.policy.onDelivery(c, props, body);
+            if (c.autoAck) {
+                if (write != null) timers.schedule(write, Math.round(c.handleMs * SCALE * 1e6), TimeUnit.NANOSECONDS);
+                return;
+            }
+            int k = c.count.getAndIncrement();
+            String outcome = write != null ? "ack" : c.outcome.of(k);
             c.held.incrementAndGet();
             long tag = env.getDeliveryTag();
             // An anonymous class, not a lambda: a lambda's first call is bootstrapped at run
@@ -384,6 +393,7 @@ public class Scenario {
                     try {
                         synchronized (ch) {
                             if (!ch.isOpen()) return;
+                            if (write != null) write.run();
                             if (outcome.equals("ack")) ch.basicAck(tag, false);
                             else if (outcome.equals("reject")) ch.basicReject(tag, false);
                             else if (outcome.equals("reject_requeue")) ch.basicReject(tag, true);

@@ -1,0 +1,170 @@
+// Fix: the delayed-message exchange plugin: exported by delaylab (delaylab export code
+// --lang spring), Spring Boot 3.3.5.
+//
+// NOT RUN: Spring's jars cannot be downloaded where delaylab is tested, so this project was
+// never built or run; it is checked against golden files only. The plain Java export
+// (--lang java) is the one that runs.
+//
+// The head-of-line workload (A waits 30 min, B published a minute later waits 5 min)
+// through the rabbitmq-delayed-message-exchange plugin: order.delayed.exchange is of type
+// x-delayed-message wrapping a direct exchange and is bound straight to order.close.queue.
+// Each message carries its delay in the integer header x-delay; there is no wait queue and
+// no dead-lettering.
+//
+// Watch: B is delivered at 6:00 and A at 30:00, both with late_ms 0: the plugin releases
+// messages in due-time order, not publish order. Until then they sit in the exchange's
+// store (final.delayed counts them), not in a queue, so queue depths show nothing. The
+// consumer sees the original positive x-delay header and no x-death. Where it runs: the
+// plugin exists for RabbitMQ 3.10 to 4.2 only; its repository was archived in January 2026,
+// its last release (4.2.0) runs on 4.2, and it cannot run on 4.3 (Mnesia removed): see the
+// presets Upgrading to 4.3 with orders waiting in the delayed exchange and After the
+// plugin: delays on 4.3.
+//
+// Unlike the other exports, this is an application as a learner would write it: it declares
+// the scenario's names as they are (no dl-<random>- prefix, nothing deleted at the end),
+// has no TIME_SCALE, and logs what it sees instead of printing the run contract JSON. Point
+// it at a test broker (application.yml).
+//
+// The x-delayed-message exchange needs the rabbitmq-delayed-message-exchange plugin. The
+// project was archived in January 2026 and has no build for RabbitMQ 4.3. Delayed messages
+// wait in one node's local store (lost with that node), are not visible as queue depth, and
+// are routed with the bindings of the moment they fall due.
+//
+// Left out (a client program cannot do this; the simulation does):
+// - spring: not run where delaylab is tested (Spring's jars cannot be downloaded there):
+// checked by golden files only
+// - spring: the run contract JSON (run.sh prints none: the application logs its
+// deliveries), so `delaylab diff` cannot compare it
+// - spring: unique dl-<random>- names and the cleanup at the end (the scenario's names are
+// declared as they are and left on the broker)
+// - spring: TIME_SCALE (every duration is the scenario's)
+
+package delaylab;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.amqp.core.*;
+import org.springframework.amqp.rabbit.core.RabbitAdmin;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.CommandLineRunner;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.stereotype.Component;
+
+import java.nio.charset.StandardCharsets;
+import java.util.*;
+
+// The scenario's timed actions, run once at startup in the simulation's order; listeners
+// that start later or stop are started and stopped through the
+// RabbitListenerEndpointRegistry.
+@Component
+public class ScenarioRunner implements CommandLineRunner {
+    private static final Logger log = LoggerFactory.getLogger(ScenarioRunner.class);
+    /** The scenario's end (until), ms: the application exits then. */
+    static final long END_MS = 2400000L;
+    /** How long a publish waits for the broker's confirm. */
+    static final long CONFIRM_TIMEOUT_MS = 5_000L;
+    static volatile long t0 = System.nanoTime();
+
+    private final RabbitTemplate rabbitTemplate;
+    private final RabbitAdmin admin;
+    private final RabbitListenerEndpointRegistry registry;
+    private final ConfigurableApplicationContext context;
+
+    public ScenarioRunner(@Qualifier("rabbitTemplate") RabbitTemplate rabbitTemplate,
+                          RabbitAdmin admin, RabbitListenerEndpointRegistry registry,
+                          ConfigurableApplicationContext context) {
+        this.rabbitTemplate = rabbitTemplate;
+        this.admin = admin;
+        this.registry = registry;
+        this.context = context;
+    }
+
+    // Spring's MessageProperties start with delivery mode PERSISTENT, priority 0 and a
+    // content type; exact() sets them to what the scenario sends (none of them unless it
+    // says so).
+    // publisher-confirm-type: simple (application.yml) lets invoke() wait for the broker's
+    // ack of each publish (waitForConfirms), as the other exports do.
+    static long nowMs() {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    /** What a listener (or basic.get) saw, as a log line. */
+    static void seen(String consumer, String queue, Message message) {
+        log.info("{} ms  {} <- {}  {}", nowMs(), consumer, queue, new String(message.getBody(), StandardCharsets.UTF_8));
+    }
+
+    interface Step { void run() throws Exception; }
+
+    record Timed(long atMs, boolean repeat, int index, int run, Step what) {}
+
+    /** Spring's defaults off: the delivery mode given, no priority, no content type. */
+    static MessageProperties exact(Message message, MessageDeliveryMode mode) {
+        MessageProperties p = message.getMessageProperties();
+        p.setDeliveryMode(mode);
+        p.setPriority(null);
+        p.setContentType(null);
+        return p;
+    }
+
+    /** Publishes and waits for the broker's confirm (publisher-confirm-type: simple). */
+    void send(RabbitTemplate template, String exchange, String routingKey, String body, MessagePostProcessor post) {
+        Boolean acked = template.invoke(ops -> {
+            ops.convertAndSend(exchange, routingKey, body.getBytes(StandardCharsets.UTF_8), post);
+            return ops.waitForConfirms(CONFIRM_TIMEOUT_MS);
+        });
+        if (!Boolean.TRUE.equals(acked)) log.warn("{} ms  publish of {} not confirmed (nack or timeout)", nowMs(), body);
+    }
+
+    /** basic.get with auto-ack (RabbitTemplate.receive): takes the head of the queue, if any. */
+    void get(String queue) {
+        Message m = rabbitTemplate.receive(queue);
+        if (m != null) seen("basic.get", queue, m);
+    }
+
+    @Override
+    public void run(String... args) throws Exception {
+        List<Timed> plan = new ArrayList<>();
+        // actions[0] at 0 ms
+        // Publisher confirms: the broker acks each publish once it has taken it; the
+        // program waits for each ack, and a mandatory message that cannot be routed comes
+        // back before it.
+        plan.add(new Timed(0L, false, 0, 1, () -> send(rabbitTemplate, "order.delayed.exchange", "order.timeout", "A", message -> {
+                // The MessagePostProcessor sets the message's properties and headers just
+                // before it is sent.
+                MessageProperties p = exact(message, MessageDeliveryMode.PERSISTENT);
+                // x-delay: the plugin's delay in ms, an integer header (set by the
+                // publisher).
+                p.setHeader("x-delay", 1800000);
+                return message;
+            })));
+        // actions[1] at 60000 ms
+        plan.add(new Timed(60000L, false, 1, 1, () -> send(rabbitTemplate, "order.delayed.exchange", "order.timeout", "B", message -> {
+                MessageProperties p = exact(message, MessageDeliveryMode.PERSISTENT);
+                p.setHeader("x-delay", 300000);
+                return message;
+            })));
+        // Sorted by (time, repeat run > 1, action index, run): the order in which the
+        // simulation fires them.
+        plan.sort(Comparator.comparingLong(Timed::atMs).thenComparing(Timed::repeat)
+            .thenComparingInt(Timed::index).thenComparingInt(Timed::run));
+        t0 = System.nanoTime();
+        for (Timed x : plan) {
+            if (x.atMs() > END_MS) continue;
+            long wait = x.atMs() - nowMs();
+            if (wait > 0) Thread.sleep(wait);
+            try {
+                x.what().run();
+            } catch (Exception e) {
+                // A broker error (406, 404 ...) closes the channel; the next step gets another.
+                log.warn("{} ms  actions[{}]: {}", nowMs(), x.index(), e.toString());
+            }
+        }
+        long rest = END_MS - nowMs();
+        if (rest > 0) Thread.sleep(rest);
+        log.info("{} ms  the scenario's time is over", nowMs());
+        System.exit(SpringApplication.exit(context, () -> 0));
+    }
+}
