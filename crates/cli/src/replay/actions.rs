@@ -2,7 +2,8 @@
 //! confirms, returns and nacks collected before the next non-publish action, or up to
 //! [`MAX_IN_FLIGHT`] in flight when publishes come back to back; a publish the broker
 //! will refuse is sent alone), declarations, deletions, purges and `basic.get`, with
-//! every name mapped by `names.rs` and every duration scaled.
+//! every name renamed by the engine's rule (`scenario::rename`: a key that names a
+//! queue is renamed with it) and every duration scaled.
 
 use lapin::options::{
     BasicGetOptions, BasicPublishOptions, ExchangeBindOptions, ExchangeDeclareOptions,
@@ -13,13 +14,14 @@ use lapin::types::{AMQPValue, LongString, ShortString};
 use lapin::{BasicProperties, Channel, Confirmation, ExchangeKind};
 use serde_json::json;
 
+use delaylab_engine::scenario::rename::Rename;
 use delaylab_engine::scenario::template::body_of_run;
 use delaylab_engine::scenario::{
     ActionKind, BindingDef, Declare, Delete, DestinationKind, PublishSpec, QueueDef,
 };
 
 use super::convert;
-use super::names::{Names, Scale};
+use super::names::Scale;
 use super::recording::{MsgInfo, Shared, ID_HEADER};
 use super::session::{check, Actions};
 
@@ -42,7 +44,7 @@ pub async fn act(
             let ch = actions.channel().await?;
             let r = ch
                 .queue_purge(
-                    shared.names.map(queue).as_str().into(),
+                    shared.names.name(queue).as_str().into(),
                     QueuePurgeOptions::default(),
                 )
                 .await;
@@ -52,7 +54,7 @@ pub async fn act(
             let ch = actions.channel().await?;
             match ch
                 .basic_get(
-                    shared.names.map(queue).as_str().into(),
+                    shared.names.name(queue).as_str().into(),
                     BasicGetOptions { no_ack: true },
                 )
                 .await
@@ -146,11 +148,8 @@ async fn publish(
     let ch = actions.channel().await?;
     let sent = ch
         .basic_publish(
-            names.map(&p.exchange).as_str().into(),
-            names
-                .routing_key(&p.exchange, &p.routing_key)
-                .as_str()
-                .into(),
+            names.name(&p.exchange).as_str().into(),
+            names.key(&p.exchange, &p.routing_key).as_str().into(),
             BasicPublishOptions {
                 mandatory: p.mandatory,
                 immediate: false,
@@ -233,7 +232,7 @@ pub async fn declare(shared: &Shared, actions: &mut Actions, d: &Declare) -> Res
             };
             let args = convert::to_table(&names.exchange_args(&x.arguments));
             ch.exchange_declare(
-                names.map(&x.name).as_str().into(),
+                names.name(&x.name).as_str().into(),
                 exchange_kind(&x.kind),
                 opts,
                 args,
@@ -241,14 +240,14 @@ pub async fn declare(shared: &Shared, actions: &mut Actions, d: &Declare) -> Res
             .await
         }
         Declare::Queue(q) => declare_queue(&ch, names, shared.scale, q).await,
-        Declare::Binding(b) => bind(&ch, names, b).await,
+        Declare::Binding(b) => bind(&ch, names, b, false).await,
     };
     check(shared, actions, r, None).await
 }
 
 async fn declare_queue(
     ch: &Channel,
-    names: &Names,
+    names: &Rename,
     scale: Scale,
     q: &QueueDef,
 ) -> lapin::Result<()> {
@@ -259,38 +258,41 @@ async fn declare_queue(
         auto_delete: q.auto_delete,
         nowait: false,
     };
-    let args = convert::to_table(&names.queue_args(&q.arguments, &scale));
-    ch.queue_declare(names.map(&q.name).as_str().into(), opts, args)
+    let args = convert::to_table(&scale.queue_args(&names.queue_args(&q.arguments)));
+    ch.queue_declare(names.name(&q.name).as_str().into(), opts, args)
         .await
         .map(|_| ())
 }
 
-async fn bind(ch: &Channel, names: &Names, b: &BindingDef) -> lapin::Result<()> {
-    let args = convert::to_table(&b.arguments);
-    let src = names.map(&b.source);
-    let dst = names.map(&b.destination);
-    match b.destination_type {
-        DestinationKind::Queue => {
-            ch.queue_bind(
-                dst.as_str().into(),
-                src.as_str().into(),
-                b.routing_key.as_str().into(),
-                QueueBindOptions::default(),
-                args,
-            )
-            .await
-        }
-        DestinationKind::Exchange => {
-            ch.exchange_bind(
-                dst.as_str().into(),
-                src.as_str().into(),
-                b.routing_key.as_str().into(),
-                ExchangeBindOptions::default(),
-                args,
-            )
-            .await
+/// Binds (or unbinds) `b` with each of its broker-side keys (one, or on a topic
+/// exchange the pattern and the renamed queue names it matched: `scenario::rename`).
+async fn bind(ch: &Channel, names: &Rename, b: &BindingDef, unbind: bool) -> lapin::Result<()> {
+    let src = names.name(&b.source);
+    let dst = names.name(&b.destination);
+    for key in names.binding_keys(b) {
+        let args = convert::to_table(&b.arguments);
+        let (s, d, k) = (
+            src.as_str().into(),
+            dst.as_str().into(),
+            key.as_str().into(),
+        );
+        match (b.destination_type, unbind) {
+            (DestinationKind::Queue, false) => {
+                ch.queue_bind(d, s, k, QueueBindOptions::default(), args)
+                    .await?
+            }
+            (DestinationKind::Queue, true) => ch.queue_unbind(d, s, k, args).await?,
+            (DestinationKind::Exchange, false) => {
+                ch.exchange_bind(d, s, k, ExchangeBindOptions::default(), args)
+                    .await?
+            }
+            (DestinationKind::Exchange, true) => {
+                ch.exchange_unbind(d, s, k, ExchangeUnbindOptions::default(), args)
+                    .await?
+            }
         }
     }
+    Ok(())
 }
 
 async fn delete(shared: &Shared, actions: &mut Actions, d: &Delete) -> Result<(), String> {
@@ -299,43 +301,19 @@ async fn delete(shared: &Shared, actions: &mut Actions, d: &Delete) -> Result<()
     let r = match d {
         Delete::Exchange { name } => {
             ch.exchange_delete(
-                names.map(name).as_str().into(),
+                names.name(name).as_str().into(),
                 ExchangeDeleteOptions::default(),
             )
             .await
         }
         Delete::Queue { name } => ch
             .queue_delete(
-                names.map(name).as_str().into(),
+                names.name(name).as_str().into(),
                 QueueDeleteOptions::default(),
             )
             .await
             .map(|_| ()),
-        Delete::Binding(b) => {
-            let args = convert::to_table(&b.arguments);
-            let (src, dst) = (names.map(&b.source), names.map(&b.destination));
-            match b.destination_type {
-                DestinationKind::Queue => {
-                    ch.queue_unbind(
-                        dst.as_str().into(),
-                        src.as_str().into(),
-                        b.routing_key.as_str().into(),
-                        args,
-                    )
-                    .await
-                }
-                DestinationKind::Exchange => {
-                    ch.exchange_unbind(
-                        dst.as_str().into(),
-                        src.as_str().into(),
-                        b.routing_key.as_str().into(),
-                        ExchangeUnbindOptions::default(),
-                        args,
-                    )
-                    .await
-                }
-            }
-        }
+        Delete::Binding(b) => bind(&ch, names, b, true).await,
     };
     check(shared, actions, r, None).await
 }

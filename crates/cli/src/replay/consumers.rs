@@ -50,7 +50,7 @@ pub async fn attach(shared: &Shared, conn: &Connection, c: &ConsumerSpec) -> Att
     };
     match ch
         .basic_consume(
-            shared.names.map(&c.queue).as_str().into(),
+            shared.names.name(&c.queue).as_str().into(),
             c.name.as_str().into(),
             opts,
             FieldTable::default(),

@@ -13,7 +13,10 @@
 //!   no-ack for `ack: "auto"`), attached at `from` and closed at `to` (closing requeues
 //!   what they hold). Each delivery is held `handle` ms, then acked, rejected
 //!   (requeue=false) or nacked with requeue, following the outcome plan.
-//! - Names get a unique prefix (`names.rs`) and are mapped back in the output; every
+//! - Names get a unique prefix (`names.rs`; which strings are names is the engine's
+//!   `scenario::rename`: exchange and queue names, and every routing or binding key
+//!   that names a scenario queue, so routing stays what it was) and are mapped back in
+//!   the output; every
 //!   duration is multiplied by `--time-scale`, and the times in the output divided by
 //!   it again. Each message carries a header `x-delaylab-id` so its publish time is
 //!   known at delivery; the header is removed from the output.
@@ -38,7 +41,6 @@ mod output;
 mod recording;
 mod session;
 
-use std::collections::BTreeSet;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -46,6 +48,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use delaylab_engine::report;
+use delaylab_engine::scenario::rename::Rename;
 use delaylab_engine::scenario::{ActionKind, Declare, ExchangeDef, Scenario};
 
 use actions::{act, declare, flush};
@@ -87,7 +90,12 @@ pub fn main(
         eprintln!("{path}: cannot replay on a live broker: {why}");
         return ExitCode::from(2);
     }
-    let names = Names::random();
+    let names = Names::random().rename(&scenario);
+    // Where the renaming could route differently (topic patterns naming a queue): said,
+    // not hidden, so a difference in `diff` can be read.
+    for c in names.caveats(&scenario) {
+        eprintln!("replay: warning: {c}");
+    }
     let scale = Scale(time_scale);
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -107,8 +115,8 @@ pub fn main(
             r = run => r,
             _ = interrupted() => Err("interrupted".to_string()),
         };
-        if let Err(e) = cleanup(url, &scenario, &names).await {
-            eprintln!("cleanup: {e} (names start with {})", names.prefix);
+        if let Err(e) = cleanup(url, &names).await {
+            eprintln!("cleanup: {e} (names start with {})", names.prefix());
         }
         outcome
     });
@@ -122,7 +130,7 @@ pub fn main(
         Err(e) if e == "interrupted" => {
             eprintln!(
                 "interrupted; removed what was declared (prefix {})",
-                names.prefix
+                names.prefix()
             );
             ExitCode::from(130)
         }
@@ -188,33 +196,10 @@ pub fn unsupported(s: &Scenario) -> Option<String> {
     None
 }
 
-/// Queues and exchanges a scenario may create (topology and `declare` actions).
-fn declared_names(s: &Scenario) -> (BTreeSet<String>, BTreeSet<String>) {
-    let mut xs: BTreeSet<String> = s
-        .topology
-        .exchanges
-        .iter()
-        .map(|x| x.name.clone())
-        .collect();
-    let mut qs: BTreeSet<String> = s.topology.queues.iter().map(|q| q.name.clone()).collect();
-    for a in &s.actions {
-        match &a.kind {
-            ActionKind::Declare(Declare::Exchange(x)) => {
-                xs.insert(x.name.clone());
-            }
-            ActionKind::Declare(Declare::Queue(q)) => {
-                qs.insert(q.name.clone());
-            }
-            _ => {}
-        }
-    }
-    (xs, qs)
-}
-
 async fn replay(
     scenario: &Scenario,
     url: &str,
-    names: Names,
+    names: Rename,
     scale: Scale,
 ) -> Result<Value, String> {
     // How long to run: `until`, or as long as the simulation finds something to do.
@@ -292,8 +277,8 @@ async fn replay(
 
     // The end: depths first (consumers still attached), then stop everything.
     let end_at = shared.now_ms();
-    let (_, queues) = declared_names(scenario);
-    let depths = output::depths(&shared, &mut actions, scenario, &queues).await?;
+    let queues = &names.names().queues;
+    let depths = output::depths(&shared, &mut actions, scenario, queues).await?;
     for t in &tasks {
         t.abort();
     }

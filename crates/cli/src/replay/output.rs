@@ -11,9 +11,10 @@ use lapin::options::QueueDeclareOptions;
 use lapin::types::FieldTable;
 use serde_json::{json, Map, Value};
 
+use delaylab_engine::scenario::rename::Rename;
 use delaylab_engine::scenario::Scenario;
 
-use super::names::{Names, Scale};
+use super::names::Scale;
 use super::recording::Shared;
 use super::session::{redact, Actions};
 
@@ -30,7 +31,7 @@ pub async fn depths<'a>(
         let ch = actions.channel().await?;
         match ch
             .queue_declare(
-                shared.names.map(q).as_str().into(),
+                shared.names.name(q).as_str().into(),
                 QueueDeclareOptions {
                     passive: true,
                     ..Default::default()
@@ -74,7 +75,7 @@ pub fn contract(
     depths: Map<String, Value>,
     end: End,
     url: &str,
-    names: &Names,
+    names: &Rename,
     scale: Scale,
 ) -> Value {
     let rec = shared.rec();
@@ -101,7 +102,7 @@ pub fn contract(
         "replay".into(),
         json!({
             "broker": redact(url),
-            "prefix": names.prefix,
+            "prefix": names.prefix(),
             "time_scale": scale.0,
             "nacked": rec.nacked.clone(),
             "note": "dropped messages cannot be observed on a live broker: compare final.queues instead",

@@ -11,10 +11,11 @@ use lapin::ErrorKind;
 use serde_json::{json, Map, Value};
 
 use delaylab_engine::rng::Rng;
+use delaylab_engine::scenario::rename::Rename;
 use delaylab_engine::scenario::Scenario;
 
 use super::convert;
-use super::names::{Names, Scale};
+use super::names::Scale;
 
 /// The header that carries a message's replay id (removed from the output).
 pub const ID_HEADER: &str = "x-delaylab-id";
@@ -61,7 +62,8 @@ impl Rec {
 
 /// The replay's state shared by the actions' task and the consumer tasks.
 pub struct Shared {
-    pub names: Names,
+    /// The run's renaming (names out, `unmap` on everything that comes back).
+    pub names: Rename,
     pub scale: Scale,
     /// The real instant of scenario time 0 (set once, when the timed part starts).
     pub t0: OnceLock<tokio::time::Instant>,

@@ -8,10 +8,8 @@ use std::time::Duration;
 use lapin::options::{ConfirmSelectOptions, ExchangeDeleteOptions, QueueDeleteOptions};
 use lapin::{Channel, Connection, ConnectionProperties};
 
-use delaylab_engine::scenario::Scenario;
+use delaylab_engine::scenario::rename::{is_reserved, Rename};
 
-use super::declared_names;
-use super::names::Names;
 use super::recording::Shared;
 
 /// AMQP's reply code for a normal close (`connection.close` / `channel.close`).
@@ -117,25 +115,24 @@ pub async fn check(
 }
 
 /// Deletes every prefixed queue and exchange the scenario could have created.
-pub async fn cleanup(url: &str, scenario: &Scenario, names: &Names) -> Result<(), String> {
+pub async fn cleanup(url: &str, names: &Rename) -> Result<(), String> {
     let conn = connect(url).await?;
-    let (xs, qs) = declared_names(scenario);
     let mut ch = conn.create_channel().await.map_err(|e| e.to_string())?;
-    for q in qs.iter().filter(|q| !Names::reserved(q)) {
+    for q in names.names().queues.iter().filter(|q| !is_reserved(q)) {
         if !ch.status().connected() {
             ch = conn.create_channel().await.map_err(|e| e.to_string())?;
         }
         let _ = ch
-            .queue_delete(names.map(q).as_str().into(), QueueDeleteOptions::default())
+            .queue_delete(names.name(q).as_str().into(), QueueDeleteOptions::default())
             .await;
     }
-    for x in xs.iter().filter(|x| !Names::reserved(x)) {
+    for x in names.names().exchanges.iter().filter(|x| !is_reserved(x)) {
         if !ch.status().connected() {
             ch = conn.create_channel().await.map_err(|e| e.to_string())?;
         }
         let _ = ch
             .exchange_delete(
-                names.map(x).as_str().into(),
+                names.name(x).as_str().into(),
                 ExchangeDeleteOptions::default(),
             )
             .await;
