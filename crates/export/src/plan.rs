@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use delaylab_engine::report;
+use delaylab_engine::scenario::rename::{ScenarioNames, DLX_ARG};
 use delaylab_engine::scenario::{ActionKind, Declare, OutcomePlan, Scenario};
 
 use crate::Language;
@@ -25,6 +26,11 @@ pub struct Plan<'a> {
     /// deleted at the end.
     pub exchanges: Vec<String>,
     pub queues: Vec<String>,
+    /// Which strings the program renames with its unique prefix: the engine's rule,
+    /// shared with `delaylab replay` (`scenario::rename`; a routing or binding key that
+    /// names a scenario queue is a name on every exchange, see
+    /// [`ScenarioNames::key_is_name`]).
+    pub names: ScenarioNames,
     /// Queues with a dead-letter exchange that no consumer reads: they only hold
     /// messages until their TTL runs out.
     pub wait_queues: BTreeSet<String>,
@@ -40,30 +46,13 @@ impl<'a> Plan<'a> {
                 GRACE_IDLE_MS,
             ),
         };
-        let mut xs: BTreeSet<String> = s
-            .topology
-            .exchanges
-            .iter()
-            .map(|x| x.name.clone())
-            .collect();
-        let mut qs: BTreeSet<String> = s.topology.queues.iter().map(|q| q.name.clone()).collect();
-        for a in &s.actions {
-            match &a.kind {
-                ActionKind::Declare(Declare::Exchange(x)) => {
-                    xs.insert(x.name.clone());
-                }
-                ActionKind::Declare(Declare::Queue(q)) => {
-                    qs.insert(q.name.clone());
-                }
-                _ => {}
-            }
-        }
+        let names = ScenarioNames::of(s);
         let read: BTreeSet<&str> = s.consumers.iter().map(|c| c.queue.as_str()).collect();
         let wait_queues = s
             .topology
             .queues
             .iter()
-            .filter(|q| q.arguments.contains_key("x-dead-letter-exchange"))
+            .filter(|q| q.arguments.contains_key(DLX_ARG))
             .filter(|q| !read.contains(q.name.as_str()))
             .map(|q| q.name.clone())
             .collect();
@@ -72,8 +61,9 @@ impl<'a> Plan<'a> {
             language,
             end_ms,
             grace_ms,
-            exchanges: xs.into_iter().collect(),
-            queues: qs.into_iter().collect(),
+            exchanges: names.exchanges.iter().cloned().collect(),
+            queues: names.queues.iter().cloned().collect(),
+            names,
             wait_queues,
             left_out: left_out(s, language),
         }

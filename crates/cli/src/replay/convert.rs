@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 use delaylab_engine::value::{FieldValue, Table};
 
-use super::names::Names;
+use delaylab_engine::scenario::rename::Rename;
 
 /// The engine's mapping (as pika encodes JSON-like values): an integer is `signedint`
 /// when it fits in 32 bits, else `long`.
@@ -37,7 +37,7 @@ pub fn to_table(t: &Table) -> FieldTable {
 }
 
 /// A value as delivered, as JSON; strings lose the replay's name prefix.
-pub fn from_amqp(v: &AMQPValue, names: &Names) -> Value {
+pub fn from_amqp(v: &AMQPValue, names: &Rename) -> Value {
     match v {
         AMQPValue::Boolean(b) => json!(b),
         AMQPValue::ShortShortInt(n) => json!(n),
@@ -62,7 +62,7 @@ pub fn from_amqp(v: &AMQPValue, names: &Names) -> Value {
     }
 }
 
-pub fn table_json(t: &FieldTable, names: &Names) -> Value {
+pub fn table_json(t: &FieldTable, names: &Rename) -> Value {
     let mut m = Map::new();
     for (k, v) in t {
         m.insert(k.as_str().to_string(), from_amqp(v, names));
@@ -71,7 +71,7 @@ pub fn table_json(t: &FieldTable, names: &Names) -> Value {
 }
 
 /// Basic properties in the order and spelling of the engine's report.
-pub fn properties_json(p: &BasicProperties, names: &Names) -> Map<String, Value> {
+pub fn properties_json(p: &BasicProperties, names: &Rename) -> Map<String, Value> {
     let mut m = Map::new();
     let s = |x: &Option<ShortString>| x.as_ref().map(|v| json!(names.unmap(v.as_str())));
     let mut put = |k: &str, v: Option<Value>| {

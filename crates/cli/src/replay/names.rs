@@ -2,22 +2,22 @@
 //!
 //! Every exchange and queue of the scenario is declared as `dl-<random>-<name>`, so a
 //! replay never touches what already lives on the broker and two replays can run side
-//! by side. The built-in names (`""`, `amq.*`) are used as they are: the broker reserves
-//! them, and refusing a declaration of `amq.x` is part of what is being checked.
-//!
-//! Routing keys are not names, except on the default exchange, where a routing key is a
-//! queue name: there (publish routing key, `CC`/`BCC` entries, and a
-//! `x-dead-letter-routing-key` whose DLX is `""`) they get the prefix too. Everything
-//! the broker hands back is mapped back by removing the prefix.
+//! by side. Which strings are names (exchange and queue names, keys that name a queue,
+//! DLX/DLRK, alternate exchange, `CC`/`BCC`) and how they are renamed is the engine's
+//! rule, shared with the code exporter: `delaylab_engine::scenario::rename`. Here: the
+//! random prefix, and the scaling of durations.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 
 use delaylab_engine::amqp::expiration::parse_expiration;
+use delaylab_engine::amqp::queue_args::MAX_EXPIRY_MS;
+use delaylab_engine::scenario::rename::Rename;
+use delaylab_engine::scenario::Scenario;
 use delaylab_engine::value::{FieldValue, Table};
 
 /// The broker's upper bound for TTLs and `x-expires` (10 years in ms).
-const MAX_TTL_MS: i64 = 315_360_000_000;
+const MAX_TTL_MS: i64 = MAX_EXPIRY_MS as i64;
 
 #[derive(Clone, Debug)]
 pub struct Names {
@@ -39,96 +39,9 @@ impl Names {
         }
     }
 
-    /// True for names the broker reserves (kept as they are).
-    pub fn reserved(name: &str) -> bool {
-        name.is_empty() || name.starts_with("amq.")
-    }
-
-    /// The broker-side name of a scenario exchange or queue.
-    pub fn map(&self, name: &str) -> String {
-        if Names::reserved(name) {
-            name.to_string()
-        } else {
-            format!("{}{}", self.prefix, name)
-        }
-    }
-
-    /// A routing key used on exchange `exchange` (only the default exchange maps it).
-    pub fn routing_key(&self, exchange: &str, key: &str) -> String {
-        if exchange.is_empty() {
-            self.map(key)
-        } else {
-            key.to_string()
-        }
-    }
-
-    /// A string the broker returned, with the prefix taken off wherever it occurs.
-    pub fn unmap(&self, s: &str) -> String {
-        if s.contains(&self.prefix) {
-            s.replace(&self.prefix, "")
-        } else {
-            s.to_string()
-        }
-    }
-
-    /// Queue arguments: DLX names (and a default-exchange DLRK) mapped, TTLs scaled.
-    pub fn queue_args(&self, args: &Table, scale: &Scale) -> Table {
-        let dlx_is_default =
-            matches!(args.get("x-dead-letter-exchange"), Some(FieldValue::Str(s)) if s.is_empty());
-        let mut out = Table::new();
-        for (k, v) in args.iter() {
-            let v = match (k, v) {
-                ("x-dead-letter-exchange", FieldValue::Str(s)) => FieldValue::str(&self.map(s)),
-                ("x-dead-letter-routing-key", FieldValue::Str(s)) if dlx_is_default => {
-                    FieldValue::str(&self.map(s))
-                }
-                ("x-message-ttl", FieldValue::Int(n)) if (0..=MAX_TTL_MS).contains(n) => {
-                    FieldValue::Int(scale.ms_i64(*n))
-                }
-                ("x-expires", FieldValue::Int(n)) if (1..=MAX_TTL_MS).contains(n) => {
-                    FieldValue::Int(scale.ms_i64(*n).max(1))
-                }
-                _ => v.clone(),
-            };
-            out.insert(k, v);
-        }
-        out
-    }
-
-    /// Exchange arguments: `alternate-exchange` mapped.
-    pub fn exchange_args(&self, args: &Table) -> Table {
-        let mut out = Table::new();
-        for (k, v) in args.iter() {
-            let v = match (k, v) {
-                ("alternate-exchange", FieldValue::Str(s)) => FieldValue::str(&self.map(s)),
-                _ => v.clone(),
-            };
-            out.insert(k, v);
-        }
-        out
-    }
-
-    /// Message headers: on the default exchange, `CC`/`BCC` entries are queue names.
-    pub fn headers(&self, exchange: &str, headers: &Table) -> Table {
-        let mut out = Table::new();
-        for (k, v) in headers.iter() {
-            let v = match (k, v) {
-                ("CC" | "BCC", FieldValue::Array(items)) if exchange.is_empty() => {
-                    FieldValue::Array(
-                        items
-                            .iter()
-                            .map(|i| match i {
-                                FieldValue::Str(s) => FieldValue::str(&self.map(s)),
-                                other => other.clone(),
-                            })
-                            .collect(),
-                    )
-                }
-                _ => v.clone(),
-            };
-            out.insert(k, v);
-        }
-        out
+    /// The renaming of scenario `s` under this prefix.
+    pub fn rename(&self, s: &Scenario) -> Rename {
+        Rename::new(s, &self.prefix)
     }
 }
 
@@ -158,6 +71,25 @@ impl Scale {
         (elapsed.as_secs_f64() * 1000.0 / self.0).round() as u64
     }
 
+    /// Queue arguments with `x-message-ttl` and `x-expires` scaled when the broker
+    /// accepts them (anything else is kept, so the broker refuses it the same way).
+    pub fn queue_args(&self, args: &Table) -> Table {
+        let mut out = Table::new();
+        for (k, v) in args.iter() {
+            let v = match (k, v) {
+                ("x-message-ttl", FieldValue::Int(n)) if (0..=MAX_TTL_MS).contains(n) => {
+                    FieldValue::Int(self.ms_i64(*n))
+                }
+                ("x-expires", FieldValue::Int(n)) if (1..=MAX_TTL_MS).contains(n) => {
+                    FieldValue::Int(self.ms_i64(*n).max(1))
+                }
+                _ => v.clone(),
+            };
+            out.insert(k, v);
+        }
+        out
+    }
+
     /// An `expiration` string: scaled when it is one the broker accepts, else kept as
     /// written (so the broker refuses it with the same text).
     pub fn expiration(&self, e: &str) -> String {
@@ -176,19 +108,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_map_and_unmap() {
-        let n = Names {
-            prefix: "dl-1234abcd-".into(),
-        };
-        assert_eq!(n.map("q"), "dl-1234abcd-q");
-        assert_eq!(n.map(""), "");
-        assert_eq!(n.map("amq.direct"), "amq.direct");
-        assert_eq!(n.routing_key("", "q"), "dl-1234abcd-q");
-        assert_eq!(n.routing_key("x", "q"), "q");
-        assert_eq!(
-            n.unmap("NOT_FOUND - no queue 'dl-1234abcd-q' in vhost '/'"),
-            "NOT_FOUND - no queue 'q' in vhost '/'"
+    fn prefixes_are_fresh_and_well_formed() {
+        let n = Names::random();
+        assert!(n.prefix.starts_with("dl-") && n.prefix.ends_with('-'));
+        assert!(
+            !n.prefix.contains('.'),
+            "a topic word boundary in {}",
+            n.prefix
         );
+        let s = delaylab_engine::scenario::load_str(
+            r#"{"version": 1, "name": "n", "topology": {"queues": [{"name": "q"}]}}"#,
+        )
+        .expect("loads");
+        assert_eq!(n.rename(&s).name("q"), format!("{}q", n.prefix));
+    }
+
+    #[test]
+    fn scales_queue_ttls_in_range_only() {
+        let mut t = Table::new();
+        t.insert("x-message-ttl", FieldValue::Int(1000));
+        t.insert("x-expires", FieldValue::Int(3));
+        t.insert("x-max-length", FieldValue::Int(1000));
+        t.insert("x-dead-letter-exchange", FieldValue::str("dlx"));
+        let got = Scale(0.1).queue_args(&t);
+        assert_eq!(got.get("x-message-ttl"), Some(&FieldValue::Int(100)));
+        assert_eq!(got.get("x-expires"), Some(&FieldValue::Int(1)));
+        assert_eq!(got.get("x-max-length"), Some(&FieldValue::Int(1000)));
+        assert_eq!(
+            got.get("x-dead-letter-exchange"),
+            Some(&FieldValue::str("dlx"))
+        );
+        let mut big = Table::new();
+        big.insert("x-message-ttl", FieldValue::Int(MAX_TTL_MS + 1));
+        assert_eq!(Scale(0.1).queue_args(&big), big);
     }
 
     #[test]
