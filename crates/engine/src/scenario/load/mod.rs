@@ -129,7 +129,32 @@ pub fn load_value(v: &Value) -> Result<Scenario, LoadError> {
         faults,
         broker: broker_field(&root)?,
         costs: costs_mode(root.get("costs"))?,
+        consumer_timeout: consumer_timeout(&root)?,
     })
+}
+
+/// `consumer_timeout`: a duration of at least 1 ms, or `false` for none; absent means
+/// RabbitMQ's default (30 minutes).
+fn consumer_timeout(root: &Obj) -> R<ConsumerTimeoutSetting> {
+    let path = root.p("consumer_timeout");
+    match root.get("consumer_timeout") {
+        None => Ok(ConsumerTimeoutSetting::Default),
+        Some(Value::Bool(false)) => Ok(ConsumerTimeoutSetting::Off),
+        Some(v @ (Value::Number(_) | Value::String(_))) => match duration(v, &path)? {
+            0 => fail(
+                path,
+                "a consumer timeout of 0 would time out every delivery; give at least 1ms, or false for no timeout",
+            ),
+            timeout_ms => Ok(ConsumerTimeoutSetting::After { timeout_ms }),
+        },
+        Some(other) => fail(
+            path,
+            expected(
+                "a duration such as \"30m\" or 1800000 (ms), or false for no timeout",
+                other,
+            ),
+        ),
+    }
 }
 
 /// `broker`: one of the version profiles (`crate::version`), absent meaning 3.10.
@@ -191,6 +216,7 @@ const TOP_KEYS: &[&str] = &[
     "faults",
     "broker",
     "costs",
+    "consumer_timeout",
 ];
 
 // ---------------------------------------------------------------------------------
@@ -362,6 +388,58 @@ pub(crate) mod tests {
             "unknown field; expected one of: version, name",
         );
         assert_err(json!({"policies": []}), "policies", "definitions export");
+    }
+
+    #[test]
+    fn consumer_timeout_setting() {
+        assert_eq!(
+            ok(json!({})).consumer_timeout,
+            ConsumerTimeoutSetting::Default
+        );
+        assert_eq!(
+            ok(json!({"consumer_timeout": "5m"})).consumer_timeout,
+            ConsumerTimeoutSetting::After {
+                timeout_ms: 300_000
+            }
+        );
+        assert_eq!(
+            ok(json!({"consumer_timeout": 1800000})).consumer_timeout,
+            ConsumerTimeoutSetting::After {
+                timeout_ms: 1_800_000
+            }
+        );
+        assert_eq!(
+            ok(json!({"consumer_timeout": false})).consumer_timeout,
+            ConsumerTimeoutSetting::Off
+        );
+        assert_err(
+            json!({"consumer_timeout": 0}),
+            "consumer_timeout",
+            "give at least 1ms, or false for no timeout",
+        );
+        assert_err(
+            json!({"consumer_timeout": true}),
+            "consumer_timeout",
+            "expected a duration such as \"30m\" or 1800000 (ms), or false for no timeout, found true",
+        );
+        assert_err(
+            json!({"consumer_timeout": "soon"}),
+            "consumer_timeout",
+            "invalid duration \"soon\"",
+        );
+        assert_err(
+            json!({"consumer_timeout": "400d"}),
+            "consumer_timeout",
+            "MAX_DURATION_MS",
+        );
+        for v in [json!("90s"), json!(false)] {
+            let s = ok(json!({"consumer_timeout": v}));
+            let again = load_value(&crate::scenario::save::to_value(&s)).unwrap();
+            assert_eq!(
+                again.consumer_timeout, s.consumer_timeout,
+                "saved and loaded"
+            );
+        }
     }
 
     #[test]
