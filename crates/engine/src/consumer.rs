@@ -18,6 +18,9 @@ pub struct Consumer {
     pub next_tag: u64,
     /// It detached for good (`to` passed or it was stopped).
     pub stopped: bool,
+    /// When its channel's tick started: the first delivery it held with nothing else
+    /// unacked (D21, `sim/ack_timeout.rs`).
+    pub tick_origin_ms: u64,
 }
 
 impl Consumer {
@@ -30,6 +33,7 @@ impl Consumer {
             deliveries: 0,
             next_tag: 1,
             stopped: false,
+            tick_origin_ms: 0,
         }
     }
 

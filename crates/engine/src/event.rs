@@ -192,6 +192,20 @@ pub enum EventKind {
         to: crate::version::BrokerVersion,
         text: Rc<str>,
     },
+    /// D21: a manual-ack consumer held a delivery unacked longer than the consumer
+    /// timeout (`sim/ack_timeout.rs`). `channel_closed`: the broker closed its channel
+    /// with 406 (3.10-4.2; an `error` event and the returns follow); else (4.3, quorum)
+    /// only this message went back and the consumer was cancelled. `text` says it in words.
+    ConsumerTimedOut {
+        consumer: ConsumerId,
+        queue: Sym,
+        msg: MsgId,
+        copy: CopyId,
+        held_ms: u64,
+        timeout_ms: u64,
+        channel_closed: bool,
+        text: Rc<str>,
+    },
     /// A limit stopped the run (the text says which); nothing happens after it.
     LimitReached {
         text: Rc<str>,
@@ -278,6 +292,7 @@ impl EventKind {
             EventKind::NodeDown { .. } => "node_down",
             EventKind::NodeUp => "node_up",
             EventKind::BrokerUpgraded { .. } => "broker_upgraded",
+            EventKind::ConsumerTimedOut { .. } => "consumer_timeout",
             EventKind::LimitReached { .. } => "limit_reached",
             EventKind::Order(o) => o.name(),
         }
@@ -298,7 +313,8 @@ impl EventKind {
             | EventKind::Dropped { msg, .. }
             | EventKind::Acked { msg, .. }
             | EventKind::Rejected { msg, .. }
-            | EventKind::Requeued { msg, .. } => Some(*msg),
+            | EventKind::Requeued { msg, .. }
+            | EventKind::ConsumerTimedOut { msg, .. } => Some(*msg),
             EventKind::Order(o) => o.msg(),
             _ => None,
         }

@@ -44,6 +44,15 @@ pub enum Timer {
         /// (cost modes, `costs::round_trip`; 0 in ideal mode).
         rem_us: u16,
     },
+    /// D21: a manual-ack delivery reaches the consumer timeout (`sim/ack_timeout.rs`);
+    /// stale unless that delivery is still unacked.
+    AckTimeout {
+        consumer: ConsumerId,
+        copy: CopyId,
+        queue: QueueId,
+        delivery: u64,
+        delivered_at_ms: u64,
+    },
     ConsumerAttach(ConsumerId),
     ConsumerDetach(ConsumerId),
     /// The delayed store's earliest message may be due.

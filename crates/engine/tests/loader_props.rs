@@ -316,6 +316,7 @@ fn scenario(te: bool) -> impl Strategy<Value = Scenario> {
                     faults: Vec::new(),
                     broker: None,
                     costs: delaylab_engine::costs::CostMode::Ideal,
+                    consumer_timeout: Default::default(),
                 }
             },
         )

@@ -179,6 +179,7 @@ pub fn line(e: &Event, sim: &Sim) -> Option<String> {
         }
         EventKind::NodeUp => "node up".to_string(),
         EventKind::BrokerUpgraded { text, .. } => format!("UPGRADE     {text}"),
+        EventKind::ConsumerTimedOut { text, .. } => format!("TIMEOUT     {text}"),
         EventKind::LimitReached { text } => format!("STOPPED     {text}"),
         EventKind::Order(o) => o.text(clock),
         _ => return None,

@@ -221,6 +221,24 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
             put("to", json!(to.as_str()));
             put("text", json!(&**text));
         }
+        EventKind::ConsumerTimedOut {
+            consumer,
+            queue,
+            copy,
+            held_ms,
+            timeout_ms,
+            channel_closed,
+            text,
+            ..
+        } => {
+            put("consumer", consumer_name(*consumer));
+            put("queue", s(*queue));
+            put("copy", json!(copy.0));
+            put("held_ms", json!(held_ms));
+            put("timeout_ms", json!(timeout_ms));
+            put("channel_closed", json!(channel_closed));
+            put("text", json!(&**text));
+        }
         EventKind::LimitReached { text } => put("text", json!(&**text)),
         EventKind::Order(o) => o.json_fields(&mut m),
     }

@@ -32,6 +32,33 @@ pub struct Scenario {
     pub broker: Option<crate::version::BrokerVersion>,
     /// How long the broker's steps take (`costs`: ideal, measured or a profile).
     pub costs: crate::costs::CostMode,
+    /// RabbitMQ's `consumer_timeout` setting (`consumer_timeout`; D21).
+    pub consumer_timeout: ConsumerTimeoutSetting,
+}
+
+/// The broker's consumer acknowledgement timeout (`consumer_timeout` in rabbitmq.conf):
+/// how long a manual-ack consumer may hold a delivery unacked. What the broker does
+/// when it passes depends on the version (`version::ConsumerTimeout`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ConsumerTimeoutSetting {
+    /// Absent: RabbitMQ's default, `DEFAULT_CONSUMER_TIMEOUT_MS` (30 minutes).
+    #[default]
+    Default,
+    /// `false`: no timeout (`{consumer_timeout, undefined}` in advanced.config).
+    Off,
+    /// A duration of at least 1 ms.
+    After { timeout_ms: u64 },
+}
+
+impl ConsumerTimeoutSetting {
+    /// The timeout in force, `None` when it is off.
+    pub fn timeout_ms(self) -> Option<u64> {
+        match self {
+            ConsumerTimeoutSetting::Default => Some(crate::version::DEFAULT_CONSUMER_TIMEOUT_MS),
+            ConsumerTimeoutSetting::Off => None,
+            ConsumerTimeoutSetting::After { timeout_ms } => Some(timeout_ms),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -274,6 +301,7 @@ impl Scenario {
             faults: Vec::new(),
             broker: None,
             costs: crate::costs::CostMode::Ideal,
+            consumer_timeout: ConsumerTimeoutSetting::Default,
         }
     }
 

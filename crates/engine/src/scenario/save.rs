@@ -51,6 +51,15 @@ pub fn to_value(s: &Scenario) -> Value {
             root.insert("costs".into(), p.to_json());
         }
     }
+    match s.consumer_timeout {
+        ConsumerTimeoutSetting::Default => {}
+        ConsumerTimeoutSetting::Off => {
+            root.insert("consumer_timeout".into(), json!(false));
+        }
+        ConsumerTimeoutSetting::After { timeout_ms } => {
+            root.insert("consumer_timeout".into(), dur(timeout_ms));
+        }
+    }
     Value::Object(root)
 }
 

@@ -104,15 +104,20 @@ impl Sim {
         c.unacked = 0;
         let now = self.now_ms();
         let q = self.queue_mut(qid).expect("attached queue exists");
+        // Not consuming any more if 4.3's consumer timeout cancelled it (its channel
+        // stayed open with what it held): that was said then, not again.
+        let consuming = q.consumers.contains(&cid);
         q.consumers.retain(|x| *x != cid);
         q.next_consumer = 0;
         q.last_used_ms = now;
         let qname = q.name;
         let held = held_in_delivery_order(q, cid);
-        self.emit(EventKind::ConsumerDetached {
-            consumer: cid,
-            queue: qname,
-        });
+        if consuming {
+            self.emit(EventKind::ConsumerDetached {
+                consumer: cid,
+                queue: qname,
+            });
+        }
         for copy in held {
             let u = self
                 .queue_mut(qid)
@@ -234,7 +239,11 @@ impl Sim {
             Some(o) => o, // the order-timeout lab decides at the end of handling
             None => self.consumers[cid.0 as usize].next_outcome(&mut self.rng),
         };
-        self.consumers[cid.0 as usize].unacked += 1;
+        let c = &mut self.consumers[cid.0 as usize];
+        if c.unacked == 0 {
+            c.tick_origin_ms = now; // the channel's tick starts with what it holds
+        }
+        c.unacked += 1;
         let copy = entry.copy;
         self.next_delivery += 1;
         let delivery = self.next_delivery;
@@ -258,6 +267,7 @@ impl Sim {
                 rem_us,
             },
         );
+        self.arm_ack_timeout(cid, qid, copy, delivery, handled_at_ms);
     }
 
     /// The consumer is done with `copy`: ack, reject or requeue it.

@@ -18,8 +18,10 @@
 //! Rules are grouped by concern: `publish` (channel checks, confirms, returns),
 //! `route` (exchange graph), `enqueue` (TTL, length limits), `expire` (head-only
 //! expiry), `dead_letter`, `consume` (delivery, ack, requeue), `delayed` (the plugin's
-//! store), `topology` (declare, delete, purge), `node` (restart, loss).
+//! store), `topology` (declare, delete, purge), `node` (restart, loss), `ack_timeout`
+//! (the consumer acknowledgement timeout).
 
+mod ack_timeout;
 mod consume;
 mod costed;
 mod dead_letter;
@@ -113,6 +115,9 @@ pub struct Sim {
     pub(crate) plugin_was_loaded: bool,
     /// The broker's costs, unless ideal (`crate::costs`, hooks in `sim/costed.rs`).
     pub(crate) costs: Option<Box<crate::costs::CostState>>,
+    /// The consumer acknowledgement timeout in force (`consumer_timeout`; D21), `None`
+    /// when it is off.
+    pub(crate) consumer_timeout_ms: Option<u64>,
 }
 
 impl Sim {
@@ -157,6 +162,7 @@ impl Sim {
                 .costs
                 .profile()
                 .map(|p| Box::new(crate::costs::CostState::new(p, scenario.seed))),
+            consumer_timeout_ms: scenario.consumer_timeout.timeout_ms(),
         };
         sim.plugin_was_loaded = sim.profile.delayed_plugin;
         sim.declare_builtins();
@@ -336,6 +342,13 @@ impl Sim {
             }
             Timer::Ingress => self.on_ingress(),
             Timer::CostWake(q) => self.on_cost_wake(q),
+            Timer::AckTimeout {
+                consumer,
+                copy,
+                queue,
+                delivery,
+                delivered_at_ms,
+            } => self.on_ack_timeout(consumer, copy, queue, delivery, delivered_at_ms),
             Timer::ConsumerAttach(c) => self.attach_consumer(c),
             Timer::ConsumerDetach(c) => self.detach_consumer(c, true),
             Timer::DelayedDue if self.costs.is_some() => self.on_delayed_tick(),

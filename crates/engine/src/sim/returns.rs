@@ -39,6 +39,8 @@ pub(crate) enum ReturnKind {
     Reject,
     /// The consumer's channel or connection closed with it unacked (failed in 4.3).
     ChannelLoss,
+    /// 4.3's quorum consumer timeout returned it (a return, not a failure: D9, D21).
+    Timeout,
 }
 
 impl Sim {
@@ -57,7 +59,7 @@ impl Sim {
             self.queue_mut(qid).expect("queue").requeue_in_place(entry);
             return;
         }
-        let failed = kind != ReturnKind::Nack;
+        let failed = matches!(kind, ReturnKind::Reject | ReturnKind::ChannelLoss);
         entry.returns += 1;
         if failed {
             entry.failed += 1;

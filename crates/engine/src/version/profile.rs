@@ -82,18 +82,40 @@ pub enum QuorumExpiry {
     EveryHead,
 }
 
-/// The consumer acknowledgement timeout (D21), default 1 800 000 ms.
+/// What the broker does about a manual-ack delivery held unacked longer than the
+/// consumer timeout (D21; the timeout itself is a broker setting, default
+/// [`DEFAULT_CONSUMER_TIMEOUT_MS`], see `scenario::ConsumerTimeoutSetting`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConsumerTimeout {
-    /// 3.10-4.2: checked on the channel tick (60 s) for every queue type; on expiry the
-    /// channel closes with 406 and its unacked messages return. Not modelled by the
-    /// 3.10 engine (a long `handle` models a consumer that never acks): kept so.
-    ChannelWideNotModelled,
-    /// 4.3: quorum queues only, per message at checkout + timeout, exact timer: the
-    /// timed-out messages return (acquired +1, not a failure) and the consumer is
-    /// cancelled; classic queues never time out (RN 4.3.0; `S@v4.3.5
-    /// rabbit_queue_type.erl get_consumer_timeout/2`) [code for the cancel].
-    QuorumOnly { timeout_ms: u64 },
+    /// 3.10-4.2, every queue type: the channel's tick (every [`CHANNEL_TICK_INTERVAL_MS`])
+    /// looks at its oldest unacked delivery and, if it was delivered more than the timeout
+    /// ago (`Time < Now - Timeout`), closes the channel with 406 PRECONDITION_FAILED
+    /// ([`consumer_timeout_text`]); its unacked messages return as at any channel close
+    /// (`S@v3.10.8` / `S@v4.2.9 rabbit_channel.erl evaluate_consumer_timeout/1`,
+    /// `handle_info(tick, ...)`; docs consumers #acknowledgement-timeout).
+    ChannelTick,
+    /// 4.3: quorum queues only, a deadline per message at checkout + timeout, exact: only
+    /// the timed-out message returns (a return, not a failed delivery) and the consumer
+    /// is cancelled with `basic.cancel` (clients with `consumer_cancel_notify`, which
+    /// delaylab's are); classic queues never time out (RN 4.3.0 "Consumer Timeouts are
+    /// No Longer Evaluated for Classic Queues and Streams"; `S@v4.3.5
+    /// rabbit_queue_type.erl get_consumer_timeout/2`, `rabbit_channel.erl
+    /// handle_queue_actions/2`) [code for the cancel].
+    QuorumPerMessage,
+}
+
+/// `channel_tick_interval` (`deps/rabbit/Makefile`, 3.10-4.2): how often a channel
+/// checks its oldest unacked delivery against the consumer timeout.
+pub const CHANNEL_TICK_INTERVAL_MS: u64 = 60_000;
+
+/// The reply text of the 406 channel close (`rabbit_channel.erl
+/// evaluate_consumer_timeout/1` through `rabbit_binary_generator:map_exception/3`).
+pub fn consumer_timeout_text(channel: u16, timeout_ms: u64) -> String {
+    format!(
+        "PRECONDITION_FAILED - delivery acknowledgement on channel {channel} timed out. \
+         Timeout value used: {timeout_ms} ms. This timeout value can be configured, see \
+         consumers doc guide to learn more"
+    )
 }
 
 /// The profile: every rule that differs between versions, for one version.
@@ -140,8 +162,7 @@ pub struct Profile {
     /// D16: quorum delayed retry (`x-delayed-retry-type/-min/-max`), 4.3 only
     /// (`S@v4.3.5 rabbit_fifo.erl return_one/8`, `calculate_ready_at/4`).
     pub delayed_retry: bool,
-    /// D21 (see [`ConsumerTimeout`]). Recorded for the notes; the simulation models no
-    /// ack timeout on any version yet (`sim/` does not read it).
+    /// D21 (see [`ConsumerTimeout`]; `sim/ack_timeout.rs`).
     pub consumer_timeout: ConsumerTimeout,
     /// D22: `queue.declare durable=false exclusive=false` is denied with connection.close
     /// 541 (4.3: deprecated feature `transient_nonexcl_queues` `denied_by_default`,
@@ -220,11 +241,9 @@ impl Profile {
             },
             delayed_retry: v43,
             consumer_timeout: if v43 {
-                ConsumerTimeout::QuorumOnly {
-                    timeout_ms: DEFAULT_CONSUMER_TIMEOUT_MS,
-                }
+                ConsumerTimeout::QuorumPerMessage
             } else {
-                ConsumerTimeout::ChannelWideNotModelled
+                ConsumerTimeout::ChannelTick
             },
             transient_nonexclusive_denied: v43,
             queue_version_1_refused: v43,
@@ -249,6 +268,33 @@ impl Profile {
 impl Default for Profile {
     fn default() -> Profile {
         Profile::of(BrokerVersion::V3_10)
+    }
+}
+
+impl Profile {
+    /// When a manual-ack delivery still unacked is timed out (D21), or `None`: never on
+    /// this version and queue type, or no timeout (`timeout_ms` `None`).
+    /// `tick_origin_ms` is when the channel's tick started (see `sim/ack_timeout.rs`).
+    pub fn ack_deadline_ms(
+        &self,
+        quorum: bool,
+        delivered_at_ms: u64,
+        tick_origin_ms: u64,
+        timeout_ms: Option<u64>,
+    ) -> Option<u64> {
+        let timeout_ms = timeout_ms?;
+        let late_after_ms = delivered_at_ms.saturating_add(timeout_ms);
+        match self.consumer_timeout {
+            ConsumerTimeout::QuorumPerMessage if quorum => Some(late_after_ms),
+            ConsumerTimeout::QuorumPerMessage => None,
+            ConsumerTimeout::ChannelTick => {
+                debug_assert!(tick_origin_ms <= delivered_at_ms, "the tick runs already");
+                // The first tick strictly after the timeout passed: ticks fall at
+                // origin + k x interval, k >= 1, and `Time < Now - Timeout` is strict.
+                let ticks = (late_after_ms - tick_origin_ms) / CHANNEL_TICK_INTERVAL_MS + 1;
+                Some(tick_origin_ms.saturating_add(ticks.saturating_mul(CHANNEL_TICK_INTERVAL_MS)))
+            }
+        }
     }
 }
 
@@ -318,5 +364,51 @@ impl Profile {
             ReturnCounting::EveryReturn | ReturnCounting::Acquired => (returns, 0),
             ReturnCounting::FailedOnly => (failed, returns),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use BrokerVersion::*;
+
+    const TIMEOUT_MS: Option<u64> = Some(DEFAULT_CONSUMER_TIMEOUT_MS);
+
+    #[test]
+    fn ack_deadline_is_the_first_tick_after_the_timeout_up_to_4_2() {
+        let p = Profile::of(V4_2);
+        // Delivered when the tick started: the tick at 30:00 sees exactly 30 minutes
+        // (not more), the one at 31:00 closes.
+        assert_eq!(p.ack_deadline_ms(false, 0, 0, TIMEOUT_MS), Some(1_860_000));
+        assert_eq!(p.ack_deadline_ms(true, 0, 0, TIMEOUT_MS), Some(1_860_000));
+        // Delivered 5 s into the tick: the same tick at 31:00 (30:05 has passed).
+        assert_eq!(
+            p.ack_deadline_ms(false, 5_000, 0, TIMEOUT_MS),
+            Some(1_860_000)
+        );
+        // A one-minute timeout: the tick at 1:00 sees exactly 1 minute, 2:00 fires.
+        assert_eq!(p.ack_deadline_ms(false, 0, 0, Some(60_000)), Some(120_000));
+        assert_eq!(p.ack_deadline_ms(false, 0, 0, None), None, "timeout off");
+        assert_eq!(
+            Profile::of(V3_10).consumer_timeout,
+            ConsumerTimeout::ChannelTick
+        );
+    }
+
+    #[test]
+    fn ack_deadline_on_4_3_is_exact_and_quorum_only() {
+        let p = Profile::of(V4_3);
+        assert_eq!(p.ack_deadline_ms(true, 7, 0, TIMEOUT_MS), Some(1_800_007));
+        assert_eq!(p.ack_deadline_ms(false, 7, 0, TIMEOUT_MS), None);
+        assert_eq!(p.ack_deadline_ms(true, 7, 0, None), None);
+    }
+
+    #[test]
+    fn consumer_timeout_text_is_rabbitmqs() {
+        assert_eq!(
+            consumer_timeout_text(1, DEFAULT_CONSUMER_TIMEOUT_MS),
+            "PRECONDITION_FAILED - delivery acknowledgement on channel 1 timed out. Timeout value used: \
+             1800000 ms. This timeout value can be configured, see consumers doc guide to learn more"
+        );
     }
 }
