@@ -48,6 +48,21 @@ pub(super) fn tr(lang: Lang, key: &'static str) -> &'static str {
         "works_4_3" => ("works on 4.3", "可用于 4.3"),
         "yes" => ("yes", "是"),
         "no" => ("no: plugin archived, runs on 3.10-4.2 only", "否:插件已归档,只能运行在 3.10-4.2"),
+        "costs" => ("Broker speed", "broker 速度"),
+        "costs_exact" => ("exact rules", "精确规则"),
+        "costs_measured" => ("with RabbitMQ's speed (3.10.8, 2 cores)", "按 RabbitMQ 的实测速度(3.10.8,2 核)"),
+        "costs_hint" => (
+            "Applies to the broker strategies (DLX and plugin); the same as delaylab compare --costs ideal or --costs measured.",
+            "作用于 broker 方案(DLX 和插件);与 delaylab compare --costs ideal 或 --costs measured 相同。",
+        ),
+        "costs_note_exact" => (
+            "Figures from the exact rules: a broker that takes no time (delaylab compare --costs ideal). The plugin is never late here and a burst of expiries is dead-lettered in one millisecond.",
+            "以下数据来自精确规则:broker 不耗时(delaylab compare --costs ideal)。这里插件从不迟到,一批同时到期的消息在一毫秒内全部死信。",
+        ),
+        "costs_note_measured" => (
+            "Figures with RabbitMQ's speed: 3.10.8 on 2 cores as measured (delaylab compare --costs measured). The plugin's one process releases about one due millisecond per ~1 ms tick, so it drifts once backlogged; dead-lettering and deliveries take time, so a burst drains late.",
+            "以下数据按 RabbitMQ 的实测速度:2 核上的 3.10.8(delaylab compare --costs measured)。插件只有一个进程,每约 1 毫秒的定时器只释放一个到期毫秒,积压后会越来越晚;死信和投递都要花时间,所以一批消息要排队慢慢放出。",
+        ),
         _ => (key, key),
     };
     if lang == Lang::Zh {
