@@ -35,7 +35,7 @@ use super::strategies_text::{cells, human, preset_texts, tr, verdict, HEADER_KEY
 use super::{perf_now, Ctx};
 
 /// The workload presets (`scenarios/workloads/`).
-const PRESETS: [(&str, &str); 3] = [
+const PRESETS: [(&str, &str); 4] = [
     (
         "promotion-burst",
         include_str!("../../scenarios/workloads/promotion-burst.json"),
@@ -48,9 +48,17 @@ const PRESETS: [(&str, &str); 3] = [
         "any-delay-node-lost",
         include_str!("../../scenarios/workloads/any-delay-node-lost.json"),
     ),
+    (
+        "plugin-backlog",
+        include_str!("../../scenarios/workloads/plugin-backlog.json"),
+    ),
 ];
-/// A preset's count is capped at this in the browser until "full size" is pressed.
+/// A preset of more than [`BROWSER_FULL_UP_TO`] tasks starts at this count in the
+/// browser, until "full size" is pressed.
 pub const BROWSER_DEFAULT_COUNT: u64 = 20_000;
+/// Presets up to this many tasks start at their full size: the plugin's drift needs a
+/// long backlog (plugin-backlog: 100,000 in 17 s, a few seconds of work in the tab).
+pub const BROWSER_FULL_UP_TO: u64 = 100_000;
 /// Wall ms of work per slice (then the page gets a turn).
 const FRAME_BUDGET_MS: f64 = 12.0;
 /// Work units per `Comparison::step` call between two clock reads.
@@ -81,8 +89,12 @@ pub(super) fn dur_text(ms: u64) -> String {
 impl Form {
     fn fill_from(&self, i: usize) {
         let f = preset_file(i);
-        self.count
-            .set(f.spec.count.min(BROWSER_DEFAULT_COUNT).to_string());
+        let count = if f.spec.count > BROWSER_FULL_UP_TO {
+            BROWSER_DEFAULT_COUNT
+        } else {
+            f.spec.count
+        };
+        self.count.set(count.to_string());
         self.over.set(dur_text(f.spec.over_ms));
         let (kind, at, down) = match f.spec.outage {
             None => ("none", 0, 0),

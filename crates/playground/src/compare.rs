@@ -236,10 +236,7 @@ pub struct FinalRow {
 pub fn run_to_end(key: LaneKey, scenario: Scenario) -> FinalRow {
     let mut r = Runner::new(scenario).without_depth_samples();
     let mut stopped = None;
-    loop {
-        let Some(target) = r.scenario.until_ms.or_else(|| r.next_at()) else {
-            break;
-        };
+    while let Some(target) = r.scenario.until_ms.or_else(|| r.next_at()) {
         // One batch per slice: what a batch gathers for drawing stays small.
         let mut b = Batch::default();
         let reached = r.advance_to(target, &mut b, || true);
