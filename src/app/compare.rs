@@ -29,7 +29,8 @@
 use delaylab_engine::report::text::clock;
 use delaylab_engine::version::BrokerVersion;
 use delaylab_playground::compare::{
-    default_pair, deliveries_text, on_version, run_to_end, FinalRow, Lane, LaneKey, LaneView,
+    default_pair, deliveries_summary, deliveries_text, on_version, run_to_end, FinalRow, Lane,
+    LaneKey, LaneView,
 };
 use leptos::prelude::*;
 
@@ -42,6 +43,9 @@ pub use delaylab_playground::compare::MAX_LANES;
 const REFRESH_MS: f64 = 120.0;
 /// Wall ms a frame may spend advancing all lanes (the main view has its own budget).
 const LANE_BUDGET_MS: f64 = 6.0;
+
+/// Deliveries shown at each end of a final table row (the rest are counted).
+const FINAL_KEEP: usize = 3;
 
 /// Sets of presets that carry the same workload through different topologies.
 pub const SETS: [(&str, &[&str]); 1] = [(
@@ -457,6 +461,7 @@ fn LaneCard(v: LaneView) -> impl IntoView {
                         <div class="lane-q" data-testid=testid>
                             <span class="qname">{q.name}</span>
                             <span class="count">{c.tr("ready")} " " <b>{q.ready}</b></span>
+                            {(q.unacked > 0).then(|| view! { <span class="count">{c.tr("unacked")} " " <b>{q.unacked}</b></span> })}
                             {(q.overdue > 0)
                                 .then(|| {
                                     view! {
@@ -560,7 +565,7 @@ fn FinalTable(rows: RwSignal<Vec<FinalRow>>) -> impl IntoView {
                                             <td>{span(l.p99_ms)}</td>
                                             <td class="max">{late_text(l.max_ms)}</td>
                                             <td class="when">
-                                                {deliveries_text(&row.deliveries)}
+                                                {deliveries_summary(&row.deliveries, FINAL_KEEP)}
                                                 {row.stopped.map(|why| view! { <span class="stopped" title=why>" ⚠ " {move || c.tr("compare_stopped")}</span> })}
                                             </td>
                                         </tr>

@@ -153,6 +153,7 @@ impl Lane {
             .map(|q| QueueLine {
                 name: q.name.clone(),
                 ready: q.ready,
+                unacked: q.unacked,
                 overdue: q.overdue,
                 chips: q
                     .head
@@ -198,6 +199,8 @@ impl Lane {
 pub struct QueueLine {
     pub name: String,
     pub ready: u64,
+    /// Delivered, not yet acked (a consumer holds them).
+    pub unacked: u64,
     pub overdue: u64,
     /// (body, remaining TTL, overdue by) of the first messages, head first.
     pub chips: Vec<(String, Option<u64>, Option<u64>)>,
@@ -271,6 +274,20 @@ pub fn deliveries_text(d: &[(String, u64, u64)]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+/// As [`deliveries_text`], the first and last `keep` only when there are more, the rest
+/// counted: `A 0:00:00.000 · … 25 more … · A 0:00:30.000` (a final table row stays short).
+pub fn deliveries_summary(d: &[(String, u64, u64)], keep: usize) -> String {
+    if d.len() <= 2 * keep {
+        return deliveries_text(d);
+    }
+    format!(
+        "{} · … {} more … · {}",
+        deliveries_text(&d[..keep]),
+        d.len() - 2 * keep,
+        deliveries_text(&d[d.len() - keep..])
+    )
 }
 
 #[cfg(test)]
@@ -369,6 +386,16 @@ mod tests {
                 .collect();
             assert_eq!(row.deliveries.iter().map(|d| d.1).collect::<Vec<_>>(), at);
         }
+    }
+
+    #[test]
+    fn a_long_delivery_list_is_cut_to_its_ends() {
+        let d: Vec<(String, u64, u64)> = (0..10).map(|i| ("m".into(), i * 1_000, 0)).collect();
+        assert_eq!(deliveries_summary(&d[..4], 2), deliveries_text(&d[..4]));
+        let s = deliveries_summary(&d, 2);
+        assert!(s.contains("… 6 more …"), "{s}");
+        assert!(s.starts_with("m 0:00:00.000 · m 0:00:01.000 · …"), "{s}");
+        assert!(s.ends_with("m 0:00:08.000 · m 0:00:09.000"), "{s}");
     }
 
     #[test]
