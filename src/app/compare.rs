@@ -433,7 +433,15 @@ fn LaneCard(v: LaneView) -> impl IntoView {
                 <button class="link lane-title" on:click=open>{let (k, name) = (v.key.clone(), v.name.clone()); move || lane_title(&c, &k, &name)}</button>
                 <span class="lane-clock">{clock(v.now_ms)}</span>
             </header>
-            {version.map(|ver| view! { <p class="lane-sub" title=ver.label()>{v.name.clone()}</p> })}
+            {version
+                .map(|ver| {
+                    // The scenario's name in the page's language when it is the main view's.
+                    let name = v.name.clone();
+                    let shown = move || {
+                        if c.meta.with(|m| m.name == name) { c.meta_texts().name } else { name.clone() }
+                    };
+                    view! { <p class="lane-sub" title=ver.label()>{shown}</p> }
+                })}
             <dl class="figures lane-figures" class:late=bad>
                 <div>
                     <dt>{c.tr("delivered_n")}</dt>
@@ -565,7 +573,7 @@ fn FinalTable(rows: RwSignal<Vec<FinalRow>>) -> impl IntoView {
                                             <td>{span(l.p99_ms)}</td>
                                             <td class="max">{late_text(l.max_ms)}</td>
                                             <td class="when">
-                                                {deliveries_summary(&row.deliveries, FINAL_KEEP)}
+                                                {deliveries_summary(&row.deliveries, FINAL_KEEP, c.tr("compare_more"))}
                                                 {row.stopped.map(|why| view! { <span class="stopped" title=why>" ⚠ " {move || c.tr("compare_stopped")}</span> })}
                                             </td>
                                         </tr>

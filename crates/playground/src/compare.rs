@@ -277,15 +277,16 @@ pub fn deliveries_text(d: &[(String, u64, u64)]) -> String {
 }
 
 /// As [`deliveries_text`], the first and last `keep` only when there are more, the rest
-/// counted: `A 0:00:00.000 · … 25 more … · A 0:00:30.000` (a final table row stays short).
-pub fn deliveries_summary(d: &[(String, u64, u64)], keep: usize) -> String {
+/// counted in `more` (its `{n}` the count, in the page's words): `A 0:00:00.000 · … 25
+/// more … · A 0:00:30.000` (a final table row stays short).
+pub fn deliveries_summary(d: &[(String, u64, u64)], keep: usize, more: &str) -> String {
     if d.len() <= 2 * keep {
         return deliveries_text(d);
     }
     format!(
-        "{} · … {} more … · {}",
+        "{} · … {} … · {}",
         deliveries_text(&d[..keep]),
-        d.len() - 2 * keep,
+        more.replace("{n}", &(d.len() - 2 * keep).to_string()),
         deliveries_text(&d[d.len() - keep..])
     )
 }
@@ -391,8 +392,11 @@ mod tests {
     #[test]
     fn a_long_delivery_list_is_cut_to_its_ends() {
         let d: Vec<(String, u64, u64)> = (0..10).map(|i| ("m".into(), i * 1_000, 0)).collect();
-        assert_eq!(deliveries_summary(&d[..4], 2), deliveries_text(&d[..4]));
-        let s = deliveries_summary(&d, 2);
+        assert_eq!(
+            deliveries_summary(&d[..4], 2, "{n} more"),
+            deliveries_text(&d[..4])
+        );
+        let s = deliveries_summary(&d, 2, "{n} more");
         assert!(s.contains("… 6 more …"), "{s}");
         assert!(s.starts_with("m 0:00:00.000 · m 0:00:01.000 · …"), "{s}");
         assert!(s.ends_with("m 0:00:08.000 · m 0:00:09.000"), "{s}");

@@ -152,6 +152,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "compare_same_version" => ("Choose two different versions", "请选择两个不同的版本"),
         "compare_version_col" => ("Version", "版本"),
         "compare_stopped" => ("stopped by a limit", "因限制而停止"),
+        "compare_more" => ("{n} more", "另 {n} 次"),
         "zoom" => ("Zoom", "缩放"),
         "zoom_in" => ("Zoom in", "放大"),
         "zoom_out" => ("Zoom out", "缩小"),
