@@ -1,39 +1,51 @@
-//! Compare mode: the same workload through two or more topologies, side by side, on the
-//! playground's one clock.
+//! Compare mode: side by side on the playground's one clock, either the same workload
+//! through two or more topologies (presets), or the loaded scenario on two RabbitMQ
+//! versions (its `broker` overridden: the poison message on 3.10 and 4.0).
 //!
-//! Each lane is its own simulation ([`Runner`]) of one preset. Every animation frame the
-//! main clock advances the scenario in the main view (lane 0's, loaded when compare mode
-//! starts); then every lane is advanced to exactly that virtual time, so at 6:00 all lanes
-//! show 6:00. A lane that is ahead of the main clock (the user restarted or jumped back)
-//! is rebuilt from its scenario and runs forward again.
+//! Each lane is its own simulation (`delaylab_playground::compare::Lane`, the model with
+//! its tests; this file holds signals and draws). Every animation frame the main clock
+//! advances the scenario in the main view (lane 0's preset when comparing topologies,
+//! the user's scenario when comparing versions); then every lane is advanced to exactly
+//! that virtual time, so at 6:00 all lanes show 6:00. A lane that is ahead of the main
+//! clock (the user restarted or jumped back) is rebuilt from its scenario and runs
+//! forward again.
 //!
 //! ```text
 //! main clock 0:00 ── 6:00 ─────────── 30:00 ─ 31:00
 //! DLX + TTL       A,B wait   B overdue   A, B delivered (B late 24:00)
 //! queue per TTL   A,B wait   B delivered A delivered           (late 0)
 //! plugin          A,B stored B delivered A delivered           (late 0)
+//!
+//! poison message  0:00 ──── 0:21 ───────────── 0:30
+//! RabbitMQ 3.10   redelivered every second, forever
+//! RabbitMQ 4.0    21st nack: dead-lettered (delivery_limit), parked
 //! ```
 //!
 //! Lane views are redrawn at most every [`REFRESH_MS`] of wall time (and once the clock
 //! stops), so three lanes cost about one main view. "Run to the end" runs every lane
-//! headless to its end for the final figures.
+//! headless to its end for the final figures (typed rows: the engine's events and
+//! lateness rule through the lanes' own runner, never the report's JSON).
 
 use delaylab_engine::report::text::clock;
-use delaylab_engine::snapshot::Snapshot;
+use delaylab_engine::version::BrokerVersion;
+use delaylab_playground::compare::{
+    default_pair, deliveries_summary, deliveries_text, on_version, run_to_end, FinalRow, Lane,
+    LaneKey, LaneView,
+};
 use leptos::prelude::*;
 
-use super::runner::{short, span, Batch, Runner};
-use super::{perf_now, preset_text, Ctx, Stats};
+use super::runner::span;
+use super::{perf_now, preset_text, Ctx};
+
+pub use delaylab_playground::compare::MAX_LANES;
 
 /// Wall ms between two redraws of the lanes while the clock runs.
 const REFRESH_MS: f64 = 120.0;
 /// Wall ms a frame may spend advancing all lanes (the main view has its own budget).
 const LANE_BUDGET_MS: f64 = 6.0;
-/// Chips shown per queue, deliveries shown per lane.
-const LANE_CHIPS: usize = 8;
-const LANE_DELIVERIES: usize = 6;
-/// At most this many lanes (each is a whole simulation).
-pub const MAX_LANES: usize = 4;
+
+/// Deliveries shown at each end of a final table row (the rest are counted).
+const FINAL_KEEP: usize = 3;
 
 /// Sets of presets that carry the same workload through different topologies.
 pub const SETS: [(&str, &[&str]); 1] = [(
@@ -45,104 +57,23 @@ pub const SETS: [(&str, &[&str]); 1] = [(
     ],
 )];
 
-struct Lane {
-    id: String,
-    runner: Runner,
-    /// Lateness figures of the first `.1` deliveries: recomputed (a sort) only when a
-    /// delivery was added, not on every redraw.
-    stats: (Stats, usize),
+/// What compare mode puts side by side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Presets: the same workload through different topologies.
+    Topologies,
+    /// The loaded scenario on two broker versions.
+    Versions,
 }
 
-impl Lane {
-    fn new(id: &str) -> Option<Lane> {
-        let s = delaylab_engine::scenario::load_str(preset_text(id)?).ok()?;
-        Some(Lane {
-            id: id.to_string(),
-            runner: Runner::new(s).without_depth_samples(),
-            stats: (Stats::default(), 0),
-        })
-    }
-
-    fn stats(&mut self) -> Stats {
-        let d = &self.runner.track.delivered;
-        if self.stats.1 != d.len() {
-            self.stats = (Stats::of(d), d.len());
-        }
-        self.stats.0.clone()
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct QueueLine {
-    pub name: String,
-    pub ready: u64,
-    pub overdue: u64,
-    /// (body, remaining TTL, overdue by) of the first messages, head first.
-    pub chips: Vec<(String, Option<u64>, Option<u64>)>,
-}
-
-/// A delayed exchange in a lane: (name, messages_delayed, first (body, remaining ms) in due order).
-pub type DelayedLine = (String, u64, Vec<(String, u64)>);
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct LaneView {
-    pub id: String,
-    pub name: String,
-    pub now_ms: u64,
-    pub queues: Vec<QueueLine>,
-    pub delayed: Vec<DelayedLine>,
-    /// The last deliveries: (body, at, late).
-    pub delivered: Vec<(String, u64, u64)>,
-    pub stats: Stats,
-}
-
-fn view_of(lane: &mut Lane) -> LaneView {
-    let stats = lane.stats();
-    let r = &lane.runner;
-    let snap = Snapshot::of(&r.sim);
-    let queues = snap
-        .queues
-        .iter()
-        .map(|q| QueueLine {
-            name: q.name.clone(),
-            ready: q.ready,
-            overdue: q.overdue,
-            chips: q
-                .head
-                .iter()
-                .take(LANE_CHIPS)
-                .map(|e| (short(&e.body), e.remaining_ms, e.overdue_ms))
-                .collect(),
-        })
-        .collect();
-    let delayed = snap
-        .exchanges
-        .iter()
-        .filter(|x| x.is_delayed())
-        .map(|x| {
-            let items = snap
-                .delayed
-                .iter()
-                .filter(|d| d.exchange == x.name)
-                .take(LANE_CHIPS)
-                .map(|d| (short(&d.body), d.remaining_ms))
-                .collect();
-            (x.name.clone(), x.messages_delayed, items)
-        })
-        .collect();
-    let d = &r.track.delivered;
-    let delivered = d[d.len().saturating_sub(LANE_DELIVERIES)..]
-        .iter()
-        .map(|(m, at, late)| (short(r.track.body(*m)), *at, *late))
-        .collect();
-    LaneView {
-        id: lane.id.clone(),
-        name: r.scenario.name.clone(),
-        now_ms: r.now(),
-        queues,
-        delayed,
-        delivered,
-        stats,
+/// The scenario a lane key runs: a preset's, or `base` on the key's version.
+fn scenario_of(
+    key: &LaneKey,
+    base: &delaylab_engine::scenario::Scenario,
+) -> Option<delaylab_engine::scenario::Scenario> {
+    match key {
+        LaneKey::Preset(id) => delaylab_engine::scenario::load_str(preset_text(id)?).ok(),
+        LaneKey::Version(v) => Some(on_version(base, *v)),
     }
 }
 
@@ -151,7 +82,7 @@ fn view_of(lane: &mut Lane) -> LaneView {
 pub struct Cmp {
     lanes: StoredValue<Vec<Lane>, LocalStorage>,
     pub views: RwSignal<Vec<LaneView>>,
-    /// The presets of the lanes; empty = compare mode off.
+    /// The lanes' keys ([`LaneKey::key`], what a share link keeps); empty = compare mode off.
     pub ids: RwSignal<Vec<String>>,
     refreshed: StoredValue<f64>,
 }
@@ -162,7 +93,7 @@ impl Cmp {
             lanes: StoredValue::new_local(vec![]),
             views: RwSignal::new(vec![]),
             ids: RwSignal::new(vec![]),
-            refreshed: StoredValue::new(-1e9),
+            refreshed: StoredValue::new(f64::NEG_INFINITY),
         }
     }
 
@@ -173,22 +104,29 @@ impl Cmp {
         self.start_lanes(ctx, ids, true)
     }
 
-    /// As [`Cmp::start`]; `load_first: false` keeps the main view's scenario (a shared
-    /// link opens its own scenario with the lanes beside it).
+    /// As [`Cmp::start`] for lane keys (presets, or `@4.0`: the main view's scenario on a
+    /// version); `load_first: false` keeps the main view's scenario (a shared link opens
+    /// its own scenario with the lanes beside it). Version lanes never load into the main
+    /// view: it keeps the user's scenario, restarted so every clock is at 0:00.
     pub fn start_lanes(&self, ctx: &Ctx, ids: &[String], load_first: bool) -> Result<(), usize> {
+        let base = ctx.runner.with_value(|r| r.scenario.clone());
         let mut lanes: Vec<Lane> = ids
             .iter()
+            .filter_map(|k| LaneKey::parse(k))
+            .filter_map(|k| Some(Lane::new(k.clone(), scenario_of(&k, &base)?)))
             .take(MAX_LANES)
-            .filter_map(|id| Lane::new(id))
             .collect();
         if lanes.len() < 2 {
             return Err(lanes.len());
         }
         if load_first {
-            ctx.load(&lanes[0].id);
+            match &lanes[0].key {
+                LaneKey::Preset(id) => ctx.load(id),
+                LaneKey::Version(_) => ctx.restart(),
+            }
         }
-        self.ids.set(lanes.iter().map(|l| l.id.clone()).collect());
-        self.views.set(lanes.iter_mut().map(view_of).collect());
+        self.ids.set(lanes.iter().map(|l| l.key.key()).collect());
+        self.views.set(lanes.iter_mut().map(Lane::view).collect());
         self.lanes.set_value(lanes);
         Ok(())
     }
@@ -199,7 +137,17 @@ impl Cmp {
         self.lanes.set_value(vec![]);
     }
 
-    /// Called every frame after the main view advanced: every lane to `main_now`.
+    /// The lanes' keys and scenarios, for the "each run to its end" table.
+    fn scenarios(&self) -> Vec<(LaneKey, delaylab_engine::scenario::Scenario)> {
+        self.lanes.with_value(|l| {
+            l.iter()
+                .map(|l| (l.key.clone(), l.scenario.clone()))
+                .collect()
+        })
+    }
+
+    /// Called every frame after the main view advanced: every lane to `main_now` (a lane
+    /// ahead of it, after a restart or a jump back, starts over).
     pub fn follow(&self, main_now: u64, wall: f64, busy: bool) {
         if self.lanes.with_value(Vec::is_empty) {
             return;
@@ -210,18 +158,7 @@ impl Cmp {
             .try_update_value(|lanes| {
                 let mut moved = false;
                 for lane in lanes.iter_mut() {
-                    if lane.runner.now() > main_now {
-                        // The main clock went back (restart, reload): start this lane over.
-                        if let Some(fresh) = Lane::new(&lane.id) {
-                            *lane = fresh;
-                        }
-                    }
-                    if lane.runner.now() < main_now {
-                        let mut b = Batch::default();
-                        lane.runner
-                            .advance_to(main_now, &mut b, || perf_now() > deadline);
-                        moved = true;
-                    }
+                    moved |= lane.follow(main_now, || perf_now() > deadline);
                 }
                 moved
             })
@@ -233,7 +170,7 @@ impl Cmp {
             self.refreshed.set_value(wall);
             self.views.set(
                 self.lanes
-                    .try_update_value(|l| l.iter_mut().map(view_of).collect())
+                    .try_update_value(|l| l.iter_mut().map(Lane::view).collect())
                     .unwrap_or_default(),
             );
         }
@@ -243,6 +180,15 @@ impl Cmp {
 impl Default for Cmp {
     fn default() -> Cmp {
         Cmp::new()
+    }
+}
+
+/// A lane's title in the page's language: a preset's name, or `RabbitMQ 4.0` and the
+/// scenario's name for a version lane (`fallback` is the scenario's own name).
+fn lane_title(c: &Ctx, key: &LaneKey, fallback: &str) -> String {
+    match key {
+        LaneKey::Preset(id) => preset_name(c, id, fallback),
+        LaneKey::Version(v) => format!("RabbitMQ {}", v.as_str()),
     }
 }
 
@@ -263,51 +209,19 @@ fn ctx() -> Ctx {
     expect_context::<Ctx>()
 }
 
-/// One preset run headless to its end: the final lateness figures and deliveries.
-#[derive(Clone, Debug, PartialEq)]
-struct FinalRow {
-    id: String,
-    name: String,
-    /// The report's `lateness_ms`: count, mean, p99, max.
-    late: (u64, f64, u64, u64),
-    deliveries: Vec<(String, u64, u64)>,
-}
-
-fn run_to_end(id: &str) -> Option<FinalRow> {
-    let s = delaylab_engine::scenario::load_str(preset_text(id)?).ok()?;
-    let v = delaylab_engine::report::run(&s);
-    let l = &v["lateness_ms"];
-    let late = (
-        l["count"].as_u64()?,
-        l["mean"].as_f64()?,
-        l["p99"].as_u64()?,
-        l["max"].as_u64()?,
-    );
-    let field = |d: &serde_json::Value, k: &str| d[k].as_u64().unwrap_or(0);
-    let deliveries = v["deliveries"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default()
-        .iter()
-        .map(|d| {
-            (
-                short(d["body"].as_str().unwrap_or("")),
-                field(d, "delivered_at_ms"),
-                field(d, "late_ms"),
-            )
-        })
-        .collect();
-    Some(FinalRow {
-        id: id.to_string(),
-        name: s.name.clone(),
-        late,
-        deliveries,
-    })
-}
-
 fn late_text(max_ms: u64) -> String {
     let mark = if max_ms > 0 { "⚠" } else { "✓" };
     format!("{mark} {}", span(max_ms))
+}
+
+/// Clicking a lane's title: a preset loads it; a version lane loads the scenario on that
+/// version (as the version selector does).
+fn open_lane(c: &Ctx, key: &LaneKey, scenario: Option<delaylab_engine::scenario::Scenario>) {
+    match (key, scenario) {
+        (LaneKey::Preset(id), _) => c.load(id),
+        (LaneKey::Version(_), Some(s)) => c.load_scenario("custom", s),
+        (LaneKey::Version(_), None) => {}
+    }
 }
 
 #[component]
@@ -316,33 +230,85 @@ pub fn Compare() -> impl IntoView {
     let cmp = c.cmp;
     let rows = RwSignal::new(Vec::<FinalRow>::new());
     let chosen = RwSignal::new(SETS[0].1.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-    let error = RwSignal::new(None::<String>);
-    let run_all = move || {
-        rows.set(
-            chosen
-                .get_untracked()
-                .iter()
-                .filter_map(|id| run_to_end(id))
-                .collect(),
-        )
+    let mode = RwSignal::new(Mode::Topologies);
+    // The two versions picked; None = the default pair for the loaded scenario's version.
+    let picked = RwSignal::new([None::<BrokerVersion>; 2]);
+    let own = super::version::current(c);
+    let versions = move || {
+        let d = default_pair(own.get());
+        let p = picked.get();
+        [p[0].unwrap_or(d[0]), p[1].unwrap_or(d[1])]
     };
-    let side_by_side = move || match cmp.start(&c, &chosen.get_untracked()) {
-        Ok(()) => {
+    let error = RwSignal::new(None::<String>);
+    let keys = move || -> Result<Vec<String>, String> {
+        match mode.get_untracked() {
+            Mode::Topologies => Ok(chosen.get_untracked()),
+            Mode::Versions => {
+                let [a, b] = versions();
+                if a == b {
+                    return Err(c.tr("compare_same_version").to_string());
+                }
+                Ok([a, b].map(|v| LaneKey::Version(v).key()).to_vec())
+            }
+        }
+    };
+    let run_all = move || match keys() {
+        Ok(k) => {
+            error.set(None);
+            let base = c.runner.with_value(|r| r.scenario.clone());
+            rows.set(
+                k.iter()
+                    .filter_map(|k| LaneKey::parse(k))
+                    .filter_map(|k| Some(run_to_end(k.clone(), scenario_of(&k, &base)?)))
+                    .collect(),
+            )
+        }
+        Err(e) => error.set(Some(e)),
+    };
+    let side_by_side = move || match keys().map(|k| cmp.start(&c, &k)) {
+        Ok(Ok(())) => {
             error.set(None);
             c.set_playing(true);
         }
-        Err(n) => error.set(Some(format!("{} ({n})", c.tr("compare_need_two")))),
+        Ok(Err(n)) => error.set(Some(format!("{} ({n})", c.tr("compare_need_two")))),
+        Err(e) => error.set(Some(e)),
     };
     let presets = c.presets.get_value();
+    let versions_mode = move || mode.get() == Mode::Versions;
     view! {
         <section class="panel compare" aria-labelledby="cmp-h" data-testid="compare">
-            <h2 id="cmp-h">{move || c.tr("compare")}</h2>
-            <p class="hint">{move || c.tr("compare_hint")}</p>
+            <h2 id="cmp-h">{move || c.tr(if versions_mode() { "compare_versions" } else { "compare" })}</h2>
+            <fieldset class="cmp-mode" data-testid="cmp-mode">
+                <legend class="sr-only">{move || c.tr("compare_mode")}</legend>
+                {[(Mode::Topologies, "topologies", "compare_mode_topologies"), (Mode::Versions, "versions", "compare_mode_versions")]
+                    .map(|(m, slug, key)| {
+                        view! {
+                            <label class="cmp-mode-opt">
+                                <input
+                                    type="radio"
+                                    name="cmp-mode"
+                                    data-testid=format!("cmp-mode-{slug}")
+                                    prop:checked=move || mode.get() == m
+                                    on:change=move |_| {
+                                        mode.set(m);
+                                        rows.set(vec![]);
+                                        error.set(None);
+                                    }
+                                />
+                                {move || c.tr(key)}
+                            </label>
+                        }
+                    })
+                    .collect_view()}
+            </fieldset>
+            <p class="hint">{move || c.tr(if versions_mode() { "compare_versions_hint" } else { "compare_hint" })}</p>
+            <Show when=move || !versions_mode()>
             <details class="cmp-pick-wrap">
             <summary>{move || c.tr("compare_pick")} ": " {move || chosen.with(|v| v.len())}</summary>
             <fieldset class="cmp-pick">
                 <legend class="sr-only">{move || c.tr("compare_pick")}</legend>
                 {presets
+                    .clone()
                     .into_iter()
                     .filter(|p| p.id != "sandbox")
                     .map(|p| {
@@ -371,6 +337,40 @@ pub fn Compare() -> impl IntoView {
                     .collect_view()}
             </fieldset>
             </details>
+            </Show>
+            <Show when=versions_mode>
+                <div class="cmp-versions" data-testid="cmp-versions">
+                    {[(0usize, "a", "compare_version_a"), (1, "b", "compare_version_b")]
+                        .map(|(i, slug, key)| {
+                            view! {
+                                <label class="cmp-version">
+                                    {move || c.tr(key)} " "
+                                    <select
+                                        data-testid=format!("cmp-version-{slug}")
+                                        on:change=move |ev| {
+                                            if let Some(v) = BrokerVersion::parse(&event_target_value(&ev)) {
+                                                picked.update(|p| p[i] = Some(v));
+                                            }
+                                        }
+                                    >
+                                        {BrokerVersion::ALL
+                                            .into_iter()
+                                            .map(|v| {
+                                                view! {
+                                                    <option value=v.as_str() title=v.label() selected=move || versions()[i] == v>
+                                                        {format!("RabbitMQ {}", v.as_str())}
+                                                    </option>
+                                                }
+                                            })
+                                            .collect_view()}
+                                    </select>
+                                </label>
+                            }
+                        })
+                        .collect_view()}
+                    <span class="sub">{move || c.meta_texts().name}</span>
+                </div>
+            </Show>
             <div class="cmp-actions">
                 <button class="primary" data-testid="compare-live" on:click=move |_| side_by_side()>
                     {move || c.tr("compare_live")}
@@ -402,7 +402,7 @@ fn Lanes() -> impl IntoView {
         <div class="lanes" data-testid="lanes" aria-live="off">
             <For
                 each=move || cmp.views.get()
-                key=|v| (v.id.clone(), v.now_ms, v.stats.total, v.queues.iter().map(|q| q.ready).sum::<u64>())
+                key=|v| (v.key.key(), v.now_ms, v.stats.total, v.queues.iter().map(|q| q.ready).sum::<u64>())
                 children=move |v| view! { <LaneCard v /> }
             />
         </div>
@@ -412,18 +412,40 @@ fn Lanes() -> impl IntoView {
 #[component]
 fn LaneCard(v: LaneView) -> impl IntoView {
     let c = ctx();
-    let id = v.id.clone();
+    let key = v.key.clone();
     let bad = v.stats.summary.max_ms > 0;
+    let version = v.key.version();
+    let open = {
+        let key = key.clone();
+        move |_| {
+            let s = c
+                .cmp
+                .scenarios()
+                .into_iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, s)| s);
+            open_lane(&c, &key, s)
+        }
+    };
     view! {
-        <article class="lane" data-testid=format!("lane-{}", v.id)>
+        <article class="lane" class:lane-version=version.is_some() data-testid=format!("lane-{}", v.key.slug())>
             <header class="lane-head">
-                <button class="link" on:click=move |_| c.load(&id)>{let (id, name) = (v.id.clone(), v.name.clone()); move || preset_name(&c, &id, &name)}</button>
+                <button class="link lane-title" on:click=open>{let (k, name) = (v.key.clone(), v.name.clone()); move || lane_title(&c, &k, &name)}</button>
                 <span class="lane-clock">{clock(v.now_ms)}</span>
             </header>
+            {version
+                .map(|ver| {
+                    // The scenario's name in the page's language when it is the main view's.
+                    let name = v.name.clone();
+                    let shown = move || {
+                        if c.meta.with(|m| m.name == name) { c.meta_texts().name } else { name.clone() }
+                    };
+                    view! { <p class="lane-sub" title=ver.label()>{shown}</p> }
+                })}
             <dl class="figures lane-figures" class:late=bad>
                 <div>
                     <dt>{c.tr("delivered_n")}</dt>
-                    <dd>{v.stats.summary.count}</dd>
+                    <dd data-testid="lane-delivered">{v.stats.summary.count}</dd>
                 </div>
                 <div>
                     <dt>{c.tr("mean")}</dt>
@@ -442,10 +464,12 @@ fn LaneCard(v: LaneView) -> impl IntoView {
                 .queues
                 .into_iter()
                 .map(|q| {
+                    let testid = format!("lane-q-{}", q.name);
                     view! {
-                        <div class="lane-q">
+                        <div class="lane-q" data-testid=testid>
                             <span class="qname">{q.name}</span>
                             <span class="count">{c.tr("ready")} " " <b>{q.ready}</b></span>
+                            {(q.unacked > 0).then(|| view! { <span class="count">{c.tr("unacked")} " " <b>{q.unacked}</b></span> })}
                             {(q.overdue > 0)
                                 .then(|| {
                                     view! {
@@ -508,24 +532,12 @@ fn LaneCard(v: LaneView) -> impl IntoView {
     }
 }
 
-fn deliveries_text(d: &[(String, u64, u64)]) -> String {
-    d.iter()
-        .map(|(b, t, l)| {
-            if *l > 0 {
-                format!("{b} {} (+{})", clock(*t), span(*l))
-            } else {
-                format!("{b} {}", clock(*t))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" · ")
-}
-
 #[component]
 fn FinalTable(rows: RwSignal<Vec<FinalRow>>) -> impl IntoView {
     let c = ctx();
     move || {
         let r = rows.get();
+        let by_version = r.first().is_some_and(|row| row.key.version().is_some());
         (!r.is_empty()).then(|| {
             view! {
                 <h3 class="sub-h">{c.tr("compare_final")}</h3>
@@ -533,7 +545,7 @@ fn FinalTable(rows: RwSignal<Vec<FinalRow>>) -> impl IntoView {
                     <table class="cmp-table">
                         <thead>
                             <tr>
-                                <th scope="col">{c.tr("topology")}</th>
+                                <th scope="col">{c.tr(if by_version { "compare_version_col" } else { "topology" })}</th>
                                 <th scope="col">{c.tr("delivered_n")}</th>
                                 <th scope="col">{c.tr("mean")}</th>
                                 <th scope="col">"p99"</th>
@@ -545,17 +557,25 @@ fn FinalTable(rows: RwSignal<Vec<FinalRow>>) -> impl IntoView {
                             {r
                                 .into_iter()
                                 .map(|row| {
-                                    let id = row.id.clone();
+                                    let key = row.key.clone();
+                                    let l = row.stats.summary;
+                                    let open = move |_| {
+                                        let base = c.runner.with_value(|r| r.scenario.clone());
+                                        open_lane(&c, &key, scenario_of(&key, &base))
+                                    };
                                     view! {
-                                        <tr data-testid=format!("compare-{}", row.id) class:late={row.late.3 > 0}>
+                                        <tr data-testid=format!("compare-{}", row.key.slug()) class:late={l.max_ms > 0}>
                                             <th scope="row">
-                                                <button class="link" on:click=move |_| c.load(&id)>{let (id, name) = (row.id.clone(), row.name.clone()); move || preset_name(&c, &id, &name)}</button>
+                                                <button class="link" on:click=open>{let (k, name) = (row.key.clone(), row.name.clone()); move || lane_title(&c, &k, &name)}</button>
                                             </th>
-                                            <td>{row.late.0}</td>
-                                            <td>{span(row.late.1.round() as u64)}</td>
-                                            <td>{span(row.late.2)}</td>
-                                            <td class="max">{late_text(row.late.3)}</td>
-                                            <td class="when">{deliveries_text(&row.deliveries)}</td>
+                                            <td>{l.count}</td>
+                                            <td>{span(l.mean_ms.round() as u64)}</td>
+                                            <td>{span(l.p99_ms)}</td>
+                                            <td class="max">{late_text(l.max_ms)}</td>
+                                            <td class="when">
+                                                {deliveries_summary(&row.deliveries, FINAL_KEEP, c.tr("compare_more"))}
+                                                {row.stopped.map(|why| view! { <span class="stopped" title=why>" ⚠ " {move || c.tr("compare_stopped")}</span> })}
+                                            </td>
                                         </tr>
                                     }
                                 })

@@ -27,6 +27,7 @@ use delaylab_engine::strategies::{
     WorkloadFile, NAMES,
 };
 use delaylab_engine::version::BrokerVersion;
+use delaylab_playground::strategy_costs::{self, CostChoice};
 use leptos::prelude::*;
 
 use super::i18n::Lang;
@@ -34,7 +35,7 @@ use super::strategies_text::{cells, human, preset_texts, tr, verdict, HEADER_KEY
 use super::{perf_now, Ctx};
 
 /// The workload presets (`scenarios/workloads/`).
-const PRESETS: [(&str, &str); 3] = [
+const PRESETS: [(&str, &str); 4] = [
     (
         "promotion-burst",
         include_str!("../../scenarios/workloads/promotion-burst.json"),
@@ -47,9 +48,17 @@ const PRESETS: [(&str, &str); 3] = [
         "any-delay-node-lost",
         include_str!("../../scenarios/workloads/any-delay-node-lost.json"),
     ),
+    (
+        "plugin-backlog",
+        include_str!("../../scenarios/workloads/plugin-backlog.json"),
+    ),
 ];
-/// A preset's count is capped at this in the browser until "full size" is pressed.
+/// A preset of more than [`BROWSER_FULL_UP_TO`] tasks starts at this count in the
+/// browser, until "full size" is pressed.
 pub const BROWSER_DEFAULT_COUNT: u64 = 20_000;
+/// Presets up to this many tasks start at their full size: the plugin's drift needs a
+/// long backlog (plugin-backlog: 100,000 in 17 s, a few seconds of work in the tab).
+pub const BROWSER_FULL_UP_TO: u64 = 100_000;
 /// Wall ms of work per slice (then the page gets a turn).
 const FRAME_BUDGET_MS: f64 = 12.0;
 /// Work units per `Comparison::step` call between two clock reads.
@@ -65,6 +74,8 @@ struct Form {
     at: RwSignal<String>,
     downtime: RwSignal<String>,
     chosen: RwSignal<Vec<&'static str>>,
+    /// Exact rules or RabbitMQ's measured speed for the broker strategies.
+    costs: RwSignal<CostChoice>,
 }
 
 fn preset_file(i: usize) -> WorkloadFile {
@@ -78,8 +89,12 @@ pub(super) fn dur_text(ms: u64) -> String {
 impl Form {
     fn fill_from(&self, i: usize) {
         let f = preset_file(i);
-        self.count
-            .set(f.spec.count.min(BROWSER_DEFAULT_COUNT).to_string());
+        let count = if f.spec.count > BROWSER_FULL_UP_TO {
+            BROWSER_DEFAULT_COUNT
+        } else {
+            f.spec.count
+        };
+        self.count.set(count.to_string());
         self.over.set(dur_text(f.spec.over_ms));
         let (kind, at, down) = match f.spec.outage {
             None => ("none", 0, 0),
@@ -140,7 +155,11 @@ impl Form {
         if configs.is_empty() {
             return Err("none_chosen");
         }
-        Ok((Workload::generate(&f.spec), configs))
+        // As `delaylab compare --costs` builds it (strategy_costs.rs, tested there).
+        Ok((
+            strategy_costs::workload(&f, self.costs.get_untracked()),
+            configs,
+        ))
     }
 }
 
@@ -153,11 +172,19 @@ struct Run {
     results: RwSignal<Vec<StrategyResult>>,
     /// (strategy running now, strategies in this run)
     progress: RwSignal<Option<(&'static str, usize)>>,
+    /// The cost mode the figures shown come from (the switch may have moved since).
+    mode: RwSignal<Option<CostChoice>>,
 }
 
 impl Run {
-    fn start(&self, workload: Workload, configs: Vec<delaylab_engine::strategies::Config>) {
+    fn start(
+        &self,
+        workload: Workload,
+        configs: Vec<delaylab_engine::strategies::Config>,
+        mode: CostChoice,
+    ) {
         let total = configs.len();
+        self.mode.set(Some(mode));
         self.generation.update_value(|g| *g += 1);
         let generation = self.generation.get_value();
         self.cmp.set_value(Some(Comparison::new(workload, configs)));
@@ -219,6 +246,7 @@ pub fn StrategyCompare() -> impl IntoView {
         at: RwSignal::new(String::new()),
         downtime: RwSignal::new(String::new()),
         chosen: RwSignal::new(NAMES.to_vec()),
+        costs: RwSignal::new(CostChoice::default()),
     };
     form.fill_from(0);
     let run = Run {
@@ -226,12 +254,13 @@ pub fn StrategyCompare() -> impl IntoView {
         generation: StoredValue::new(0),
         results: RwSignal::new(Vec::new()),
         progress: RwSignal::new(None),
+        mode: RwSignal::new(None),
     };
     let error = RwSignal::new(None::<&'static str>);
     let on_run = move |_| match form.build() {
         Ok((w, configs)) => {
             error.set(None);
-            run.start(w, configs);
+            run.start(w, configs, form.costs.get_untracked());
         }
         Err(key) => error.set(Some(key)),
     };
@@ -328,6 +357,7 @@ pub fn StrategyCompare() -> impl IntoView {
                     })
                     .collect_view()}
             </fieldset>
+            <CostSwitch costs=form.costs lang=Signal::derive(lang) />
             <p class="strat-actions">
                 <button class="primary" data-testid="strat-run" on:click=on_run>{move || tr(lang(), "run")}</button>
                 <span role="status" data-testid="strat-status">
@@ -339,6 +369,18 @@ pub fn StrategyCompare() -> impl IntoView {
                 </span>
                 <span class="error" role="alert">{move || error.get().map(|k| tr(lang(), k))}</span>
             </p>
+            {move || {
+                run.mode
+                    .get()
+                    .filter(|_| run.results.with(|r| !r.is_empty()))
+                    .map(|m| {
+                        view! {
+                            <p class="strat-mode" class:measured=m == CostChoice::Measured data-testid="strat-mode" data-mode=m.cli_name()>
+                                {tr(lang(), m.note_key())}
+                            </p>
+                        }
+                    })
+            }}
             <ResultTable results=run.results lang=Signal::derive(lang) />
             <div class="strat-cards">
                 <For each=move || run.results.get() key=|r| (r.name, r.tasks, r.delivered, r.lateness.max_ms) let:r>
@@ -346,6 +388,38 @@ pub fn StrategyCompare() -> impl IntoView {
                 </For>
             </div>
         </section>
+    }
+}
+
+/// "exact rules | with RabbitMQ's speed (3.10.8, 2 cores)": the cost mode of the next run.
+#[component]
+fn CostSwitch(costs: RwSignal<CostChoice>, lang: Signal<Lang>) -> impl IntoView {
+    view! {
+        <fieldset class="strat-costs" data-testid="strat-costs">
+            <legend>{move || tr(lang.get(), "costs")}</legend>
+            {CostChoice::ALL
+                .map(|c| {
+                    view! {
+                        <label class="strat-cost">
+                            <input
+                                type="radio"
+                                name="strat-costs"
+                                value=c.cli_name()
+                                data-testid=format!("strat-costs-{}", c.cli_name())
+                                prop:checked=move || costs.get() == c
+                                on:change=move |ev| {
+                                    if let Some(c) = CostChoice::parse(&event_target_value(&ev)) {
+                                        costs.set(c);
+                                    }
+                                }
+                            />
+                            {move || tr(lang.get(), c.label_key())}
+                        </label>
+                    }
+                })
+                .collect_view()}
+            <span class="hint">{move || tr(lang.get(), "costs_hint")}</span>
+        </fieldset>
     }
 }
 

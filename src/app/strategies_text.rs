@@ -48,6 +48,21 @@ pub(super) fn tr(lang: Lang, key: &'static str) -> &'static str {
         "works_4_3" => ("works on 4.3", "可用于 4.3"),
         "yes" => ("yes", "是"),
         "no" => ("no: plugin archived, runs on 3.10-4.2 only", "否:插件已归档,只能运行在 3.10-4.2"),
+        "costs" => ("Broker speed", "broker 速度"),
+        "costs_exact" => ("exact rules", "精确规则"),
+        "costs_measured" => ("with RabbitMQ's speed (3.10.8, 2 cores)", "按 RabbitMQ 的实测速度(3.10.8,2 核)"),
+        "costs_hint" => (
+            "Applies to the broker strategies (DLX and plugin); the same as delaylab compare --costs ideal or --costs measured.",
+            "作用于 broker 方案(DLX 和插件);与 delaylab compare --costs ideal 或 --costs measured 相同。",
+        ),
+        "costs_note_exact" => (
+            "Figures from the exact rules: a broker that takes no time (delaylab compare --costs ideal). The plugin is never late here and a burst of expiries is dead-lettered in one millisecond.",
+            "以下数据来自精确规则:broker 不耗时(delaylab compare --costs ideal)。这里插件从不迟到,一批同时到期的消息在一毫秒内全部死信。",
+        ),
+        "costs_note_measured" => (
+            "Figures with RabbitMQ's speed: 3.10.8 on 2 cores as measured (delaylab compare --costs measured). The plugin's one process releases about one due millisecond per ~1 ms tick, so it drifts once backlogged; dead-lettering and deliveries take time, so a burst drains late.",
+            "以下数据按 RabbitMQ 的实测速度:2 核上的 3.10.8(delaylab compare --costs measured)。插件只有一个进程,每约 1 毫秒的定时器只释放一个到期毫秒,积压后会越来越晚;死信和投递都要花时间,所以一批消息要排队慢慢放出。",
+        ),
         _ => (key, key),
     };
     if lang == Lang::Zh {
@@ -68,6 +83,10 @@ pub fn preset_texts(lang: Lang, id: &str, file: &WorkloadFile) -> (String, Strin
         "reminder-ladder" => Some((
             "阶梯提醒,中途重启",
             "一小时内发出 2,000 条付款提醒,分三级(10 分钟、30 分钟、2 小时)。第 40 分钟时,保存待发提醒的一方重启并停机 2 分钟:应用侧方案是应用,broker 方案是 broker 节点。停机期间创建的提醒在恢复后交接。",
+        )),
+        "plugin-backlog" => Some((
+            "快速发布下的插件:17 秒内 100,000 个任务",
+            "一个通道以最快速度(17 秒)发布 100,000 个任务,每个延迟 2 到 10 秒:即 broker-costs.md 第 3 节的实验设置。按精确规则,所有 broker 方案都准时;按 RabbitMQ 的实测速度,延迟消息插件只有一个进程,既要处理插入,每个定时器节拍又只释放一个到期毫秒,于是落后好几秒。单个 DLX 等待队列(消息级 TTL)无论哪种模式都会因为延迟混合而队头阻塞。",
         )),
         "any-delay-node-lost" => Some((
             "1 秒到 2 小时的任意延迟,节点丢失",
@@ -205,6 +224,10 @@ pub(super) const HEADER_KEYS: [&str; 11] = [
     "params",
 ];
 
+/// Lateness from which a broker strategy counts as late in its verdict (the broker's
+/// speed, not the rules, made it so: RabbitMQ's measured costs).
+const LATE_VERDICT_MS: i64 = 1_000;
+
 /// The verdict template of a strategy for its numbers; `{name}` placeholders are filled
 /// by [`verdict`].
 pub(super) fn template(r: &StrategyResult, lang: Lang) -> &'static str {
@@ -242,13 +265,17 @@ pub(super) fn template(r: &StrategyResult, lang: Lang) -> &'static str {
             "Precise to the {tick} tick (max {max}); long delays take up to {rounds} rounds; everything is lost on a restart, and several instances need coordination.",
             "精确到 {tick} 的刻度(最大 {max});长延迟最多转 {rounds} 圈;重启即全部丢失,多实例还需要协调。",
         ),
-        "dlx-per-message" if r.lateness.max_ms > 1_000 => (
+        "dlx-per-message" if r.lateness.max_ms > LATE_VERDICT_MS => (
             "Head-of-line blocking: mixed delays in one queue make tasks up to {max} late (mean {mean}). Only for a single fixed delay.{lost_note}",
             "队头阻塞:不同延迟混在一个队列里,任务最多晚 {max}(平均 {mean})。只适合单一固定延迟。{lost_note}",
         ),
         "dlx-per-message" => (
             "On time here (max {max}): no mixed delays waited behind longer ones. With mixed delays short ones would wait behind long ones.{lost_note}",
             "这里准时(最大 {max}):没有短延迟排在长延迟后面。一旦延迟混合,短的就会被长的堵住。{lost_note}",
+        ),
+        "dlx-per-queue" if r.lateness.max_ms > LATE_VERDICT_MS => (
+            "Up to {max} late (mean {mean}) with one queue per delay: the broker takes time to take the burst, expire and dead-letter it, so the due messages drain one after another.{lost_note}",
+            "每个延迟一个队列,但最多晚 {max}(平均 {mean}):broker 接收、过期和死信这批消息都要时间,到期的消息只能一个接一个放出。{lost_note}",
         ),
         "dlx-per-queue" => (
             "On time (max {max}) with one queue per delay: {queues} queues, {objects} objects to declare; every new delay needs a new queue.{lost_note}",
@@ -265,6 +292,10 @@ pub(super) fn template(r: &StrategyResult, lang: Lang) -> &'static str {
         "plugin" if lost => (
             "On time (max {max}), but {lost} tasks lost with the node: the plugin's store lives on one node and is not replicated. It runs on RabbitMQ 3.10 to 4.2 only (archived January 2026, cannot run on 4.3).",
             "准时(最大 {max}),但节点丢失带走了 {lost} 个任务:插件的存储只在一个节点上,没有副本。它只能运行在 RabbitMQ 3.10 至 4.2(2026 年 1 月已归档,无法运行在 4.3 上)。",
+        ),
+        "plugin" if r.lateness.max_ms > LATE_VERDICT_MS => (
+            "Drifts behind: up to {max} late (mean {mean}). The plugin's one process takes every insert and releases one due millisecond per ~1 ms tick, so a backlog falls further behind while publishing goes on. It runs on RabbitMQ 3.10 to 4.2 only (archived January 2026, cannot run on 4.3).",
+            "越来越晚:最多晚 {max}(平均 {mean})。插件只有一个进程,既要处理每次插入,每约 1 毫秒的节拍又只释放一个到期毫秒,所以发布持续时积压越落越远。它只能运行在 RabbitMQ 3.10 至 4.2(2026 年 1 月已归档,无法运行在 4.3 上)。",
         ),
         "plugin" => (
             "On time (max {max}) with {objects} objects; the store survives a restart but not the loss of its node, and its throughput is limited. It runs on RabbitMQ 3.10 to 4.2 only (archived January 2026, cannot run on 4.3).",

@@ -14,6 +14,7 @@
 
 pub mod chart;
 pub mod clock;
+pub mod compare;
 pub mod consumer_form;
 pub mod edit_rules;
 pub mod host;
@@ -28,6 +29,7 @@ pub mod publish_form;
 pub mod refresh;
 pub mod runner;
 pub mod stats;
+pub mod strategy_costs;
 pub mod topo;
 pub mod topo_fit;
 pub mod track;

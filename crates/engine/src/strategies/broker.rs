@@ -177,6 +177,10 @@ pub(crate) struct BrokerRun {
     outage_done: bool,
     /// Task index of each message id (ids are handed out from 1 at publish).
     task_of_msg: Vec<u32>,
+    /// Publishes the broker has taken so far. The channel takes them in the order they
+    /// were sent, so the k-th `Published` is task k; with costs it may come after later
+    /// tasks were sent (`costs::ingress`), so `next` would name the wrong task.
+    published: usize,
     fired: Vec<bool>,
     tally: Tally,
     events: u64,
@@ -198,6 +202,7 @@ impl BrokerRun {
             next: 0,
             outage_done: w.outage.is_none(),
             task_of_msg: vec![u32::MAX; n + 1],
+            published: 0,
             fired: vec![false; n],
             tally,
             events: 0,
@@ -212,8 +217,9 @@ impl BrokerRun {
             match e.kind {
                 EventKind::Published { msg, .. } => {
                     if let Some(slot) = self.task_of_msg.get_mut(msg.id.0 as usize) {
-                        *slot = self.next as u32;
+                        *slot = self.published as u32;
                     }
+                    self.published += 1;
                 }
                 EventKind::Delivered { msg, .. } => {
                     let i = self
