@@ -222,6 +222,17 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
             )
         }
         EventKind::Requeued { queue, .. } => (s(*queue), String::new()),
+        EventKind::ConsumerTimedOut {
+            queue,
+            consumer: c,
+            text,
+            ..
+        } => {
+            // The engine's words say what the broker did (channel closed or consumer
+            // cancelled) and why; the line only names where.
+            level = Level::Bad;
+            (s(*queue), format!("{}: {text}", consumer(Some(*c))))
+        }
         EventKind::LimitReached { text } => {
             level = Level::Bad;
             (String::new(), text.to_string())
