@@ -28,6 +28,7 @@ pub mod node;
 pub mod orders;
 pub mod plan;
 pub mod python;
+pub mod rust;
 pub mod syntax;
 pub mod text;
 pub mod walk;
@@ -60,9 +61,9 @@ impl Language {
         LANGUAGES.iter().find(|(n, _)| *n == s).map(|(_, l)| *l)
     }
 
-    /// False for the generators not written yet (Spring Boot, Rust): the CLI refuses them.
+    /// False for the generators not written yet (Spring Boot): the CLI refuses them.
     pub fn is_available(self) -> bool {
-        !matches!(self, Language::Spring | Language::Rust)
+        !matches!(self, Language::Spring)
     }
 
     pub fn as_str(self) -> &'static str {
@@ -112,8 +113,9 @@ pub fn export(scenario: &Scenario, options: &Options) -> Export {
         Language::Java => java::files(&plan, &t),
         Language::Node => node::files(&plan, &t),
         Language::Go => go::files(&plan, &t),
+        Language::Rust => rust::files(&plan, &t),
         // Not written yet (see `Language::is_available`): no files.
-        Language::Spring | Language::Rust => Vec::new(),
+        Language::Spring => Vec::new(),
     };
     Export {
         files,
