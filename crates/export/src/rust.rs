@@ -219,11 +219,13 @@ fn exchange_stmt(x: &ExchangeDef, t: &Texts, seen: &mut Seen, indent: &str) -> S
     );
     let (mut lines, args) = args_line(&entries, &inner);
     lines.insert(0, format!("let opts = {opts};"));
-    lines.push(format!(
-        "ch.exchange_declare(n({}), {}, opts, {args}).await",
-        q(&x.name),
-        exchange_kind(&x.kind)
-    ));
+    let a = [
+        format!("n({})", q(&x.name)),
+        exchange_kind(&x.kind),
+        "opts".into(),
+        args.into(),
+    ];
+    lines.push(call(&inner, "ch.exchange_declare", &a, ".await"));
     step(&lines, indent)
 }
 
@@ -240,32 +242,54 @@ fn queue_stmt(x: &QueueDef, t: &Texts, seen: &mut Seen, indent: &str) -> String 
     );
     let (mut lines, args) = args_line(&entries, &inner);
     lines.insert(0, format!("let opts = {opts};"));
-    lines.push(format!(
-        "ch.queue_declare(n({}), opts, {args}).await",
-        q(&x.name)
-    ));
+    let a = [format!("n({})", q(&x.name)), "opts".into(), args.into()];
+    lines.push(call(&inner, "ch.queue_declare", &a, ".await"));
     step(&lines, indent)
 }
 
 fn bind_stmt(b: &BindingDef, unbind: bool, indent: &str) -> String {
-    let (mut lines, args) = args_line(&walk::plain(&b.arguments), &format!("{indent}    "));
-    let (src, dst, rk) = (q(&b.source), q(&b.destination), q(&b.routing_key));
-    let call = match (b.destination_type, unbind) {
-        (DestinationKind::Queue, false) => format!(
-            "ch.queue_bind(n({dst}), n({src}), {rk}.into(), QueueBindOptions::default(), {args}).await"
-        ),
-        (DestinationKind::Queue, true) => {
-            format!("ch.queue_unbind(n({dst}), n({src}), {rk}.into(), {args}).await")
+    let inner = format!("{indent}    ");
+    let (mut lines, args) = args_line(&walk::plain(&b.arguments), &inner);
+    let (f, opts) = match (b.destination_type, unbind) {
+        (DestinationKind::Queue, false) => ("ch.queue_bind", Some("QueueBindOptions::default()")),
+        (DestinationKind::Queue, true) => ("ch.queue_unbind", None),
+        (DestinationKind::Exchange, false) => {
+            ("ch.exchange_bind", Some("ExchangeBindOptions::default()"))
         }
-        (DestinationKind::Exchange, false) => format!(
-            "ch.exchange_bind(n({dst}), n({src}), {rk}.into(), ExchangeBindOptions::default(), {args}).await"
-        ),
-        (DestinationKind::Exchange, true) => format!(
-            "ch.exchange_unbind(n({dst}), n({src}), {rk}.into(), ExchangeUnbindOptions::default(), {args}).await"
+        (DestinationKind::Exchange, true) => (
+            "ch.exchange_unbind",
+            Some("ExchangeUnbindOptions::default()"),
         ),
     };
-    lines.push(call);
+    // lapin's order: destination, source, routing key (options), arguments.
+    let mut a = vec![
+        format!("n({})", q(&b.destination)),
+        format!("n({})", q(&b.source)),
+        format!("{}.into()", q(&b.routing_key)),
+    ];
+    a.extend(opts.map(String::from));
+    a.push(args.into());
+    lines.push(call(&inner, f, &a, ".await"));
     step(&lines, indent)
+}
+
+/// Line width of the generated code (rustfmt's default).
+const MAX_WIDTH: usize = 100;
+
+/// `f(a, b).await` on one line when it fits at `indent`, else one argument a line as
+/// rustfmt writes it.
+fn call(indent: &str, f: &str, args: &[String], tail: &str) -> String {
+    let one = format!("{f}({}){tail}", args.join(", "));
+    if indent.len() + one.len() <= MAX_WIDTH && !one.contains('\n') {
+        return one;
+    }
+    let mut out = format!("{f}(\n");
+    for a in args {
+        out.push_str(&format!("{indent}    {a},\n"));
+    }
+    // rustfmt puts `.await` on a line of its own after a broken call.
+    out.push_str(&format!("{indent})\n{indent}{tail}"));
+    out
 }
 
 /// An argument table: no line and `FieldTable::default()` when it is empty, else a
@@ -395,11 +419,16 @@ fn publish_stmt(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent:
     } else {
         format!("{}.into()", q(&p.routing_key))
     };
-    out.push_str(&format!(
-        "{indent}run.publish(n({}), {rk}, {body}, props, {}).await;\n",
-        q(&p.exchange),
-        p.mandatory
-    ));
+    let a = [
+        format!("n({})", q(&p.exchange)),
+        rk,
+        body.to_string(),
+        "props".into(),
+        p.mandatory.to_string(),
+    ];
+    out.push_str(indent);
+    out.push_str(&call(indent, "run.publish", &a, ".await;"));
+    out.push('\n');
     out
 }
 

@@ -49,12 +49,24 @@ const LEFT_OUT: &[&str] = &[];
 async fn declare_topology(run: &mut Run) {
     run.step(async |ch| {
         let opts = ExchangeDeclareOptions { durable: true, ..Default::default() };
-        ch.exchange_declare(n("order.delay.exchange"), ExchangeKind::Direct, opts, FieldTable::default()).await
+        ch.exchange_declare(
+            n("order.delay.exchange"),
+            ExchangeKind::Direct,
+            opts,
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
     run.step(async |ch| {
         let opts = ExchangeDeclareOptions { durable: true, ..Default::default() };
-        ch.exchange_declare(n("order.dlx.exchange"), ExchangeKind::Direct, opts, FieldTable::default()).await
+        ch.exchange_declare(
+            n("order.dlx.exchange"),
+            ExchangeKind::Direct,
+            opts,
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
     // A wait queue: no consumer reads it, on purpose. Messages sit here until their TTL
@@ -80,11 +92,25 @@ async fn declare_topology(run: &mut Run) {
     })
     .await;
     run.step(async |ch| {
-        ch.queue_bind(n("order.delay.queue"), n("order.delay.exchange"), "order.create".into(), QueueBindOptions::default(), FieldTable::default()).await
+        ch.queue_bind(
+            n("order.delay.queue"),
+            n("order.delay.exchange"),
+            "order.create".into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
     run.step(async |ch| {
-        ch.queue_bind(n("order.dlx.queue"), n("order.dlx.exchange"), "order.timeout".into(), QueueBindOptions::default(), FieldTable::default()).await
+        ch.queue_bind(
+            n("order.dlx.queue"),
+            n("order.dlx.exchange"),
+            "order.timeout".into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
 }
@@ -139,49 +165,105 @@ async fn act(run: &mut Run, index: usize, _k: u32) {
             // simulation does.
             let props = BasicProperties::default()
                 .with_expiration("abc".into());
-            run.publish(n("order.delay.exchange"), "order.create".into(), "exp-abc", props, false).await;
+            run.publish(
+                n("order.delay.exchange"),
+                "order.create".into(),
+                "exp-abc",
+                props,
+                false,
+            )
+            .await;
         }
         // actions[1] at 1000 ms
         1 => {
             let props = BasicProperties::default()
                 .with_expiration("-1".into());
-            run.publish(n("order.delay.exchange"), "order.create".into(), "exp-negative", props, false).await;
+            run.publish(
+                n("order.delay.exchange"),
+                "order.create".into(),
+                "exp-negative",
+                props,
+                false,
+            )
+            .await;
         }
         // actions[2] at 2000 ms
         2 => {
             let props = BasicProperties::default()
                 .with_expiration("1.5".into());
-            run.publish(n("order.delay.exchange"), "order.create".into(), "exp-decimal", props, false).await;
+            run.publish(
+                n("order.delay.exchange"),
+                "order.create".into(),
+                "exp-decimal",
+                props,
+                false,
+            )
+            .await;
         }
         // actions[3] at 3000 ms
         3 => {
             let props = BasicProperties::default()
                 .with_expiration("".into());
-            run.publish(n("order.delay.exchange"), "order.create".into(), "exp-empty", props, false).await;
+            run.publish(
+                n("order.delay.exchange"),
+                "order.create".into(),
+                "exp-empty",
+                props,
+                false,
+            )
+            .await;
         }
         // actions[4] at 4000 ms
         4 => {
             let props = BasicProperties::default()
                 .with_expiration(" 500".into());
-            run.publish(n("order.delay.exchange"), "order.create".into(), "exp-leading-space", props, false).await;
+            run.publish(
+                n("order.delay.exchange"),
+                "order.create".into(),
+                "exp-leading-space",
+                props,
+                false,
+            )
+            .await;
         }
         // actions[5] at 5000 ms
         5 => {
             let props = BasicProperties::default()
                 .with_expiration("315360000001".into());
-            run.publish(n("order.delay.exchange"), "order.create".into(), "exp-over-10-years", props, false).await;
+            run.publish(
+                n("order.delay.exchange"),
+                "order.create".into(),
+                "exp-over-10-years",
+                props,
+                false,
+            )
+            .await;
         }
         // actions[6] at 6000 ms
         6 => {
             let props = BasicProperties::default()
                 .with_expiration(ttl_read_as("+500", 500));
-            run.publish(n("order.delay.exchange"), "order.create".into(), "exp-plus", props, false).await;
+            run.publish(
+                n("order.delay.exchange"),
+                "order.create".into(),
+                "exp-plus",
+                props,
+                false,
+            )
+            .await;
         }
         // actions[7] at 7000 ms
         7 => {
             let props = BasicProperties::default()
                 .with_expiration(ttl_read_as("0500", 500));
-            run.publish(n("order.delay.exchange"), "order.create".into(), "exp-leading-zero", props, false).await;
+            run.publish(
+                n("order.delay.exchange"),
+                "order.create".into(),
+                "exp-leading-zero",
+                props,
+                false,
+            )
+            .await;
         }
         // actions[8] at 10000 ms
         8 => {

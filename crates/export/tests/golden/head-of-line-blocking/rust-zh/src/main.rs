@@ -42,12 +42,24 @@ const LEFT_OUT: &[&str] = &[];
 async fn declare_topology(run: &mut Run) {
     run.step(async |ch| {
         let opts = ExchangeDeclareOptions { durable: true, ..Default::default() };
-        ch.exchange_declare(n("order.delay.exchange"), ExchangeKind::Direct, opts, FieldTable::default()).await
+        ch.exchange_declare(
+            n("order.delay.exchange"),
+            ExchangeKind::Direct,
+            opts,
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
     run.step(async |ch| {
         let opts = ExchangeDeclareOptions { durable: true, ..Default::default() };
-        ch.exchange_declare(n("order.dlx.exchange"), ExchangeKind::Direct, opts, FieldTable::default()).await
+        ch.exchange_declare(
+            n("order.dlx.exchange"),
+            ExchangeKind::Direct,
+            opts,
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
     // 等待队列：故意不挂消费者。消息在这里等到 TTL 到期，再由 broker 死信转发到下面的交换机。只有队头的消息会过期，所以短 TTL 的消息会排在长 TTL 的后面等
@@ -69,11 +81,25 @@ async fn declare_topology(run: &mut Run) {
     })
     .await;
     run.step(async |ch| {
-        ch.queue_bind(n("order.delay.queue"), n("order.delay.exchange"), "order.create".into(), QueueBindOptions::default(), FieldTable::default()).await
+        ch.queue_bind(
+            n("order.delay.queue"),
+            n("order.delay.exchange"),
+            "order.create".into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
     run.step(async |ch| {
-        ch.queue_bind(n("order.dlx.queue"), n("order.dlx.exchange"), "order.timeout".into(), QueueBindOptions::default(), FieldTable::default()).await
+        ch.queue_bind(
+            n("order.dlx.queue"),
+            n("order.dlx.exchange"),
+            "order.timeout".into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
 }

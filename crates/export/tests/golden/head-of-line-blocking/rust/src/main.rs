@@ -45,12 +45,24 @@ const LEFT_OUT: &[&str] = &[];
 async fn declare_topology(run: &mut Run) {
     run.step(async |ch| {
         let opts = ExchangeDeclareOptions { durable: true, ..Default::default() };
-        ch.exchange_declare(n("order.delay.exchange"), ExchangeKind::Direct, opts, FieldTable::default()).await
+        ch.exchange_declare(
+            n("order.delay.exchange"),
+            ExchangeKind::Direct,
+            opts,
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
     run.step(async |ch| {
         let opts = ExchangeDeclareOptions { durable: true, ..Default::default() };
-        ch.exchange_declare(n("order.dlx.exchange"), ExchangeKind::Direct, opts, FieldTable::default()).await
+        ch.exchange_declare(
+            n("order.dlx.exchange"),
+            ExchangeKind::Direct,
+            opts,
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
     // A wait queue: no consumer reads it, on purpose. Messages sit here until their TTL
@@ -76,11 +88,25 @@ async fn declare_topology(run: &mut Run) {
     })
     .await;
     run.step(async |ch| {
-        ch.queue_bind(n("order.delay.queue"), n("order.delay.exchange"), "order.create".into(), QueueBindOptions::default(), FieldTable::default()).await
+        ch.queue_bind(
+            n("order.delay.queue"),
+            n("order.delay.exchange"),
+            "order.create".into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
     run.step(async |ch| {
-        ch.queue_bind(n("order.dlx.queue"), n("order.dlx.exchange"), "order.timeout".into(), QueueBindOptions::default(), FieldTable::default()).await
+        ch.queue_bind(
+            n("order.dlx.queue"),
+            n("order.dlx.exchange"),
+            "order.timeout".into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
 }

@@ -183,7 +183,8 @@ impl Outcomes {
                 *rng ^= *rng >> 12;
                 *rng ^= *rng << 25;
                 *rng ^= *rng >> 27;
-                let u = (rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64;
+                let u =
+                    (rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64;
                 let total: f64 = w.iter().map(|(_, x)| x).sum();
                 let mut acc = 0.0;
                 for (o, x) in w.iter() {
@@ -245,9 +246,9 @@ struct Shared {
 
 impl Shared {
     fn now_ms(&self) -> u64 {
-        self.t0
-            .get()
-            .map_or(0, |t0| (t0.elapsed().as_secs_f64() * 1000.0 / *SCALE).round() as u64)
+        self.t0.get().map_or(0, |t0| {
+            (t0.elapsed().as_secs_f64() * 1000.0 / *SCALE).round() as u64
+        })
     }
 
     fn at(&self, at_ms: u64) -> Instant {
@@ -286,9 +287,9 @@ impl Shared {
 
     fn client_error(&self, text: &str) {
         let at = self.now_ms();
-        self.rec()
-            .errors
-            .push(json!({"at_ms": at, "code": 0, "text": format!("client: {text}"), "scope": "client"}));
+        self.rec().errors.push(
+            json!({"at_ms": at, "code": 0, "text": format!("client: {text}"), "scope": "client"}),
+        );
     }
 
     fn record(&self, d: &lapin::message::Delivery, queue: &str, consumer: &str) {
@@ -563,7 +564,10 @@ impl Run {
     /// basic.get with auto-ack: takes the head of the queue, if any.
     pub async fn get(&mut self, queue: &'static str) {
         let got = self
-            .step(async |ch| ch.basic_get(n(queue), BasicGetOptions { no_ack: true }).await)
+            .step(async |ch| {
+                ch.basic_get(n(queue), BasicGetOptions { no_ack: true })
+                    .await
+            })
             .await;
         if let Some(Some(m)) = got {
             self.shared.record(&m.delivery, queue, "basic.get");
@@ -605,7 +609,9 @@ impl Run {
         let mut plan = Vec::new();
         for t in timed {
             for k in 1..=t.count {
-                let at = t.at_ms.saturating_add(u64::from(k - 1).saturating_mul(t.every_ms));
+                let at = t
+                    .at_ms
+                    .saturating_add(u64::from(k - 1).saturating_mul(t.every_ms));
                 if at <= end_ms {
                     plan.push((at, t.index, k));
                 }
@@ -751,7 +757,10 @@ async fn attach(shared: &Shared, conn: &Connection, c: &Consumer) -> Attached {
     };
     if !c.auto_ack && c.prefetch > 0 {
         let qos = ch
-            .basic_qos(c.prefetch.min(MAX_PREFETCH) as u16, BasicQosOptions { global: false })
+            .basic_qos(
+                c.prefetch.min(MAX_PREFETCH) as u16,
+                BasicQosOptions { global: false },
+            )
             .await;
         if let Err(e) = qos {
             shared.error(&e, None);

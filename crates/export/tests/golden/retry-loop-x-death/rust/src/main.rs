@@ -49,12 +49,24 @@ const LEFT_OUT: &[&str] = &[];
 async fn declare_topology(run: &mut Run) {
     run.step(async |ch| {
         let opts = ExchangeDeclareOptions { durable: true, ..Default::default() };
-        ch.exchange_declare(n("payment.exchange"), ExchangeKind::Direct, opts, FieldTable::default()).await
+        ch.exchange_declare(
+            n("payment.exchange"),
+            ExchangeKind::Direct,
+            opts,
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
     run.step(async |ch| {
         let opts = ExchangeDeclareOptions { durable: true, ..Default::default() };
-        ch.exchange_declare(n("payment.retry.exchange"), ExchangeKind::Direct, opts, FieldTable::default()).await
+        ch.exchange_declare(
+            n("payment.retry.exchange"),
+            ExchangeKind::Direct,
+            opts,
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
     run.step(async |ch| {
@@ -87,11 +99,25 @@ async fn declare_topology(run: &mut Run) {
     })
     .await;
     run.step(async |ch| {
-        ch.queue_bind(n("payment.work.queue"), n("payment.exchange"), "payment.notify".into(), QueueBindOptions::default(), FieldTable::default()).await
+        ch.queue_bind(
+            n("payment.work.queue"),
+            n("payment.exchange"),
+            "payment.notify".into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
     run.step(async |ch| {
-        ch.queue_bind(n("payment.retry.queue"), n("payment.retry.exchange"), "payment.retry".into(), QueueBindOptions::default(), FieldTable::default()).await
+        ch.queue_bind(
+            n("payment.retry.queue"),
+            n("payment.retry.exchange"),
+            "payment.retry".into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
+        .await
     })
     .await;
 }
@@ -136,7 +162,14 @@ async fn act(run: &mut Run, index: usize, _k: u32) {
             let props = BasicProperties::default()
                 .with_delivery_mode(2)
                 .with_message_id("7731".into());
-            run.publish(n("payment.exchange"), "payment.notify".into(), "payment-7731", props, false).await;
+            run.publish(
+                n("payment.exchange"),
+                "payment.notify".into(),
+                "payment-7731",
+                props,
+                false,
+            )
+            .await;
         }
         _ => unreachable!("no timed action {index}"),
     }
