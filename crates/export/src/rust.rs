@@ -611,8 +611,9 @@ fn program(plan: &Plan, t: &Texts) -> String {
         _ => false,
     });
     let k = if uses_k { "k" } else { "_k" };
+    let run = if arms.is_empty() { "_run" } else { "run" };
     out.push_str(&format!(
-        "/// Action `index` of the scenario, run number `{k}` (1-based: `{{n}}` in a body).\nasync fn act(run: &mut Run, index: usize, {k}: u32) {{\n    match index {{\n"
+        "/// Action `index` of the scenario, run number `{k}` (1-based: `{{n}}` in a body).\nasync fn act({run}: &mut Run, index: usize, {k}: u32) {{\n    match index {{\n"
     ));
     out.push_str(&arms);
     out.push_str("        _ => unreachable!(\"no timed action {index}\"),\n    }\n}\n");
@@ -690,9 +691,11 @@ publish = false
 # finds them in ~/.cargo/registry.
 [dependencies]
 {deps}
-# Builds in seconds once the dependencies are compiled (no debug info).
+# Builds in seconds once the dependencies are compiled: no debug info, and no incremental
+# cache (each export is built once).
 [profile.dev]
 debug = false
+incremental = false
 "#,
         title = plan.scenario.name.replace('\n', " "),
         name = package_name(plan),

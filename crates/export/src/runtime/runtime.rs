@@ -661,7 +661,7 @@ impl Run {
 
     /// Stops the consumers and deletes every prefixed queue and exchange the scenario
     /// could have created (on a fresh connection: the run's may be closed).
-    pub async fn cleanup(mut self, queues: &[&str], exchanges: &[&str]) {
+    pub async fn cleanup(self, queues: &[&str], exchanges: &[&str]) {
         for t in &self.tasks {
             t.abort();
         }
@@ -702,7 +702,6 @@ impl Run {
             };
         }
         let _ = conn.close(200, "OK".into()).await;
-        self.conn = conn;
     }
 
     /// The run contract: what was seen, times in scenario ms.
