@@ -12,171 +12,47 @@ use delaylab_engine::scenario::{
     AckMode, Action, ActionKind, BindingDef, ConsumerSpec, Declare, Delete, DestinationKind,
     ExchangeDef, Outcome, OutcomePlan, PublishSpec, QueueDef,
 };
-use delaylab_engine::value::FieldValue;
 
-use crate::args::{is_i32, Arg};
 use crate::header;
 use crate::plan::Plan;
-use crate::syntax::{comment, ident, quote, Style};
+use crate::syntax::comment;
 use crate::text::{Lesson, Seen, Texts};
-use crate::walk::{self, Entry, Expiration};
+use crate::walk::{self, Expiration};
 use crate::File;
 
-const RUNTIME: &str = include_str!("runtime/runtime.rs");
+mod lit;
+mod project;
+
+use lit::{args_line, call, exchange_kind, float, options, q, table};
+
+pub use project::{package_name, DEPENDENCIES};
+
+/// The runtime (the same in every export): the run, what it saw, the consumers.
+const RUNTIME: &[(&str, &str)] = &[
+    ("src/runtime.rs", include_str!("runtime/runtime.rs")),
+    ("src/runtime/seen.rs", include_str!("runtime/rust/seen.rs")),
+    (
+        "src/runtime/consumers.rs",
+        include_str!("runtime/rust/consumers.rs"),
+    ),
+];
 pub const PROGRAM: &str = "src/main.rs";
 
-/// The dependencies and their versions: those of delaylab's Cargo.lock (lapin is the
-/// CLI's client), so that an offline build finds them in the registry cache.
-pub const DEPENDENCIES: &[(&str, &str, &str)] = &[
-    (
-        "lapin",
-        "4.12.3",
-        r#"default-features = false, features = ["tokio"]"#,
-    ),
-    (
-        "tokio",
-        "1.54.1",
-        r#"features = ["rt", "rt-multi-thread", "macros", "time", "signal", "sync"]"#,
-    ),
-    (
-        "futures-util",
-        "0.3.34",
-        r#"default-features = false, features = ["std"]"#,
-    ),
-    ("serde_json", "1.0.154", r#"features = ["preserve_order"]"#),
-];
-
-/// The oldest Rust the program builds with (async closures).
-const RUST_VERSION: &str = "1.85";
-
 pub fn files(plan: &Plan, t: &Texts) -> Vec<File> {
-    vec![
-        File::new(PROGRAM, program(plan, t)),
-        File::new("src/runtime.rs", RUNTIME.to_string()),
-        File::new("Cargo.toml", cargo_toml(plan)),
-        File::script("run.sh", run_sh(plan)),
-    ]
-}
-
-/// The cargo package (and binary) name: `dl-` and the scenario's name in lower case.
-pub fn package_name(plan: &Plan) -> String {
-    let id = ident(&plan.scenario.name.to_lowercase()).replace('_', "-");
-    let id = id.trim_matches('-');
-    let mut out = String::from("dl-");
-    let mut dash = false;
-    for c in id.chars() {
-        if c == '-' {
-            if !dash {
-                out.push(c);
-            }
-            dash = true;
-        } else {
-            out.push(c);
-            dash = false;
-        }
-    }
-    if out.len() == 3 {
-        out.push_str("scenario");
-    }
-    out
-}
-
-fn q(s: &str) -> String {
-    quote(s, Style::Rust)
-}
-
-fn float(f: f64) -> String {
-    if f.is_nan() {
-        "f64::NAN".into()
-    } else if f.is_infinite() {
-        if f > 0.0 {
-            "f64::INFINITY"
-        } else {
-            "f64::NEG_INFINITY"
-        }
-        .into()
-    } else {
-        format!("{f:?}")
-    }
-}
-
-/// A value with its AMQP type spelled out (lapin's `AMQPValue`).
-fn value(v: &FieldValue) -> String {
-    match v {
-        FieldValue::Void => "AMQPValue::Void".into(),
-        FieldValue::Bool(b) => format!("AMQPValue::Boolean({b})"),
-        // A signedint when it fits in 32 bits, else a long (as the engine maps it).
-        FieldValue::Int(n) if is_i32(*n) => format!("AMQPValue::LongInt({n})"),
-        FieldValue::Int(n) => format!("AMQPValue::LongLongInt({n})"),
-        FieldValue::Float(f) => format!("AMQPValue::Double({})", float(*f)),
-        FieldValue::Str(s) => format!("AMQPValue::LongString({}.into())", q(s)),
-        FieldValue::Array(items) => format!(
-            "array(vec![{}])",
-            items.iter().map(value).collect::<Vec<_>>().join(", ")
-        ),
-        FieldValue::Table(t) if t.is_empty() => {
-            "AMQPValue::FieldTable(FieldTable::default())".into()
-        }
-        FieldValue::Table(t) => format!(
-            "AMQPValue::FieldTable(table([{}]))",
-            t.iter()
-                .map(|(k, v)| format!("({}, {})", q(k), value(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
-}
-
-fn arg(a: &Arg) -> String {
-    match a {
-        Arg::Name(s) => format!("name_arg({})", q(s)),
-        Arg::Names(l) => format!(
-            "array(vec![{}])",
-            l.iter()
-                .map(|s| format!("name_arg({})", q(s)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Arg::Ms(ms) => format!("ms_arg({ms})"),
-        Arg::Plain(v) => value(v),
-    }
-}
-
-/// A `FieldTable` expression: one entry a line with its lesson above it.
-fn table(entries: &[Entry], indent: &str) -> String {
-    if entries.is_empty() {
-        return "FieldTable::default()".into();
-    }
-    let inner = format!("{indent}    ");
-    let mut out = String::from("table([\n");
-    for e in entries {
-        if let Some(n) = e.note {
-            out.push_str(&comment(&inner, "//", n));
-        }
-        out.push_str(&format!("{inner}({}, {}),\n", q(e.key), arg(&e.value)));
-    }
-    out.push_str(indent);
-    out.push_str("])");
+    let mut out = vec![File::new(PROGRAM, program(plan, t))];
+    out.extend(
+        RUNTIME
+            .iter()
+            .map(|(p, text)| File::new(p, text.to_string())),
+    );
+    out.push(File::new("Cargo.toml", project::cargo_toml(plan)));
+    out.push(File::script("run.sh", project::run_sh(plan)));
     out
 }
 
 fn notes(out: &mut String, indent: &str, notes: &[&str]) {
     for n in notes {
         out.push_str(&comment(indent, "//", n));
-    }
-}
-
-/// `Options { a: true, ..Default::default() }` with the flags that are set.
-fn options(kind: &str, flags: &[(&str, bool)]) -> String {
-    let set: Vec<String> = flags
-        .iter()
-        .filter(|(_, on)| *on)
-        .map(|(f, _)| format!("{f}: true"))
-        .collect();
-    if set.is_empty() {
-        format!("{kind}::default()")
-    } else {
-        format!("{kind} {{ {}, ..Default::default() }}", set.join(", "))
     }
 }
 
@@ -194,16 +70,6 @@ fn step(lines: &[String], indent: &str) -> String {
     out.push_str(indent);
     out.push_str(".await;\n");
     out
-}
-
-fn exchange_kind(kind: &str) -> String {
-    match kind {
-        "direct" => "ExchangeKind::Direct".into(),
-        "fanout" => "ExchangeKind::Fanout".into(),
-        "topic" => "ExchangeKind::Topic".into(),
-        "headers" => "ExchangeKind::Headers".into(),
-        other => format!("ExchangeKind::Custom({}.into())", q(other)),
-    }
 }
 
 fn exchange_stmt(x: &ExchangeDef, t: &Texts, seen: &mut Seen, indent: &str) -> String {
@@ -271,38 +137,6 @@ fn bind_stmt(b: &BindingDef, unbind: bool, indent: &str) -> String {
     a.push(args.into());
     lines.push(call(&inner, f, &a, ".await"));
     step(&lines, indent)
-}
-
-/// Line width of the generated code (rustfmt's default).
-const MAX_WIDTH: usize = 100;
-
-/// `f(a, b).await` on one line when it fits at `indent`, else one argument a line as
-/// rustfmt writes it.
-fn call(indent: &str, f: &str, args: &[String], tail: &str) -> String {
-    let one = format!("{f}({}){tail}", args.join(", "));
-    if indent.len() + one.len() <= MAX_WIDTH && !one.contains('\n') {
-        return one;
-    }
-    let mut out = format!("{f}(\n");
-    for a in args {
-        out.push_str(&format!("{indent}    {a},\n"));
-    }
-    // rustfmt puts `.await` on a line of its own after a broken call.
-    out.push_str(&format!("{indent})\n{indent}{tail}"));
-    out
-}
-
-/// An argument table: no line and `FieldTable::default()` when it is empty, else a
-/// `let args = table([...]);` line and `args`.
-fn args_line(entries: &[Entry], indent: &str) -> (Vec<String>, &'static str) {
-    if entries.is_empty() {
-        (Vec::new(), "FieldTable::default()")
-    } else {
-        (
-            vec![format!("let args = {};", table(entries, indent))],
-            "args",
-        )
-    }
 }
 
 fn declare_stmt(plan: &Plan, d: &Declare, t: &Texts, seen: &mut Seen, indent: &str) -> String {
@@ -667,65 +501,3 @@ async fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 "#;
-
-fn cargo_toml(plan: &Plan) -> String {
-    let mut deps = String::new();
-    for (name, version, rest) in DEPENDENCIES {
-        deps.push_str(&format!(
-            "{name} = {{ version = \"={version}\", {rest} }}\n"
-        ));
-    }
-    format!(
-        r#"# {title}: exported by delaylab (delaylab export code --lang rust).
-[package]
-name = "{name}"
-version = "0.1.0"
-edition = "2021"
-rust-version = "{RUST_VERSION}"
-publish = false
-
-# A project of its own, not a member of a workspace above this directory.
-[workspace]
-
-# The versions delaylab's CLI is built with (its Cargo.lock): `cargo build --offline`
-# finds them in ~/.cargo/registry.
-[dependencies]
-{deps}
-# Builds in seconds once the dependencies are compiled: no debug info, and no incremental
-# cache (each export is built once).
-[profile.dev]
-debug = false
-incremental = false
-"#,
-        title = plan.scenario.name.replace('\n', " "),
-        name = package_name(plan),
-    )
-}
-
-fn run_sh(plan: &Plan) -> String {
-    format!(
-        r#"#!/usr/bin/env bash
-# {title}: builds the program offline and runs it against a broker; prints the run
-# contract JSON.
-#   ./run.sh AMQP_URL [TIME_SCALE]
-#   ./run.sh --build          (only builds)
-# cargo with --offline: the dependencies come from ~/.cargo/registry (there once delaylab
-# is built), nothing is downloaded. DELAYLAB_RUST_TARGET_DIR (else CARGO_TARGET_DIR, else
-# ./target) may be shared by several exports: lapin and tokio then compile once.
-set -euo pipefail
-HERE="$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)"
-USAGE="usage: run.sh AMQP_URL [TIME_SCALE] | run.sh --build"
-[ $# -gt 0 ] || {{ echo "$USAGE" >&2; exit 2; }}
-export CARGO_TARGET_DIR="${{DELAYLAB_RUST_TARGET_DIR:-${{CARGO_TARGET_DIR:-$HERE/target}}}}"
-export CARGO_NET_OFFLINE=true
-cd "$HERE"
-[ -f Cargo.lock ] || cargo generate-lockfile --offline --quiet
-cargo build --offline --locked --quiet
-[ "$1" != --build ] || exit 0
-export TIME_SCALE="${{2:-${{TIME_SCALE:-1}}}}"
-exec "$CARGO_TARGET_DIR/debug/{bin}" "$1"
-"#,
-        title = plan.scenario.name.replace('\n', " "),
-        bin = package_name(plan),
-    )
-}

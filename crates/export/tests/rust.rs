@@ -94,7 +94,14 @@ fn rust_is_a_cargo_project_with_run_sh() {
     let paths: Vec<&str> = e.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
         paths,
-        ["src/main.rs", "src/runtime.rs", "Cargo.toml", "run.sh"],
+        [
+            "src/main.rs",
+            "src/runtime.rs",
+            "src/runtime/seen.rs",
+            "src/runtime/consumers.rs",
+            "Cargo.toml",
+            "run.sh"
+        ],
         "main first (the playground shows it)"
     );
     assert!(e.files.iter().all(|f| f.executable == (f.path == "run.sh")));

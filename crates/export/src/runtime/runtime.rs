@@ -12,12 +12,17 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
-use futures_util::StreamExt;
 pub use lapin::options::*;
 pub use lapin::types::{AMQPValue, FieldArray, FieldTable, LongString, ShortString};
 use lapin::Confirmation;
 pub use lapin::{BasicProperties, Channel, Connection, ConnectionProperties, ExchangeKind};
 use serde_json::{json, Map, Value};
+
+mod consumers;
+mod seen;
+
+use consumers::{attach, consume};
+use seen::{Rec, Shared};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
@@ -223,185 +228,6 @@ pub struct Timed {
     pub every_ms: u64,
 }
 
-// ---------------------------------------------------------------- what was seen
-
-#[derive(Default)]
-struct Rec {
-    deliveries: Vec<Value>,
-    returned: Vec<Value>,
-    errors: Vec<Value>,
-    nacked: Vec<Value>,
-    published_at: Vec<u64>,
-    /// Per consumer: deliveries so far (outcome plans), held unacked, closed.
-    delivered: Vec<usize>,
-    held: Vec<i64>,
-    closed: Vec<bool>,
-    rng: u64,
-}
-
-struct Shared {
-    t0: OnceLock<Instant>,
-    rec: Mutex<Rec>,
-}
-
-impl Shared {
-    fn now_ms(&self) -> u64 {
-        self.t0.get().map_or(0, |t0| {
-            (t0.elapsed().as_secs_f64() * 1000.0 / *SCALE).round() as u64
-        })
-    }
-
-    fn at(&self, at_ms: u64) -> Instant {
-        *self.t0.get().expect("the run has started") + real(at_ms)
-    }
-
-    fn rec(&self) -> MutexGuard<'_, Rec> {
-        lock(&self.rec)
-    }
-
-    /// Records an error: a broker error with its code, text (names mapped back) and
-    /// scope, or a client error.
-    fn error(&self, e: &lapin::Error, body: Option<&str>) {
-        let (code, text, scope) = match e.kind() {
-            lapin::ErrorKind::ProtocolError(p) => (
-                p.get_id(),
-                unmap(p.get_message().as_str()),
-                if e.is_amqp_hard_error() {
-                    "connection"
-                } else {
-                    "channel"
-                },
-            ),
-            other => (0, format!("client: {other:?}"), "client"),
-        };
-        let mut m = Map::new();
-        m.insert("at_ms".into(), json!(self.now_ms()));
-        m.insert("code".into(), json!(code));
-        m.insert("text".into(), json!(text));
-        m.insert("scope".into(), json!(scope));
-        if let Some(b) = body {
-            m.insert("body".into(), json!(b));
-        }
-        self.rec().errors.push(Value::Object(m));
-    }
-
-    fn client_error(&self, text: &str) {
-        let at = self.now_ms();
-        self.rec().errors.push(
-            json!({"at_ms": at, "code": 0, "text": format!("client: {text}"), "scope": "client"}),
-        );
-    }
-
-    fn record(&self, d: &lapin::message::Delivery, queue: &str, consumer: &str) {
-        let at = self.now_ms();
-        let mut headers = match d.properties.headers() {
-            Some(h) => match table_json(h) {
-                Value::Object(m) => m,
-                _ => Map::new(),
-            },
-            None => Map::new(),
-        };
-        let id: Option<usize> = headers
-            .remove(ID_HEADER)
-            .and_then(|v| v.as_str().and_then(|s| s.parse().ok()));
-        let mut props = properties_json(&d.properties);
-        // Scaled TTL strings back to what the scenario wrote.
-        {
-            let written = lock(&TTL_WRITTEN);
-            let back = |v: &mut Value| {
-                if let Some(w) = v.as_str().and_then(|e| written.get(e)) {
-                    *v = json!(w);
-                }
-            };
-            if let Some(e) = props.get_mut("expiration") {
-                back(e);
-            }
-            if let Some(Value::Array(deaths)) = headers.get_mut("x-death") {
-                for death in deaths.iter_mut() {
-                    if let Some(e) = death.get_mut("original-expiration") {
-                        back(e);
-                    }
-                }
-            }
-        }
-        let body = String::from_utf8_lossy(&d.data).into_owned();
-        let mut rec = self.rec();
-        let published = id
-            .and_then(|i| rec.published_at.get(i))
-            .map_or(Value::Null, |t| json!(t));
-        rec.deliveries.push(json!({
-            "body": body,
-            "queue": queue,
-            "consumer": consumer,
-            "published_at_ms": published,
-            "delivered_at_ms": at,
-            "redelivered": d.redelivered,
-            "routing_key": unmap(d.routing_key.as_str()),
-            "exchange": unmap(d.exchange.as_str()),
-            "properties": Value::Object(props),
-            "headers": Value::Object(headers),
-        }));
-        drop(rec);
-        eprintln!("{at:>8} ms  {consumer:<12} <- {queue:<24} {body}");
-    }
-}
-
-/// A value as delivered, as JSON; strings lose the name prefix.
-fn value_json(v: &AMQPValue) -> Value {
-    match v {
-        AMQPValue::Boolean(b) => json!(b),
-        AMQPValue::ShortShortInt(x) => json!(x),
-        AMQPValue::ShortShortUInt(x) => json!(x),
-        AMQPValue::ShortInt(x) => json!(x),
-        AMQPValue::ShortUInt(x) => json!(x),
-        AMQPValue::LongInt(x) => json!(x),
-        AMQPValue::LongUInt(x) => json!(x),
-        AMQPValue::LongLongInt(x) => json!(x),
-        AMQPValue::Float(f) => json!(f),
-        AMQPValue::Double(f) => json!(f),
-        AMQPValue::DecimalValue(d) => json!(format!("{d:?}")),
-        AMQPValue::ShortString(x) => json!(unmap(x.as_str())),
-        AMQPValue::LongString(x) => json!(unmap(&String::from_utf8_lossy(x.as_bytes()))),
-        AMQPValue::FieldArray(a) => Value::Array(a.as_slice().iter().map(value_json).collect()),
-        AMQPValue::Timestamp(t) => json!(t),
-        AMQPValue::FieldTable(t) => table_json(t),
-        AMQPValue::ByteArray(b) => json!(String::from_utf8_lossy(b.as_slice())),
-        AMQPValue::Void => Value::Null,
-    }
-}
-
-fn table_json(t: &FieldTable) -> Value {
-    Value::Object(
-        t.into_iter()
-            .map(|(k, v)| (k.as_str().to_string(), value_json(v)))
-            .collect(),
-    )
-}
-
-/// The basic properties in the order and spelling of the run contract.
-fn properties_json(p: &BasicProperties) -> Map<String, Value> {
-    let mut m = Map::new();
-    let s = |x: &Option<ShortString>| x.as_ref().map(|v| json!(unmap(v.as_str())));
-    let mut put = |k: &str, v: Option<Value>| {
-        if let Some(v) = v {
-            m.insert(k.to_string(), v);
-        }
-    };
-    put("expiration", s(p.expiration()));
-    put("delivery_mode", p.delivery_mode().map(|x| json!(x)));
-    put("priority", p.priority().map(|x| json!(x)));
-    put("message_id", s(p.message_id()));
-    put("correlation_id", s(p.correlation_id()));
-    put("content_type", s(p.content_type()));
-    put("content_encoding", s(p.content_encoding()));
-    put("reply_to", s(p.reply_to()));
-    put("timestamp", p.timestamp().map(|x| json!(x)));
-    put("type", s(p.kind()));
-    put("user_id", s(p.user_id()));
-    put("app_id", s(p.app_id()));
-    m
-}
-
 // ---------------------------------------------------------------- the run
 
 async fn connect(url: &str) -> lapin::Result<Connection> {
@@ -431,7 +257,7 @@ pub struct Run {
     tasks: Vec<JoinHandle<()>>,
 }
 
-type Attached = Option<(Channel, lapin::Consumer)>;
+pub(super) type Attached = Option<(Channel, lapin::Consumer)>;
 
 impl Run {
     pub async fn connect(url: &str) -> lapin::Result<Run> {
@@ -742,125 +568,5 @@ pub async fn interrupted() {
     tokio::select! {
         _ = tokio::signal::ctrl_c() => {}
         _ = term.recv() => {}
-    }
-}
-
-/// basic.qos and basic.consume on a channel of its own.
-async fn attach(shared: &Shared, conn: &Connection, c: &Consumer) -> Attached {
-    let ch = match conn.create_channel().await {
-        Ok(ch) => ch,
-        Err(e) => {
-            shared.error(&e, None);
-            return None;
-        }
-    };
-    if !c.auto_ack && c.prefetch > 0 {
-        let qos = ch
-            .basic_qos(
-                c.prefetch.min(MAX_PREFETCH) as u16,
-                BasicQosOptions { global: false },
-            )
-            .await;
-        if let Err(e) = qos {
-            shared.error(&e, None);
-            return None;
-        }
-    }
-    let opts = BasicConsumeOptions {
-        no_ack: c.auto_ack,
-        ..Default::default()
-    };
-    match ch
-        .basic_consume(n(c.queue), c.name.into(), opts, FieldTable::default())
-        .await
-    {
-        Ok(stream) => Some((ch, stream)),
-        Err(e) => {
-            shared.error(&e, None);
-            None
-        }
-    }
-}
-
-/// One consumer's life: attached at `from_ms`, each delivery held `handle_ms` and then
-/// acked, rejected or requeued, closed at `to_ms` (closing its channel requeues what it
-/// holds).
-async fn consume(
-    shared: Arc<Shared>,
-    conn: Arc<Connection>,
-    idx: usize,
-    c: Consumer,
-    pre: Option<Attached>,
-) {
-    let attached = match pre {
-        Some(a) => a,
-        None => {
-            tokio::time::sleep_until(shared.at(c.from_ms)).await;
-            if c.to_ms.is_some_and(|to| to < c.from_ms) {
-                return;
-            }
-            attach(&shared, &conn, &c).await
-        }
-    };
-    let Some((ch, mut stream)) = attached else {
-        return;
-    };
-    let stop = c.to_ms.map(|to| shared.at(to.max(c.from_ms)));
-    loop {
-        let next = tokio::select! {
-            d = stream.next() => d,
-            _ = async {
-                match stop {
-                    Some(t) => tokio::time::sleep_until(t).await,
-                    None => std::future::pending().await,
-                }
-            } => {
-                shared.rec().closed[idx] = true;
-                let _ = ch.close(200, "OK".into()).await;
-                return;
-            }
-        };
-        let Some(Ok(delivery)) = next else {
-            return; // cancelled by the broker (queue deleted) or the channel is gone
-        };
-        shared.record(&delivery, c.queue, c.name);
-        if c.auto_ack {
-            continue;
-        }
-        let outcome = {
-            let mut rec = shared.rec();
-            let k = rec.delivered[idx];
-            rec.delivered[idx] += 1;
-            rec.held[idx] += 1;
-            let mut rng = rec.rng;
-            let o = c.outcome.pick(k, &mut rng);
-            rec.rng = rng;
-            o
-        };
-        let handle = real(c.handle_ms);
-        let shared = shared.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(handle).await;
-            let acker = &delivery.acker;
-            let r = match outcome {
-                Outcome::Ack => acker.ack(BasicAckOptions::default()).await,
-                Outcome::Reject => acker.reject(BasicRejectOptions { requeue: false }).await,
-                Outcome::RejectRequeue => acker.reject(BasicRejectOptions { requeue: true }).await,
-                Outcome::Requeue => {
-                    acker
-                        .nack(BasicNackOptions {
-                            multiple: false,
-                            requeue: true,
-                        })
-                        .await
-                }
-            };
-            if r.is_ok() {
-                let mut rec = shared.rec();
-                if !rec.closed[idx] {
-                    rec.held[idx] -= 1;
-                }
-            }
-        });
     }
 }
