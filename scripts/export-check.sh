@@ -4,7 +4,7 @@
 # broker by its own DIR/run.sh, and its run contract JSON is diffed with the simulation
 # (`delaylab diff BROKER SIM`); they must agree.
 #
-#   bash scripts/export-check.sh [--langs python,java,go,node] [CASE...]
+#   bash scripts/export-check.sh [--langs python,java,go,node,rust] [CASE...]
 #
 # A case is a scenario file and the time scale it runs at: presets last minutes of
 # scenario time and are scaled to two or three seconds, as tests/conformance/run.sh
@@ -17,6 +17,9 @@
 # the broker tens of ms per round, beyond the tolerance over four rounds). Spring is not
 # run (its jars cannot be downloaded here: tests/golden files check it). Plugin
 # scenarios are not run (Debian's RabbitMQ has no delayed-message plugin).
+# Rust: every export builds into one shared target directory ($DELAYLAB_RUST_TARGET_DIR,
+# default $DELAYLAB_EXPORT_CACHE/rust-target) so that lapin and tokio compile once, before
+# the first case and outside the per-run timeout; each case's build is timed apart.
 # Starts its own broker node on a free port (5672-5699) through scripts/lib/broker.sh, and
 # always stops it. Needs root, rabbitmq-server and the toolchains of
 # scripts/setup.d/30-export-toolchains.sh. Closing line: "N passed, M failed".
@@ -24,12 +27,12 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 START=$SECONDS
-LANGS="python,java,go,node"
+LANGS="python,java,go,node,rust"
 cases=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --langs) LANGS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) cases+=("$1"); shift ;;
   esac
 done
@@ -77,6 +80,17 @@ PY
 bash scripts/setup.d/30-export-toolchains.sh >/dev/null || die "toolchains missing (scripts/setup.d/30-export-toolchains.sh)"
 echo "-- building delaylab (release)"
 cargo build --release -p delaylab-cli --quiet
+# Rust: the dependencies (lapin, tokio, serde_json) compile once into the shared target
+# directory, from ~/.cargo/registry (there since delaylab itself was built): offline.
+export DELAYLAB_RUST_TARGET_DIR="${DELAYLAB_RUST_TARGET_DIR:-$DELAYLAB_EXPORT_CACHE/rust-target}"
+RUST_BUILD_TIMEOUT_S="${DELAYLAB_RUST_BUILD_TIMEOUT_S:-1200}"
+if [[ ",$LANGS," == *,rust,* ]]; then
+  warm="$DELAYLAB_EXPORT_CACHE/rust-warm-up"; rm -rf "$warm"; first="${cases[0]%%:*}"
+  "$BIN" export code --lang rust "$first" --out "$warm" 2>/dev/null || die "rust: cannot export $first"
+  t0=$SECONDS
+  timeout "$RUST_BUILD_TIMEOUT_S" "$warm/run.sh" --build 2> "$warm.build.err" || { tail -n 20 "$warm.build.err" >&2; die "rust: the warm-up build failed"; }
+  echo "-- rust: dependencies built in $((SECONDS - t0)) s (target dir ${DELAYLAB_RUST_TARGET_DIR})"
+fi
 
 OUT="$ROOT/tests/artifacts/export-check"
 rm -rf "$OUT"; mkdir -p "$OUT"
@@ -107,6 +121,16 @@ for c in "${cases[@]}"; do
       echo "skip $lang $name: the export leaves something out ($(grep -m1 '^left out:' "$dir.export.err" | cut -c11-120)...)"
       continue
     fi
+    built=""
+    if [ "$lang" = rust ]; then
+      # The build timed apart from the run (the run's own build is then a no-op).
+      b0=$(date +%s%N)
+      if ! timeout -k 5 "$RUN_TIMEOUT_S" "$dir/run.sh" --build 2> "$dir.build.err"; then
+        echo "FAIL $lang $name: build failed:"; tail -n 15 "$dir.build.err" | sed 's/^/       /'
+        failed=$((failed + 1)); failures+=("$lang/$name"); continue
+      fi
+      built="build $(( ($(date +%s%N) - b0) / 1000000 )) ms, "
+    fi
     ok=0
     for attempt in $(seq 0 "$RETRIES"); do
       t0=$(date +%s%N)
@@ -120,7 +144,7 @@ for c in "${cases[@]}"; do
     done
     ms=$(( ($(date +%s%N) - t0) / 1000000 ))
     if [ "$ok" = 1 ]; then
-      passed=$((passed + 1)); echo "ok   $lang $name (${ms} ms$([ "$attempt" = 0 ] || echo ", attempt $((attempt + 1))")): $(cat "$dir.diff.txt")"
+      passed=$((passed + 1)); echo "ok   $lang $name (${built}${ms} ms$([ "$attempt" = 0 ] || echo ", attempt $((attempt + 1))")): $(cat "$dir.diff.txt")"
     else
       failed=$((failed + 1)); failures+=("$lang/$name")
       echo "FAIL $lang $name (${ms} ms):"

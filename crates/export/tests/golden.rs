@@ -273,24 +273,21 @@ fn what_cannot_be_done_is_listed() {
 }
 
 #[test]
-fn unavailable_generators_write_nothing() {
+fn every_language_writes_a_program_with_its_run_script() {
     let s = preset("head-of-line-blocking");
-    let unavailable = delaylab_export::LANGUAGES
-        .iter()
-        .map(|(_, l)| *l)
-        .filter(|l| !l.is_available());
-    for language in unavailable {
-        assert!(!language.is_available());
-        assert!(export(
+    for (name, language) in delaylab_export::LANGUAGES {
+        let e = export(
             &s,
             &Options {
-                language,
-                comments: CommentLang::En
-            }
-        )
-        .files
-        .is_empty());
+                language: *language,
+                comments: CommentLang::En,
+            },
+        );
+        assert!(e.files.len() >= 2, "{name}: a program and its run.sh");
+        assert!(e.files.iter().any(|f| f.path == "run.sh" && f.executable), "{name}");
     }
+    assert!(!Language::Spring.is_run_here(), "Spring is checked by golden files only");
+    assert!(Language::Rust.is_run_here());
 }
 
 #[test]
