@@ -14,8 +14,10 @@
 
 pub mod chart;
 pub mod clock;
+pub mod code_highlight;
 pub mod consumer_form;
 pub mod edit_rules;
+pub mod export_code;
 pub mod host;
 pub mod i18n;
 pub mod i18n_orders;
@@ -31,3 +33,4 @@ pub mod stats;
 pub mod topo;
 pub mod topo_fit;
 pub mod track;
+pub mod zip_store;
