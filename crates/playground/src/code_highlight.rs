@@ -56,44 +56,144 @@ impl Syntax {
     fn keywords(self) -> &'static [&'static str] {
         match self {
             Syntax::Python => &[
-                "False", "None", "True", "and", "as", "assert", "async", "await", "break",
-                "class", "continue", "def", "del", "elif", "else", "except", "finally", "for",
-                "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or",
-                "pass", "raise", "return", "try", "while", "with", "yield",
+                "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+                "continue", "def", "del", "elif", "else", "except", "finally", "for", "from",
+                "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass",
+                "raise", "return", "try", "while", "with", "yield",
             ],
             Syntax::Java => &[
-                "abstract", "boolean", "break", "byte", "case", "catch", "char", "class",
-                "continue", "default", "do", "double", "else", "enum", "extends", "false",
-                "final", "finally", "float", "for", "if", "implements", "import", "instanceof",
-                "int", "interface", "long", "new", "null", "package", "private", "protected",
-                "public", "record", "return", "short", "static", "super", "switch",
-                "synchronized", "this", "throw", "throws", "true", "try", "var", "void",
-                "volatile", "while",
+                "abstract",
+                "boolean",
+                "break",
+                "byte",
+                "case",
+                "catch",
+                "char",
+                "class",
+                "continue",
+                "default",
+                "do",
+                "double",
+                "else",
+                "enum",
+                "extends",
+                "false",
+                "final",
+                "finally",
+                "float",
+                "for",
+                "if",
+                "implements",
+                "import",
+                "instanceof",
+                "int",
+                "interface",
+                "long",
+                "new",
+                "null",
+                "package",
+                "private",
+                "protected",
+                "public",
+                "record",
+                "return",
+                "short",
+                "static",
+                "super",
+                "switch",
+                "synchronized",
+                "this",
+                "throw",
+                "throws",
+                "true",
+                "try",
+                "var",
+                "void",
+                "volatile",
+                "while",
             ],
             Syntax::JavaScript => &[
-                "async", "await", "break", "case", "catch", "class", "const", "continue",
-                "default", "delete", "do", "else", "export", "extends", "false", "finally",
-                "for", "function", "if", "import", "in", "instanceof", "let", "new", "null",
-                "of", "return", "static", "super", "switch", "this", "throw", "true", "try",
-                "typeof", "undefined", "var", "void", "while", "yield",
+                "async",
+                "await",
+                "break",
+                "case",
+                "catch",
+                "class",
+                "const",
+                "continue",
+                "default",
+                "delete",
+                "do",
+                "else",
+                "export",
+                "extends",
+                "false",
+                "finally",
+                "for",
+                "function",
+                "if",
+                "import",
+                "in",
+                "instanceof",
+                "let",
+                "new",
+                "null",
+                "of",
+                "return",
+                "static",
+                "super",
+                "switch",
+                "this",
+                "throw",
+                "true",
+                "try",
+                "typeof",
+                "undefined",
+                "var",
+                "void",
+                "while",
+                "yield",
             ],
             Syntax::Go => &[
-                "break", "case", "chan", "const", "continue", "default", "defer", "else",
-                "fallthrough", "false", "for", "func", "go", "goto", "if", "import",
-                "interface", "map", "nil", "package", "range", "return", "select", "struct",
-                "switch", "true", "type", "var",
+                "break",
+                "case",
+                "chan",
+                "const",
+                "continue",
+                "default",
+                "defer",
+                "else",
+                "fallthrough",
+                "false",
+                "for",
+                "func",
+                "go",
+                "goto",
+                "if",
+                "import",
+                "interface",
+                "map",
+                "nil",
+                "package",
+                "range",
+                "return",
+                "select",
+                "struct",
+                "switch",
+                "true",
+                "type",
+                "var",
             ],
             Syntax::Rust => &[
                 "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else",
-                "enum", "extern", "false", "fn", "for", "if", "impl", "in", "let", "loop",
-                "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self",
-                "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
-                "while",
+                "enum", "extern", "false", "fn", "for", "if", "impl", "in", "let", "loop", "match",
+                "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct",
+                "super", "trait", "true", "type", "unsafe", "use", "where", "while",
             ],
             Syntax::Shell => &[
-                "case", "cd", "do", "done", "elif", "else", "esac", "exec", "exit", "export",
-                "fi", "for", "function", "if", "in", "local", "return", "set", "then", "trap",
-                "until", "while",
+                "case", "cd", "do", "done", "elif", "else", "esac", "exec", "exit", "export", "fi",
+                "for", "function", "if", "in", "local", "return", "set", "then", "trap", "until",
+                "while",
             ],
             Syntax::Toml => &["false", "true"],
             Syntax::Plain => &[],
@@ -175,7 +275,11 @@ fn char_end(src: &str, start: usize) -> Option<usize> {
     let mut chars = rest.char_indices();
     let (_, first) = chars.next()?;
     if first == '\\' {
-        let close = rest.char_indices().skip(2).take(LONGEST_ESCAPE).find(|(_, c)| *c == '\'' || *c == '\n')?;
+        let close = rest
+            .char_indices()
+            .skip(2)
+            .take(LONGEST_ESCAPE)
+            .find(|(_, c)| *c == '\'' || *c == '\n')?;
         return (close.1 == '\'').then_some(start + 1 + close.0 + 1);
     }
     let (i, second) = chars.next()?;
@@ -213,8 +317,12 @@ pub fn spans(src: &str, syntax: Syntax) -> Vec<Span> {
             let e = rest[2..].find("*/").map_or(src.len(), |e| i + 2 + e + 2);
             push(Tok::Comment, i..e);
             e
-        } else if syntax == Syntax::Python && (rest.starts_with("\"\"\"") || rest.starts_with("'''")) {
-            let e = rest[3..].find(&rest[..3]).map_or(src.len(), |e| i + 3 + e + 3);
+        } else if syntax == Syntax::Python
+            && (rest.starts_with("\"\"\"") || rest.starts_with("'''"))
+        {
+            let e = rest[3..]
+                .find(&rest[..3])
+                .map_or(src.len(), |e| i + 3 + e + 3);
             push(Tok::Str, i..e);
             e
         } else if c == '\'' && syntax.char_literals() {
@@ -239,7 +347,9 @@ pub fn spans(src: &str, syntax: Syntax) -> Vec<Span> {
             push(Tok::Number, i..e);
             e
         } else if is_ident(c) {
-            let e = rest.find(|ch: char| !is_ident(ch)).map_or(src.len(), |e| i + e);
+            let e = rest
+                .find(|ch: char| !is_ident(ch))
+                .map_or(src.len(), |e| i + e);
             let word = &src[i..e];
             let kw = keywords.contains(&word) && prev != Some('.');
             push(if kw { Tok::Keyword } else { Tok::Plain }, i..e);
@@ -271,18 +381,34 @@ mod tests {
     }
 
     fn of(src: &str, s: Syntax, tok: Tok) -> Vec<&str> {
-        toks(src, s).into_iter().filter(|(t, _)| *t == tok).map(|(_, x)| x).collect()
+        toks(src, s)
+            .into_iter()
+            .filter(|(t, _)| *t == tok)
+            .map(|(_, x)| x)
+            .collect()
     }
 
     #[test]
     fn python_comments_strings_keywords_numbers() {
         let src = "# 等待队列没有消费者\ndef f(x):\n    return {\"x-message-ttl\": 5000, 'a\\'b': None}  # why\n";
-        assert_eq!(of(src, Syntax::Python, Tok::Comment), ["# 等待队列没有消费者", "# why"]);
-        assert_eq!(of(src, Syntax::Python, Tok::Str), ["\"x-message-ttl\"", "'a\\'b'"]);
-        assert_eq!(of(src, Syntax::Python, Tok::Keyword), ["def", "return", "None"]);
+        assert_eq!(
+            of(src, Syntax::Python, Tok::Comment),
+            ["# 等待队列没有消费者", "# why"]
+        );
+        assert_eq!(
+            of(src, Syntax::Python, Tok::Str),
+            ["\"x-message-ttl\"", "'a\\'b'"]
+        );
+        assert_eq!(
+            of(src, Syntax::Python, Tok::Keyword),
+            ["def", "return", "None"]
+        );
         assert_eq!(of(src, Syntax::Python, Tok::Number), ["5000"]);
         let doc = "\"\"\"a \"quoted\"\nline\"\"\" x";
-        assert_eq!(of(doc, Syntax::Python, Tok::Str), ["\"\"\"a \"quoted\"\nline\"\"\""]);
+        assert_eq!(
+            of(doc, Syntax::Python, Tok::Str),
+            ["\"\"\"a \"quoted\"\nline\"\"\""]
+        );
     }
 
     #[test]
@@ -290,7 +416,10 @@ mod tests {
         let src = "/* a\n * b */ final char c = '\\n'; args.put(\"x-delay\", 5000L); x.new_y(); int v2 = 3;";
         assert_eq!(of(src, Syntax::Java, Tok::Comment), ["/* a\n * b */"]);
         assert_eq!(of(src, Syntax::Java, Tok::Str), ["'\\n'", "\"x-delay\""]);
-        assert_eq!(of(src, Syntax::Java, Tok::Keyword), ["final", "char", "int"]);
+        assert_eq!(
+            of(src, Syntax::Java, Tok::Keyword),
+            ["final", "char", "int"]
+        );
         assert_eq!(of(src, Syntax::Java, Tok::Number), ["5000L", "3"]);
     }
 
@@ -306,14 +435,35 @@ mod tests {
     #[test]
     fn shell_hash_starts_a_comment_only_at_a_word() {
         let src = "#!/bin/sh\nset -eu\necho \"$#\" ${x#y} # done\n";
-        assert_eq!(of(src, Syntax::Shell, Tok::Comment), ["#!/bin/sh", "# done"]);
+        assert_eq!(
+            of(src, Syntax::Shell, Tok::Comment),
+            ["#!/bin/sh", "# done"]
+        );
         assert_eq!(of(src, Syntax::Shell, Tok::Keyword), ["set"]);
     }
 
     #[test]
     fn unclosed_things_run_to_the_end_and_never_panic() {
-        for s in [Syntax::Python, Syntax::Java, Syntax::JavaScript, Syntax::Go, Syntax::Rust, Syntax::Shell, Syntax::Toml, Syntax::Plain] {
-            for src in ["\"abc", "/* x", "'", "'\\", "`x", "\"\"\"x", "é'", "x = 1.5e3 # é\n"] {
+        for s in [
+            Syntax::Python,
+            Syntax::Java,
+            Syntax::JavaScript,
+            Syntax::Go,
+            Syntax::Rust,
+            Syntax::Shell,
+            Syntax::Toml,
+            Syntax::Plain,
+        ] {
+            for src in [
+                "\"abc",
+                "/* x",
+                "'",
+                "'\\",
+                "`x",
+                "\"\"\"x",
+                "é'",
+                "x = 1.5e3 # é\n",
+            ] {
                 toks(src, s);
             }
         }

@@ -156,7 +156,8 @@ impl CodeExport {
         if !language.is_available() {
             return Err(Unavailable::NotWritten(language));
         }
-        let out = delaylab_export::export(scenario, &delaylab_export::Options { language, comments });
+        let out =
+            delaylab_export::export(scenario, &delaylab_export::Options { language, comments });
         if out.files.is_empty() {
             return Err(Unavailable::NoFiles(language));
         }
@@ -200,7 +201,11 @@ impl CodeExport {
             .map(|(f, path)| Entry {
                 path,
                 data: f.contents.as_bytes(),
-                mode: if f.executable { MODE_EXECUTABLE } else { MODE_FILE },
+                mode: if f.executable {
+                    MODE_EXECUTABLE
+                } else {
+                    MODE_FILE
+                },
             })
             .collect();
         zip_store::zip(&entries)
@@ -236,32 +241,55 @@ mod tests {
         let order: Vec<Language> = delaylab_export::LANGUAGES.iter().map(|l| l.1).collect();
         assert_eq!(c.iter().map(|c| c.language).collect::<Vec<_>>(), order);
         for ch in &c {
-            assert_eq!(ch.status == Status::NotAvailable, !ch.language.is_available());
+            assert_eq!(
+                ch.status == Status::NotAvailable,
+                !ch.language.is_available()
+            );
         }
-        assert_eq!(default_language(), c.iter().find(|c| c.status == Status::Runs).unwrap().language);
+        assert_eq!(
+            default_language(),
+            c.iter()
+                .find(|c| c.status == Status::Runs)
+                .unwrap()
+                .language
+        );
         assert_eq!(status_note(Status::Runs, CommentLang::En), None);
         let en = status_note(Status::GoldenFilesOnly, CommentLang::En).unwrap();
         let zh = status_note(Status::GoldenFilesOnly, CommentLang::Zh).unwrap();
-        assert!(en.contains("NOT RUN") && zh.contains("未运行"), "{en} / {zh}");
+        assert!(
+            en.contains("NOT RUN") && zh.contains("未运行"),
+            "{en} / {zh}"
+        );
     }
 
     #[test]
     fn exports_the_scenario_arguments_with_comments_in_the_ui_language() {
         let s = scenario(ORDER_TIMEOUT);
         for lang in [Language::Python, Language::Java] {
-            let en = CodeExport::new(&s, "order-timeout-queue-ttl", lang, comment_lang(Lang::En)).unwrap();
-            let zh = CodeExport::new(&s, "order-timeout-queue-ttl", lang, comment_lang(Lang::Zh)).unwrap();
+            let en = CodeExport::new(&s, "order-timeout-queue-ttl", lang, comment_lang(Lang::En))
+                .unwrap();
+            let zh = CodeExport::new(&s, "order-timeout-queue-ttl", lang, comment_lang(Lang::Zh))
+                .unwrap();
             let prog = &en.file(0).contents;
-            assert!(prog.contains("x-message-ttl") && prog.contains("x-dead-letter-exchange"), "{lang:?}");
+            assert!(
+                prog.contains("x-message-ttl") && prog.contains("x-dead-letter-exchange"),
+                "{lang:?}"
+            );
             // Chinese comments: a comment span holds CJK text in zh, none in en.
             let cjk_comment = |e: &CodeExport| {
                 e.highlighted(0).iter().any(|sp| {
-                    sp.tok == Tok::Comment && e.file(0).contents[sp.range.clone()].chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+                    sp.tok == Tok::Comment
+                        && e.file(0).contents[sp.range.clone()]
+                            .chars()
+                            .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
                 })
             };
             assert!(cjk_comment(&zh), "{lang:?}: no Chinese comment");
             assert!(!cjk_comment(&en), "{lang:?}: Chinese in the English export");
-            assert_eq!(en.folder, format!("delaylab-order-timeout-queue-ttl-{}", lang.as_str()));
+            assert_eq!(
+                en.folder,
+                format!("delaylab-order-timeout-queue-ttl-{}", lang.as_str())
+            );
             assert!(en.files.iter().any(|f| f.path == "run.sh" && f.executable));
         }
     }
@@ -278,9 +306,15 @@ mod tests {
             let at = z.windows(path.len()).position(|w| w == path.as_bytes());
             assert!(at.is_some(), "{path} not in the zip");
             let body = f.contents.as_bytes();
-            assert!(z.windows(body.len()).any(|w| w == body), "{path}'s text not stored as it is");
+            assert!(
+                z.windows(body.len()).any(|w| w == body),
+                "{path}'s text not stored as it is"
+            );
         }
-        assert_eq!(e.download_name(0), e.files[0].path.rsplit('/').next().unwrap());
+        assert_eq!(
+            e.download_name(0),
+            e.files[0].path.rsplit('/').next().unwrap()
+        );
         // An index from a longer list falls back to the program.
         assert_eq!(e.file(99), &e.files[0]);
     }
@@ -289,11 +323,24 @@ mod tests {
     fn what_cannot_be_exported_is_listed_and_unwritten_languages_say_so() {
         let s = scenario(NODE_RESTART);
         let e = CodeExport::new(&s, "x", Language::Python, CommentLang::En).unwrap();
-        assert!(e.left_out.iter().any(|l| l.contains("restart_node")), "{:?}", e.left_out);
-        assert!(e.file(0).contents.contains("restart_node"), "the left-out list is in the file's header too");
-        for ch in choices().into_iter().filter(|c| c.status == Status::NotAvailable) {
+        assert!(
+            e.left_out.iter().any(|l| l.contains("restart_node")),
+            "{:?}",
+            e.left_out
+        );
+        assert!(
+            e.file(0).contents.contains("restart_node"),
+            "the left-out list is in the file's header too"
+        );
+        for ch in choices()
+            .into_iter()
+            .filter(|c| c.status == Status::NotAvailable)
+        {
             let s = scenario(ORDER_TIMEOUT);
-            assert_eq!(CodeExport::new(&s, "x", ch.language, CommentLang::En), Err(Unavailable::NotWritten(ch.language)));
+            assert_eq!(
+                CodeExport::new(&s, "x", ch.language, CommentLang::En),
+                Err(Unavailable::NotWritten(ch.language))
+            );
         }
         assert_eq!(file_stem("订单"), "scenario");
     }

@@ -174,7 +174,11 @@ mod tests {
         assert_eq!(le32(z, end), END_SIG);
         let n = le16(z, end + 10) as usize;
         let mut at = le32(z, end + 16) as usize;
-        assert_eq!(at + le32(z, end + 12) as usize, end, "the directory ends at the end record");
+        assert_eq!(
+            at + le32(z, end + 12) as usize,
+            end,
+            "the directory ends at the end record"
+        );
         let mut out = Vec::new();
         for _ in 0..n {
             assert_eq!(le32(z, at), CENTRAL_HEADER_SIG);
@@ -199,9 +203,21 @@ mod tests {
     #[test]
     fn writes_what_a_reader_reads_back() {
         let files = [
-            Entry { path: "p/Scenario.java", data: "// 注释\nclass A {}\n".as_bytes(), mode: MODE_FILE },
-            Entry { path: "p/run.sh", data: b"#!/bin/sh\n", mode: MODE_EXECUTABLE },
-            Entry { path: "p/empty", data: b"", mode: MODE_FILE },
+            Entry {
+                path: "p/Scenario.java",
+                data: "// 注释\nclass A {}\n".as_bytes(),
+                mode: MODE_FILE,
+            },
+            Entry {
+                path: "p/run.sh",
+                data: b"#!/bin/sh\n",
+                mode: MODE_EXECUTABLE,
+            },
+            Entry {
+                path: "p/empty",
+                data: b"",
+                mode: MODE_FILE,
+            },
         ];
         let z = zip(&files).unwrap();
         let back = read(&z);
@@ -227,7 +243,11 @@ mod tests {
     #[test]
     fn refuses_paths_that_escape_the_folder() {
         for p in ["", "/etc/x", "a/../b", "a\\b", "a//b"] {
-            let e = Entry { path: p, data: b"", mode: MODE_FILE };
+            let e = Entry {
+                path: p,
+                data: b"",
+                mode: MODE_FILE,
+            };
             assert_eq!(zip(&[e]), Err(ZipError::BadPath(p.to_string())), "{p:?}");
         }
     }

@@ -9,7 +9,7 @@
 
 use delaylab_playground::export_code::{
     choices, comment_lang, default_language, label, left_out_texts, status, status_note, Choice,
-    CodeExport, Status, Unavailable, TEXT_TYPE, ZIP_TYPE,
+    CodeExport, Language, Status, Unavailable, TEXT_TYPE, ZIP_TYPE,
 };
 use leptos::prelude::*;
 use web_sys::wasm_bindgen::{JsCast, JsValue};
@@ -47,14 +47,20 @@ pub fn save_text(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
     let parts = web_sys::js_sys::Array::of1(&JsValue::from_str(text));
-    save_blob(name, &web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?)
+    save_blob(
+        name,
+        &web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?,
+    )
 }
 
 fn save_bytes(name: &str, mime: &str, bytes: &[u8]) -> Result<(), JsValue> {
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
     let parts = web_sys::js_sys::Array::of1(&web_sys::js_sys::Uint8Array::from(bytes));
-    save_blob(name, &web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts)?)
+    save_blob(
+        name,
+        &web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts)?,
+    )
 }
 
 fn focus_id(id: &'static str) {
@@ -108,37 +114,54 @@ enum Done {
     Failed(String),
 }
 
+/// What an export depends on: the scenario (its preset and its edits; not the clock), the language
+/// of the program and the UI language (of its comments).
+#[derive(Clone, Debug, PartialEq)]
+struct ExportKey {
+    preset: String,
+    scenario_rev: u64,
+    language: Language,
+    lang: crate::app::i18n::Lang,
+}
+
 #[component]
 pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
     let c = ctx();
     let language = RwSignal::new(default_language());
     let file_index = RwSignal::new(0usize);
-    let done = RwSignal::new(None::<Done>);
+    // The last copy or download, with the export it was for: shown only while that export
+    // is the one on screen (derived, so no effect has to clear it).
+    let done = RwSignal::new(None::<(Done, ExportKey)>);
+    let key = move || ExportKey {
+        preset: c.preset.get(),
+        scenario_rev: c.scenario_rev.get(),
+        language: language.get(),
+        lang: c.lang.get(),
+    };
     // The export of the scenario as it is now; computed only while the panel is open.
     let export = Memo::new(move |_| {
         if !open.get() {
             return None;
         }
-        let _ = (c.preset.get(), c.scenario_rev.get(), c.rev.get());
-        let (lang, comments) = (language.get(), comment_lang(c.lang.get()));
-        let id = c.preset.get_untracked();
-        Some(c.runner.with_value(|r| CodeExport::new(&r.scenario, &id, lang, comments)))
+        let k = key();
+        let (lang, comments, id) = (k.language, comment_lang(k.lang), k.preset);
+        Some(
+            c.runner
+                .with_value(|r| CodeExport::new(&r.scenario, &id, lang, comments)),
+        )
     });
-    // Another export: the last action's note no longer applies.
-    Effect::new(move |_| {
-        let _ = export.with(|_| ());
-        done.set(None);
-    });
+    let note = move |d: Done| done.set(Some((d, untrack(key))));
     let close = move || {
         open.set(false);
         focus_id(BUTTON_ID);
     };
     let with_export = move |f: &dyn Fn(&CodeExport) -> Done| {
-        let result = export.with_untracked(|e| match e {
+        if let Some(d) = export.with_untracked(|e| match e {
             Some(Ok(e)) => Some(f(e)),
             _ => None,
-        });
-        done.set(result);
+        }) {
+            note(d);
+        }
     };
     let copy = move |_| {
         let text = export.with_untracked(|e| match e {
@@ -146,7 +169,7 @@ pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
             _ => None,
         });
         if let Some(text) = text {
-            crate::app::share::write_clipboard(&text, move |ok| done.set(Some(Done::Copied(ok))));
+            crate::app::share::write_clipboard(&text, move |ok| note(Done::Copied(ok)));
         }
     };
     let download = move |_| {
@@ -243,7 +266,7 @@ pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
             })}
             <div class="code-actions">
                 <button class="small" data-testid="code-copy" on:click=copy>
-                    <span aria-hidden="true">"⧉ "</span>{move || c.tr("code_copy")}
+                    {move || c.tr("code_copy")}
                 </button>
                 <button class="small" data-testid="code-download" on:click=download>
                     <span aria-hidden="true">"⤓ "</span>{move || c.tr("code_download")}
@@ -253,7 +276,7 @@ pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
                 </button>
             </div>
             <p class="code-done" role="status" data-testid="code-done">
-                {move || done.get().map(|d| match d {
+                {move || done.get().filter(|(_, k)| *k == key()).map(|(d, _)| match d {
                     Done::Copied(true) => c.tr("code_copied").to_string(),
                     Done::Copied(false) => c.tr("code_copy_failed").to_string(),
                     Done::Saved(name) => format!("{} {name}", c.tr("code_saved")),
@@ -270,7 +293,8 @@ fn ExportView(e: CodeExport, file_index: RwSignal<usize>) -> impl IntoView {
     let c = ctx();
     let (left_out_h, nothing_left_out) = left_out_texts(e.comments);
     let left_out = if e.left_out.is_empty() {
-        view! { <p class="muted code-left-out" data-testid="code-left-out">{nothing_left_out}</p> }.into_any()
+        view! { <p class="muted code-left-out" data-testid="code-left-out">{nothing_left_out}</p> }
+            .into_any()
     } else {
         view! {
             <div class="code-left-out warn-box" data-testid="code-left-out">
