@@ -295,6 +295,28 @@ mod tests {
     }
 
     #[test]
+    fn a_language_not_run_here_says_so_in_its_files_as_in_the_menu() {
+        let s = scenario(ORDER_TIMEOUT);
+        for ch in choices()
+            .into_iter()
+            .filter(|c| c.status == Status::GoldenFilesOnly)
+        {
+            for comments in [CommentLang::En, CommentLang::Zh] {
+                let e = CodeExport::new(&s, "x", ch.language, comments).unwrap();
+                let note = status_note(ch.status, comments).unwrap();
+                // The note is wrapped into comment lines: compare its first words.
+                let head: String = note.chars().take(8).collect();
+                assert!(
+                    e.files.iter().any(|f| f.contents.contains(&head)),
+                    "{:?}: no {head:?} in the files",
+                    ch.language
+                );
+                assert!(e.zip().is_ok(), "{:?}: its files zip", ch.language);
+            }
+        }
+    }
+
+    #[test]
     fn the_zip_holds_every_file_under_the_project_folder() {
         let s = scenario(ORDER_TIMEOUT);
         let e = CodeExport::new(&s, "Order timeout!", Language::Python, CommentLang::En).unwrap();
