@@ -17,8 +17,11 @@ pub enum Syntax {
     Go,
     Rust,
     Shell,
-    /// Build files (TOML, XML, JSON, Gradle): strings and numbers only, `#` comments in TOML.
+    /// TOML, YAML and properties files: `#` comments, strings, numbers.
     Toml,
+    /// Maven's pom.xml: `<!-- -->` comments and attribute strings.
+    Xml,
+    /// Anything else (README.md): numbers only; a stray quote in prose colours nothing.
     Plain,
 }
 
@@ -34,6 +37,7 @@ impl Syntax {
             Some("rs") => Syntax::Rust,
             Some("sh") => Syntax::Shell,
             Some("toml") | Some("properties") | Some("yml") | Some("yaml") => Syntax::Toml,
+            Some("xml") => Syntax::Xml,
             _ => Syntax::Plain,
         }
     }
@@ -42,15 +46,17 @@ impl Syntax {
         match self {
             Syntax::Python | Syntax::Shell | Syntax::Toml => Some("#"),
             Syntax::Java | Syntax::JavaScript | Syntax::Go | Syntax::Rust => Some("//"),
-            Syntax::Plain => None,
+            Syntax::Xml | Syntax::Plain => None,
         }
     }
 
-    fn block_comments(self) -> bool {
-        matches!(
-            self,
-            Syntax::Java | Syntax::JavaScript | Syntax::Go | Syntax::Rust
-        )
+    /// The delimiters of a block comment.
+    fn block_comment(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Syntax::Java | Syntax::JavaScript | Syntax::Go | Syntax::Rust => Some(("/*", "*/")),
+            Syntax::Xml => Some(("<!--", "-->")),
+            Syntax::Python | Syntax::Shell | Syntax::Toml | Syntax::Plain => None,
+        }
     }
 
     fn keywords(self) -> &'static [&'static str] {
@@ -196,7 +202,7 @@ impl Syntax {
                 "while",
             ],
             Syntax::Toml => &["false", "true"],
-            Syntax::Plain => &[],
+            Syntax::Xml | Syntax::Plain => &[],
         }
     }
 
@@ -207,7 +213,9 @@ impl Syntax {
             Syntax::JavaScript => &[('"', false, true), ('\'', false, true), ('`', true, true)],
             Syntax::Go => &[('"', false, true), ('`', true, false)],
             Syntax::Shell => &[('"', true, true), ('\'', true, false)],
-            Syntax::Java | Syntax::Rust | Syntax::Plain => &[('"', true, true)],
+            Syntax::Java | Syntax::Rust => &[('"', true, true)],
+            Syntax::Xml => &[('"', false, false)],
+            Syntax::Plain => &[],
         }
     }
 
@@ -313,8 +321,12 @@ pub fn spans(src: &str, syntax: Syntax) -> Vec<Span> {
         let end = if comment_here {
             push(Tok::Comment, i..i + rest.find('\n').unwrap_or(rest.len()));
             i + rest.find('\n').unwrap_or(rest.len())
-        } else if syntax.block_comments() && rest.starts_with("/*") {
-            let e = rest[2..].find("*/").map_or(src.len(), |e| i + 2 + e + 2);
+        } else if let Some((open, close)) =
+            syntax.block_comment().filter(|(o, _)| rest.starts_with(o))
+        {
+            let e = rest[open.len()..]
+                .find(close)
+                .map_or(src.len(), |e| i + open.len() + e + close.len());
             push(Tok::Comment, i..e);
             e
         } else if syntax == Syntax::Python
@@ -433,6 +445,17 @@ mod tests {
     }
 
     #[test]
+    fn xml_comments_and_attributes_and_prose_without_strings() {
+        let src = "<?xml version=\"1.0\"?>\n<!-- Spring's\n jars -->\n<a x=\"y\">it's</a>";
+        assert_eq!(
+            of(src, Syntax::Xml, Tok::Comment),
+            ["<!-- Spring's\n jars -->"]
+        );
+        assert_eq!(of(src, Syntax::Xml, Tok::Str), ["\"1.0\"", "\"y\""]);
+        assert!(of("Say \"hi\" to Spring's run.sh", Syntax::Plain, Tok::Str).is_empty());
+    }
+
+    #[test]
     fn shell_hash_starts_a_comment_only_at_a_word() {
         let src = "#!/bin/sh\nset -eu\necho \"$#\" ${x#y} # done\n";
         assert_eq!(
@@ -452,6 +475,7 @@ mod tests {
             Syntax::Rust,
             Syntax::Shell,
             Syntax::Toml,
+            Syntax::Xml,
             Syntax::Plain,
         ] {
             for src in [
@@ -479,7 +503,8 @@ mod tests {
         assert_eq!(Syntax::of_path("main.go"), Syntax::Go);
         assert_eq!(Syntax::of_path("src/main.rs"), Syntax::Rust);
         assert_eq!(Syntax::of_path("Cargo.toml"), Syntax::Toml);
-        assert_eq!(Syntax::of_path("pom.xml"), Syntax::Plain);
+        assert_eq!(Syntax::of_path("pom.xml"), Syntax::Xml);
+        assert_eq!(Syntax::of_path("README.md"), Syntax::Plain);
         assert_eq!(Syntax::of_path("scenario.mjs"), Syntax::JavaScript);
     }
 }
