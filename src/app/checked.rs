@@ -1,6 +1,7 @@
 //! The scenario header's tools: the "Checked against RabbitMQ 3.10.8" badge with the
 //! panel listing what the live-broker conformance suite covers (tests/conformance/), and
-//! the "Export definitions" button (the engine's `definitions.json`, downloaded).
+//! the "Export definitions" button (the engine's `definitions.json`, downloaded) and the
+//! "Export code" menu (panels/export_code.rs).
 
 use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
 use delaylab_engine::scenario::definitions::{export_definitions, RABBIT_VERSION};
@@ -10,38 +11,15 @@ use web_sys::wasm_bindgen::{JsCast, JsValue};
 
 use super::Ctx;
 
-/// How long a download's object URL lives (the browser reads it after the click).
-const REVOKE_AFTER_MS: u32 = 10_000;
-
 /// Rules 1-14 of Part A (rabbitmq-semantics.md), each checked by the conformance suite.
 const RULES: [&str; 14] = [
     "chk_r1", "chk_r2", "chk_r3", "chk_r4", "chk_r5", "chk_r6", "chk_r7", "chk_r8", "chk_r9",
     "chk_r10", "chk_r11", "chk_r12", "chk_r13", "chk_r14",
 ];
 
-/// Saves `text` as a file: a Blob, an object URL and a temporary `<a download>`.
+/// Saves `text` as a file (the export menu's download: a Blob and an object URL).
 fn download(name: &str, text: &str) -> Result<(), JsValue> {
-    let window = web_sys::window().ok_or("no window")?;
-    let document = window.document().ok_or("no document")?;
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
-    let parts = web_sys::js_sys::Array::of1(&JsValue::from_str(text));
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let a: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
-    a.set_href(&url);
-    a.set_download(name);
-    a.set_attribute("hidden", "")?;
-    let body = document.body().ok_or("no body")?;
-    body.append_child(&a)?;
-    a.click();
-    a.remove();
-    // Revoked a little later: the browser reads the URL after the click returns.
-    gloo_timers::callback::Timeout::new(REVOKE_AFTER_MS, move || {
-        let _ = web_sys::Url::revoke_object_url(&url);
-    })
-    .forget();
-    Ok(())
+    crate::app::panels::export_code::save_text(name, "application/json", text)
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -56,6 +34,7 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
     let exported = RwSignal::new(None::<Exported>);
     let version = crate::app::version::current(c);
     let error = RwSignal::new(None::<String>);
+    let code_open = RwSignal::new(false);
     // A new scenario: the last export's note no longer applies.
     Effect::new(move |_| {
         let _ = c.preset.get();
@@ -123,6 +102,7 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
                 <span aria-hidden="true">"⤓ "</span>
                 {move || c.tr("export_defs")}
             </button>
+            <crate::app::panels::export_code::ExportCodeButton open=code_open />
         </div>
         <div class="export-note" role="status" data-testid="export-note">
             {move || {
@@ -137,6 +117,7 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
             }}
             {move || error.get().map(|e| view! { <p class="form-error">"⚠ "{e}</p> })}
         </div>
+        <crate::app::panels::export_code::ExportCodePanel open=code_open />
     }
 }
 

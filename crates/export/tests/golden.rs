@@ -284,9 +284,15 @@ fn every_language_writes_a_program_with_its_run_script() {
             },
         );
         assert!(e.files.len() >= 2, "{name}: a program and its run.sh");
-        assert!(e.files.iter().any(|f| f.path == "run.sh" && f.executable), "{name}");
+        assert!(
+            e.files.iter().any(|f| f.path == "run.sh" && f.executable),
+            "{name}"
+        );
     }
-    assert!(!Language::Spring.is_run_here(), "Spring is checked by golden files only");
+    assert!(
+        !Language::Spring.is_run_here(),
+        "Spring is checked by golden files only"
+    );
     assert!(Language::Rust.is_run_here());
 }
 

@@ -14,9 +14,11 @@
 
 pub mod chart;
 pub mod clock;
+pub mod code_highlight;
 pub mod compare;
 pub mod consumer_form;
 pub mod edit_rules;
+pub mod export_code;
 pub mod host;
 pub mod i18n;
 pub mod i18n_orders;
@@ -33,3 +35,4 @@ pub mod strategy_costs;
 pub mod topo;
 pub mod topo_fit;
 pub mod track;
+pub mod zip_store;

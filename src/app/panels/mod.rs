@@ -6,6 +6,7 @@ pub mod consumers;
 pub mod controls;
 pub mod delayed;
 pub mod depths;
+pub mod export_code;
 pub mod gallery;
 pub mod header;
 pub mod inspector;
