@@ -22,8 +22,8 @@ use delaylab_engine::value::{FieldValue, Table};
 pub enum Arg<'a> {
     /// An exchange or queue name: written as `n("name")`.
     Name(&'a str),
-    /// A list of routing keys (`CC`, `BCC`), each a name (`n("q")`) or as written.
-    Keys(Vec<Key<'a>>),
+    /// A list (`CC`, `BCC`: routing keys) whose entries are names or written as they are.
+    List(Vec<Arg<'a>>),
     /// Milliseconds the program scales (a positive value stays at least 1 ms, so
     /// `x-expires` stays valid and a TTL of 0 stays 0).
     Ms(i64),
@@ -75,14 +75,21 @@ pub fn header<'a>(
 ) -> Arg<'a> {
     match (key, v) {
         (k, FieldValue::Array(items)) if ROUTING_KEY_HEADERS.contains(&k) => {
-            let keys: Option<Vec<Key>> = items
+            // String entries are routing keys; any other entry is sent as written.
+            let list: Vec<Arg> = items
                 .iter()
-                .map(|i| i.as_str().map(|s| routing_key(names, exchange, s)))
+                .map(
+                    |i| match i.as_str().map(|s| routing_key(names, exchange, s)) {
+                        Some(Key::Name(s)) => Arg::Name(s),
+                        _ => Arg::Plain(i),
+                    },
+                )
                 .collect();
-            // A list with no name in it (or an entry that is no string) is sent as written.
-            match keys {
-                Some(k) if k.iter().any(|k| matches!(k, Key::Name(_))) => Arg::Keys(k),
-                _ => Arg::Plain(v),
+            // A list with no name in it is sent as written (the same text).
+            if list.iter().any(|a| matches!(a, Arg::Name(_))) {
+                Arg::List(list)
+            } else {
+                Arg::Plain(v)
             }
         }
         // The plugin's delay: an integer of ms in range is scaled like any duration; a
@@ -190,14 +197,27 @@ mod tests {
     #[test]
     fn cc_entries_are_keys_by_the_shared_rule() {
         let names = x05();
-        let cc = FieldValue::Array(vec![FieldValue::str("done"), FieldValue::str("other")].into());
+        let items = [
+            FieldValue::str("done"),
+            FieldValue::str("other"),
+            FieldValue::Int(1),
+        ];
+        let cc = FieldValue::Array(items.to_vec().into());
         assert_eq!(
             header(&names, "orders", "CC", &cc),
-            Arg::Keys(vec![Key::Name("done"), Key::Plain("other")])
+            Arg::List(vec![
+                Arg::Name("done"),
+                Arg::Plain(&items[1]),
+                Arg::Plain(&items[2])
+            ])
         );
         assert_eq!(
             header(&names, "", "BCC", &cc),
-            Arg::Keys(vec![Key::Name("done"), Key::Name("other")])
+            Arg::List(vec![
+                Arg::Name("done"),
+                Arg::Name("other"),
+                Arg::Plain(&items[2])
+            ])
         );
         let plain = FieldValue::Array(vec![FieldValue::str("other")].into());
         assert_eq!(header(&names, "orders", "CC", &plain), Arg::Plain(&plain));

@@ -75,9 +75,9 @@ pub(crate) fn key(k: Key) -> String {
 fn arg(a: &Arg) -> String {
     match a {
         Arg::Name(s) => format!("n({})", q(s)),
-        Arg::Keys(l) => format!(
+        Arg::List(l) => format!(
             "[]interface{{}}{{{}}}",
-            l.iter().map(|k| key(*k)).collect::<Vec<_>>().join(", ")
+            l.iter().map(arg).collect::<Vec<_>>().join(", ")
         ),
         Arg::Ms(ms) if is_i32(*ms) => format!("msInt32({ms})"),
         Arg::Ms(ms) => format!("ms({ms})"),

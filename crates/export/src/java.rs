@@ -90,10 +90,7 @@ pub(crate) fn key(k: Key) -> String {
 pub fn arg(a: &Arg) -> String {
     match a {
         Arg::Name(s) => format!("n({})", q(s)),
-        Arg::Keys(l) => format!(
-            "list({})",
-            l.iter().map(|k| key(*k)).collect::<Vec<_>>().join(", ")
-        ),
+        Arg::List(l) => format!("list({})", l.iter().map(arg).collect::<Vec<_>>().join(", ")),
         Arg::Ms(ms) => format!("ms({})", int(*ms)),
         Arg::Plain(v) => value(v),
     }

@@ -76,10 +76,7 @@ pub(crate) fn key(k: Key) -> String {
 fn arg(a: &Arg) -> String {
     match a {
         Arg::Name(s) => format!("n({})", q(s)),
-        Arg::Keys(l) => format!(
-            "[{}]",
-            l.iter().map(|k| key(*k)).collect::<Vec<_>>().join(", ")
-        ),
+        Arg::List(l) => format!("[{}]", l.iter().map(arg).collect::<Vec<_>>().join(", ")),
         Arg::Ms(ms) if is_i32(*ms) => format!("i32(ms({ms}))"),
         Arg::Ms(ms) => format!("i64(ms({ms}))"),
         Arg::Plain(v) => value(v),

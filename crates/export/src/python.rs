@@ -79,10 +79,7 @@ fn float(f: f64) -> String {
 fn arg(a: &Arg) -> String {
     match a {
         Arg::Name(s) => format!("n({})", q(s)),
-        Arg::Keys(l) => format!(
-            "[{}]",
-            l.iter().map(|k| key(*k)).collect::<Vec<_>>().join(", ")
-        ),
+        Arg::List(l) => format!("[{}]", l.iter().map(arg).collect::<Vec<_>>().join(", ")),
         Arg::Ms(ms) => format!("ms({ms})"),
         Arg::Plain(v) => value(v),
     }

@@ -7,8 +7,6 @@ use std::collections::BTreeMap;
 use delaylab_engine::scenario::{ExchangeDef, Scenario};
 use delaylab_engine::value::FieldValue;
 
-use delaylab_engine::scenario::rename::Key;
-
 use crate::args::Arg;
 use crate::java;
 
@@ -118,14 +116,9 @@ pub fn value(v: &FieldValue) -> String {
 pub fn arg(a: &Arg) -> String {
     match a {
         Arg::Name(s) => q(s),
-        Arg::Keys(l) => format!(
+        Arg::List(l) => format!(
             "Arrays.asList({})",
-            l.iter()
-                .map(|k| match k {
-                    Key::Name(s) | Key::Plain(s) => q(s),
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
+            l.iter().map(arg).collect::<Vec<_>>().join(", ")
         ),
         Arg::Ms(ms) => java::int(*ms),
         Arg::Plain(v) => value(v),
