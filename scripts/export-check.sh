@@ -12,7 +12,7 @@
 # cases (tests/conformance, about a second each) run as they are. Presets whose
 # publishes come faster than a confirm round trip once scaled (max-length,
 # overflow, retry loop: 100 ms apart) are covered by the conformance cases r07a, r09a,
-# r09c instead; ten cases keep the check to a few minutes (pass others as arguments,
+# r09c instead; eleven cases keep the check to a few minutes (pass others as arguments,
 # e.g. scenarios/dead-letter-cycle.json:0.07); quorum-vs-classic-requeue is left out (a quorum queue's requeue costs
 # the broker tens of ms per round, beyond the tolerance over four rounds). Spring is not
 # run (its jars cannot be downloaded here: tests/golden files check it). Plugin
@@ -49,6 +49,8 @@ if [ "${#cases[@]}" = 0 ]; then
     tests/conformance/r11c-detach-requeues-expired.json:1
     tests/conformance/x01-mandatory-and-missing-targets.json:1
     tests/conformance/x03-topic-headers-e2e-routing.json:1
+    # Keys that name a queue (a DLX binding key, a default-exchange dead-letter without DLRK).
+    tests/conformance/x05-queue-name-keys.json:1
     # The order lab (Java, Python): the consumer policy against a table; seconds of margin.
     crates/export/tests/cases/orders-check-state-race.json:0.01
     crates/export/tests/cases/orders-idempotent-safe.json:0.01

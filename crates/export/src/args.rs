@@ -4,12 +4,17 @@
 //! `x-message-ttl: "60000"` is exported as the string the scenario has, and the broker
 //! refuses it with 406 just as in the simulation).
 //!
-//! The same classification as `delaylab replay` (crates/cli/src/replay/names.rs): DLX and
-//! alternate-exchange names, a default-exchange DLRK and `CC`/`BCC` entries are names;
-//! `x-message-ttl` and `x-expires` in range are durations.
+//! The same classification as `delaylab replay`, from the engine's one rule
+//! (`delaylab_engine::scenario::rename`, via `plan.names`): DLX and alternate-exchange
+//! names are names; a DLRK and `CC`/`BCC` entries are names when they name a queue on
+//! their exchange (every key on the default exchange); `x-message-ttl` and `x-expires`
+//! in range are durations.
 
 use delaylab_engine::amqp::queue_args::MAX_EXPIRY_MS;
 use delaylab_engine::amqp::x_delay::MAX_DELAY_MS;
+use delaylab_engine::scenario::rename::{
+    Key, ScenarioNames, ALTERNATE_EXCHANGE_ARG, DLRK_ARG, DLX_ARG, ROUTING_KEY_HEADERS,
+};
 use delaylab_engine::value::{FieldValue, Table};
 
 /// One value as the generators render it.
@@ -17,8 +22,8 @@ use delaylab_engine::value::{FieldValue, Table};
 pub enum Arg<'a> {
     /// An exchange or queue name: written as `n("name")`.
     Name(&'a str),
-    /// A list of queue names (`CC`, `BCC` on the default exchange).
-    Names(Vec<&'a str>),
+    /// A list (`CC`, `BCC`: routing keys) whose entries are names or written as they are.
+    List(Vec<Arg<'a>>),
     /// Milliseconds the program scales (a positive value stays at least 1 ms, so
     /// `x-expires` stays valid and a TTL of 0 stays 0).
     Ms(i64),
@@ -26,14 +31,28 @@ pub enum Arg<'a> {
     Plain(&'a FieldValue),
 }
 
-/// The lesson a queue argument teaches (see `text::Lesson`).
-pub fn queue_arg<'a>(key: &'a str, v: &'a FieldValue, all: &'a Table) -> Arg<'a> {
-    let dlx_is_default =
-        matches!(all.get("x-dead-letter-exchange"), Some(FieldValue::Str(s)) if s.is_empty());
+/// A routing key used on `exchange` (a publish's, a `CC`/`BCC` entry, a DLRK on its
+/// DLX): a name the program prefixes when the engine's rule says it names a queue.
+pub fn routing_key<'k>(names: &ScenarioNames, exchange: &str, key: &'k str) -> Key<'k> {
+    if names.key_is_name(exchange, key) {
+        Key::Name(key)
+    } else {
+        Key::Plain(key)
+    }
+}
+
+/// A queue argument (`all`: the queue's arguments, for the DLRK's exchange).
+pub fn queue_arg<'a>(
+    names: &ScenarioNames,
+    key: &'a str,
+    v: &'a FieldValue,
+    all: &'a Table,
+) -> Arg<'a> {
     let max = MAX_EXPIRY_MS as i64;
     match (key, v) {
-        ("x-dead-letter-exchange", FieldValue::Str(s)) => Arg::Name(s),
-        ("x-dead-letter-routing-key", FieldValue::Str(s)) if dlx_is_default => Arg::Name(s),
+        (DLX_ARG | DLRK_ARG, FieldValue::Str(s)) if names.queue_arg_is_name(key, s, all) => {
+            Arg::Name(s)
+        }
         ("x-message-ttl", FieldValue::Int(n)) if (0..=max).contains(n) => Arg::Ms(*n),
         ("x-expires", FieldValue::Int(n)) if (1..=max).contains(n) => Arg::Ms(*n),
         _ => Arg::Plain(v),
@@ -42,17 +61,36 @@ pub fn queue_arg<'a>(key: &'a str, v: &'a FieldValue, all: &'a Table) -> Arg<'a>
 
 pub fn exchange_arg<'a>(key: &'a str, v: &'a FieldValue) -> Arg<'a> {
     match (key, v) {
-        ("alternate-exchange", FieldValue::Str(s)) => Arg::Name(s),
+        (ALTERNATE_EXCHANGE_ARG, FieldValue::Str(s)) => Arg::Name(s),
         _ => Arg::Plain(v),
     }
 }
 
 /// A message header on a publish to `exchange`.
-pub fn header<'a>(exchange: &str, key: &'a str, v: &'a FieldValue) -> Arg<'a> {
+pub fn header<'a>(
+    names: &ScenarioNames,
+    exchange: &str,
+    key: &'a str,
+    v: &'a FieldValue,
+) -> Arg<'a> {
     match (key, v) {
-        ("CC" | "BCC", FieldValue::Array(items)) if exchange.is_empty() => {
-            let names: Option<Vec<&str>> = items.iter().map(FieldValue::as_str).collect();
-            names.map_or(Arg::Plain(v), Arg::Names)
+        (k, FieldValue::Array(items)) if ROUTING_KEY_HEADERS.contains(&k) => {
+            // String entries are routing keys; any other entry is sent as written.
+            let list: Vec<Arg> = items
+                .iter()
+                .map(
+                    |i| match i.as_str().map(|s| routing_key(names, exchange, s)) {
+                        Some(Key::Name(s)) => Arg::Name(s),
+                        _ => Arg::Plain(i),
+                    },
+                )
+                .collect();
+            // A list with no name in it is sent as written (the same text).
+            if list.iter().any(|a| matches!(a, Arg::Name(_))) {
+                Arg::List(list)
+            } else {
+                Arg::Plain(v)
+            }
         }
         // The plugin's delay: an integer of ms in range is scaled like any duration; a
         // string or an out-of-range value is sent as written (the plugin's parse rules).
@@ -87,6 +125,14 @@ pub fn is_i32(n: i64) -> bool {
 mod tests {
     use super::*;
 
+    fn x05() -> ScenarioNames {
+        let s = delaylab_engine::scenario::load_str(include_str!(
+            "../../../tests/conformance/x05-queue-name-keys.json"
+        ))
+        .expect("x05 loads");
+        ScenarioNames::of(&s)
+    }
+
     fn table(pairs: &[(&str, FieldValue)]) -> Table {
         pairs
             .iter()
@@ -98,19 +144,27 @@ mod tests {
     fn ttl_integer_is_a_duration_and_a_string_stays_a_string() {
         let t = table(&[("x-message-ttl", FieldValue::Int(60000))]);
         let v = t.get("x-message-ttl").unwrap();
-        assert_eq!(queue_arg("x-message-ttl", v, &t), Arg::Ms(60000));
+        assert_eq!(
+            queue_arg(&ScenarioNames::default(), "x-message-ttl", v, &t),
+            Arg::Ms(60000)
+        );
         let s = table(&[("x-message-ttl", FieldValue::str("60000"))]);
         let v = s.get("x-message-ttl").unwrap();
         assert!(matches!(
-            queue_arg("x-message-ttl", v, &s),
+            queue_arg(&ScenarioNames::default(), "x-message-ttl", v, &s),
             Arg::Plain(FieldValue::Str(_))
         ));
         let neg = FieldValue::Int(-1);
-        assert_eq!(queue_arg("x-message-ttl", &neg, &t), Arg::Plain(&neg));
+        assert_eq!(
+            queue_arg(&ScenarioNames::default(), "x-message-ttl", &neg, &t),
+            Arg::Plain(&neg)
+        );
     }
 
     #[test]
     fn dead_letter_names_are_mapped() {
+        let names = x05();
+        let queue_arg = |k, v, all| queue_arg(&names, k, v, all);
         let t = table(&[
             ("x-dead-letter-exchange", FieldValue::str("")),
             ("x-dead-letter-routing-key", FieldValue::str("work")),
@@ -122,9 +176,51 @@ mod tests {
             ("x-dead-letter-routing-key", FieldValue::str("work")),
         ]);
         let (k, v) = t2.iter().nth(1).unwrap();
-        assert!(matches!(queue_arg(k, v, &t2), Arg::Plain(_)));
+        assert_eq!(
+            queue_arg(k, v, &t2),
+            Arg::Name("work"),
+            "a DLRK naming a queue is a name on any DLX"
+        );
         let (k, v) = t2.iter().next().unwrap();
         assert_eq!(queue_arg(k, v, &t2), Arg::Name("dlx"));
+        let t3 = table(&[
+            ("x-dead-letter-exchange", FieldValue::str("dlx")),
+            ("x-dead-letter-routing-key", FieldValue::str("parked.later")),
+        ]);
+        let (k, v) = t3.iter().nth(1).unwrap();
+        assert!(
+            matches!(queue_arg(k, v, &t3), Arg::Plain(_)),
+            "a DLRK naming no queue on a named DLX is kept"
+        );
+    }
+
+    #[test]
+    fn cc_entries_are_keys_by_the_shared_rule() {
+        let names = x05();
+        let items = [
+            FieldValue::str("done"),
+            FieldValue::str("other"),
+            FieldValue::Int(1),
+        ];
+        let cc = FieldValue::Array(items.to_vec().into());
+        assert_eq!(
+            header(&names, "orders", "CC", &cc),
+            Arg::List(vec![
+                Arg::Name("done"),
+                Arg::Plain(&items[1]),
+                Arg::Plain(&items[2])
+            ])
+        );
+        assert_eq!(
+            header(&names, "", "BCC", &cc),
+            Arg::List(vec![
+                Arg::Name("done"),
+                Arg::Name("other"),
+                Arg::Plain(&items[2])
+            ])
+        );
+        let plain = FieldValue::Array(vec![FieldValue::str("other")].into());
+        assert_eq!(header(&names, "orders", "CC", &plain), Arg::Plain(&plain));
     }
 
     #[test]
@@ -141,8 +237,14 @@ mod tests {
     #[test]
     fn x_delay_integer_scales_string_does_not() {
         let i = FieldValue::Int(5000);
-        assert_eq!(header("d", "x-delay", &i), Arg::Ms(5000));
+        assert_eq!(
+            header(&ScenarioNames::default(), "d", "x-delay", &i),
+            Arg::Ms(5000)
+        );
         let s = FieldValue::str("5000");
-        assert_eq!(header("d", "x-delay", &s), Arg::Plain(&s));
+        assert_eq!(
+            header(&ScenarioNames::default(), "d", "x-delay", &s),
+            Arg::Plain(&s)
+        );
     }
 }

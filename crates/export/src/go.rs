@@ -2,6 +2,7 @@
 //! built in GOPATH mode: no module proxy): one `main.go` (actions in main, a goroutine per
 //! consumer, handle times with time.AfterFunc) and `run.sh`.
 
+use delaylab_engine::scenario::rename::{Key, ScenarioNames};
 use delaylab_engine::scenario::{
     AckMode, Action, ActionKind, BindingDef, ConsumerSpec, Declare, Delete, DestinationKind,
     ExchangeDef, OutcomePlan, PublishSpec, QueueDef,
@@ -63,15 +64,20 @@ fn value(v: &FieldValue) -> String {
     }
 }
 
+/// A routing or binding key: a name the program prefixes (`n("work")`) or as written.
+pub(crate) fn key(k: Key) -> String {
+    match k {
+        Key::Name(s) => format!("n({})", q(s)),
+        Key::Plain(s) => q(s),
+    }
+}
+
 fn arg(a: &Arg) -> String {
     match a {
         Arg::Name(s) => format!("n({})", q(s)),
-        Arg::Names(l) => format!(
+        Arg::List(l) => format!(
             "[]interface{{}}{{{}}}",
-            l.iter()
-                .map(|s| format!("n({})", q(s)))
-                .collect::<Vec<_>>()
-                .join(", ")
+            l.iter().map(arg).collect::<Vec<_>>().join(", ")
         ),
         Arg::Ms(ms) if is_i32(*ms) => format!("msInt32({ms})"),
         Arg::Ms(ms) => format!("ms({ms})"),
@@ -119,8 +125,14 @@ fn exchange_stmt(x: &ExchangeDef, t: &Texts, seen: &mut Seen, indent: &str) -> S
     ))
 }
 
-fn queue_stmt(x: &QueueDef, t: &Texts, seen: &mut Seen, indent: &str) -> String {
-    let args = walk::queue_args(x, t, seen);
+fn queue_stmt(
+    names: &ScenarioNames,
+    x: &QueueDef,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> String {
+    let args = walk::queue_args(names, x, t, seen);
     step(&format!(
         "{indent}\t_, err := ch.QueueDeclare(n({}), {}, {}, {}, false, {})\n{indent}\treturn err",
         q(&x.name),
@@ -131,10 +143,12 @@ fn queue_stmt(x: &QueueDef, t: &Texts, seen: &mut Seen, indent: &str) -> String 
     ))
 }
 
-fn bind_stmt(b: &BindingDef, unbind: bool, indent: &str) -> String {
+/// One bind (or unbind) call per key of the binding (a topic pattern adds the literal
+/// renamed queue names it matched, as replay does); several run in order in one step.
+fn bind_stmt(names: &ScenarioNames, b: &BindingDef, unbind: bool, indent: &str) -> String {
     let args = table(&walk::plain(&b.arguments), &format!("{indent}\t"));
-    let (src, dst, rk) = (q(&b.source), q(&b.destination), q(&b.routing_key));
-    let call = match (b.destination_type, unbind) {
+    let (src, dst) = (q(&b.source), q(&b.destination));
+    let call = |rk: String| match (b.destination_type, unbind) {
         (DestinationKind::Queue, false) => {
             format!("ch.QueueBind(n({dst}), {rk}, n({src}), false, {args})")
         }
@@ -148,7 +162,21 @@ fn bind_stmt(b: &BindingDef, unbind: bool, indent: &str) -> String {
             format!("ch.ExchangeUnbind(n({dst}), {rk}, n({src}), false, {args})")
         }
     };
-    step(&format!("{indent}\treturn {call}"))
+    let calls: Vec<String> = names
+        .binding_keys(b)
+        .into_iter()
+        .map(|k| call(key(k)))
+        .collect();
+    let mut body = String::new();
+    if let Some((last, rest)) = calls.split_last() {
+        for c in rest {
+            body.push_str(&format!(
+                "{indent}\tif err := {c}; err != nil {{\n{indent}\t\treturn err\n{indent}\t}}\n"
+            ));
+        }
+        body.push_str(&format!("{indent}\treturn {last}"));
+    }
+    step(&body)
 }
 
 fn declare_stmt(
@@ -166,9 +194,9 @@ fn declare_stmt(
         }
         Declare::Queue(qd) => {
             notes(&mut pre, indent, &walk::queue_notes(plan, qd, t, seen));
-            queue_stmt(qd, t, seen, indent)
+            queue_stmt(&plan.names, qd, t, seen, indent)
         }
-        Declare::Binding(b) => bind_stmt(b, false, indent),
+        Declare::Binding(b) => bind_stmt(&plan.names, b, false, indent),
     };
     (pre, stmt)
 }
@@ -207,6 +235,7 @@ fn consumer_stmt(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> String {
 }
 
 fn publish_stmt(
+    plan: &Plan,
     p: &PublishSpec,
     body: &str,
     t: &Texts,
@@ -246,14 +275,10 @@ fn publish_stmt(
     put("UserId", pr.user_id.as_deref().map(q));
     put("AppId", pr.app_id.as_deref().map(q));
     if !pr.headers.is_empty() {
-        let h = walk::headers(p, t, seen);
+        let h = walk::headers(&plan.names, p, t, seen);
         props.push(format!("Headers: {},", table(&h, &inner)));
     }
-    let rk = if p.exchange.is_empty() {
-        format!("n({})", q(&p.routing_key))
-    } else {
-        q(&p.routing_key)
-    };
+    let rk = key(plan.key(&p.exchange, &p.routing_key));
     let stmt = format!(
         "run.Publish(n({}), {rk}, {body}, amqp.Publishing{{{}\n{indent}}}, {})",
         q(&p.exchange),
@@ -289,7 +314,7 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
         }
     };
     let (pre, stmt) = match &a.kind {
-        ActionKind::Publish(p) => publish_stmt(p, &body(&p.body), t, seen, indent),
+        ActionKind::Publish(p) => publish_stmt(plan, p, &body(&p.body), t, seen, indent),
         ActionKind::Declare(d) => declare_stmt(plan, d, t, seen, indent),
         ActionKind::Delete(d) => (
             String::new(),
@@ -299,7 +324,7 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
                     "{indent}\t_, err := ch.QueueDelete(n({}), false, false, false)\n{indent}\treturn err",
                     q(name)
                 )),
-                Delete::Binding(b) => bind_stmt(b, true, indent),
+                Delete::Binding(b) => bind_stmt(&plan.names, b, true, indent),
             },
         ),
         ActionKind::Purge { queue } => (

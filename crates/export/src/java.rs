@@ -3,6 +3,7 @@
 //! the main thread, deliveries on the client's consumer threads, handle times on a
 //! scheduler) and `run.sh` (javac + java, offline).
 
+use delaylab_engine::scenario::rename::{Key, ScenarioNames};
 use delaylab_engine::scenario::{
     AckMode, Action, ActionKind, BindingDef, ConsumerSpec, Declare, Delete, DestinationKind,
     ExchangeDef, OutcomePlan, PublishSpec, QueueDef,
@@ -78,16 +79,18 @@ pub fn value(v: &FieldValue) -> String {
     }
 }
 
+/// A routing or binding key: a name the program prefixes (`n("work")`) or as written.
+pub(crate) fn key(k: Key) -> String {
+    match k {
+        Key::Name(s) => format!("n({})", q(s)),
+        Key::Plain(s) => q(s),
+    }
+}
+
 pub fn arg(a: &Arg) -> String {
     match a {
         Arg::Name(s) => format!("n({})", q(s)),
-        Arg::Names(l) => format!(
-            "list({})",
-            l.iter()
-                .map(|s| format!("n({})", q(s)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Arg::List(l) => format!("list({})", l.iter().map(arg).collect::<Vec<_>>().join(", ")),
         Arg::Ms(ms) => format!("ms({})", int(*ms)),
         Arg::Plain(v) => value(v),
     }
@@ -130,8 +133,14 @@ fn exchange_expr(x: &ExchangeDef, t: &Texts, seen: &mut Seen, indent: &str) -> S
     )
 }
 
-fn queue_expr(x: &QueueDef, t: &Texts, seen: &mut Seen, indent: &str) -> String {
-    let args = walk::queue_args(x, t, seen);
+fn queue_expr(
+    names: &ScenarioNames,
+    x: &QueueDef,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> String {
+    let args = walk::queue_args(names, x, t, seen);
     format!(
         "ch.queueDeclare(n({}), {}, {}, {}, {})",
         q(&x.name),
@@ -142,17 +151,28 @@ fn queue_expr(x: &QueueDef, t: &Texts, seen: &mut Seen, indent: &str) -> String 
     )
 }
 
-fn bind_expr(b: &BindingDef, unbind: bool, indent: &str) -> String {
+/// One bind (or unbind) call per key of the binding (a topic pattern adds the literal
+/// renamed queue names it matched, as replay does); several are one block, in order.
+fn bind_expr(names: &ScenarioNames, b: &BindingDef, unbind: bool, indent: &str) -> String {
     let args = table(&walk::plain(&b.arguments), indent);
     let args = args.trim_end();
-    let (src, dst, rk) = (q(&b.source), q(&b.destination), q(&b.routing_key));
+    let (src, dst) = (q(&b.source), q(&b.destination));
     let verb = match (b.destination_type, unbind) {
         (DestinationKind::Queue, false) => "queueBind",
         (DestinationKind::Queue, true) => "queueUnbind",
         (DestinationKind::Exchange, false) => "exchangeBind",
         (DestinationKind::Exchange, true) => "exchangeUnbind",
     };
-    format!("ch.{verb}(n({dst}), n({src}), {rk}, {args})")
+    let calls: Vec<String> = names
+        .binding_keys(b)
+        .into_iter()
+        .map(|k| format!("ch.{verb}(n({dst}), n({src}), {}, {args})", key(k)))
+        .collect();
+    match calls.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{{ {}; return {last}; }}", rest.join("; ")),
+        None => unreachable!("a binding has at least its own key"),
+    }
 }
 
 /// The comments and the `ch -> ...` expression of a declaration.
@@ -171,9 +191,9 @@ fn declare_expr(
         }
         Declare::Queue(qd) => {
             notes(&mut pre, indent, &walk::queue_notes(plan, qd, t, seen));
-            queue_expr(qd, t, seen, indent)
+            queue_expr(&plan.names, qd, t, seen, indent)
         }
-        Declare::Binding(b) => bind_expr(b, false, indent),
+        Declare::Binding(b) => bind_expr(&plan.names, b, false, indent),
     };
     (pre, format!("run.step(ch -> {expr})"))
 }
@@ -212,6 +232,7 @@ fn consumer_stmt(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> String {
 }
 
 fn publish_expr(
+    plan: &Plan,
     p: &PublishSpec,
     body: &str,
     t: &Texts,
@@ -221,22 +242,24 @@ fn publish_expr(
     let mut pre = String::new();
     notes(&mut pre, indent, &walk::publish_notes(p, t, seen));
     let inner = format!("{indent}    ");
-    let rk = if p.exchange.is_empty() {
-        format!("n({})", q(&p.routing_key))
-    } else {
-        q(&p.routing_key)
-    };
+    let rk = key(plan.key(&p.exchange, &p.routing_key));
     let expr = format!(
         "run.publish(n({}), {rk}, {body}, {}, {})",
         q(&p.exchange),
-        builder(p, t, seen, &inner),
+        builder(&plan.names, p, t, seen, &inner),
         p.mandatory
     );
     (pre, expr)
 }
 
 /// `new AMQP.BasicProperties.Builder()` of a publish, one property a line at `inner`.
-pub(crate) fn builder(p: &PublishSpec, t: &Texts, seen: &mut Seen, inner: &str) -> String {
+pub(crate) fn builder(
+    names: &ScenarioNames,
+    p: &PublishSpec,
+    t: &Texts,
+    seen: &mut Seen,
+    inner: &str,
+) -> String {
     let pr = &p.properties;
     let mut props: Vec<String> = Vec::new();
     match walk::expiration(p) {
@@ -265,7 +288,7 @@ pub(crate) fn builder(p: &PublishSpec, t: &Texts, seen: &mut Seen, inner: &str) 
     put("userId", pr.user_id.as_deref().map(q));
     put("appId", pr.app_id.as_deref().map(q));
     if !pr.headers.is_empty() {
-        let h = walk::headers(p, t, seen);
+        let h = walk::headers(names, p, t, seen);
         props.push(format!(".headers({})", table(&h, inner).trim_end()));
     }
     format!(
@@ -304,7 +327,7 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
         }
     };
     let (pre, expr) = match &a.kind {
-        ActionKind::Publish(p) => publish_expr(p, &body(&p.body), t, seen, indent),
+        ActionKind::Publish(p) => publish_expr(plan, p, &body(&p.body), t, seen, indent),
         ActionKind::Declare(d) => declare_expr(plan, d, t, seen, indent),
         ActionKind::Delete(d) => (
             String::new(),
@@ -313,7 +336,7 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
                 match d {
                     Delete::Exchange { name } => format!("ch.exchangeDelete(n({}))", q(name)),
                     Delete::Queue { name } => format!("ch.queueDelete(n({}))", q(name)),
-                    Delete::Binding(b) => bind_expr(b, true, indent),
+                    Delete::Binding(b) => bind_expr(&plan.names, b, true, indent),
                 }
             ),
         ),

@@ -1,6 +1,7 @@
 //! Node.js with amqplib (from npm, one cached node_modules): one `scenario.cjs` (async/await,
 //! timers for the handle times) and `run.sh`.
 
+use delaylab_engine::scenario::rename::{Key, ScenarioNames};
 use delaylab_engine::scenario::{
     AckMode, Action, ActionKind, BindingDef, ConsumerSpec, Declare, Delete, DestinationKind,
     ExchangeDef, OutcomePlan, PublishSpec, QueueDef,
@@ -64,16 +65,18 @@ fn value(v: &FieldValue) -> String {
     }
 }
 
+/// A routing or binding key: a name the program prefixes (`n("work")`) or as written.
+pub(crate) fn key(k: Key) -> String {
+    match k {
+        Key::Name(s) => format!("n({})", q(s)),
+        Key::Plain(s) => q(s),
+    }
+}
+
 fn arg(a: &Arg) -> String {
     match a {
         Arg::Name(s) => format!("n({})", q(s)),
-        Arg::Names(l) => format!(
-            "[{}]",
-            l.iter()
-                .map(|s| format!("n({})", q(s)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Arg::List(l) => format!("[{}]", l.iter().map(arg).collect::<Vec<_>>().join(", ")),
         Arg::Ms(ms) if is_i32(*ms) => format!("i32(ms({ms}))"),
         Arg::Ms(ms) => format!("i64(ms({ms}))"),
         Arg::Plain(v) => value(v),
@@ -116,8 +119,14 @@ fn exchange_expr(x: &ExchangeDef, t: &Texts, seen: &mut Seen, indent: &str) -> S
     )
 }
 
-fn queue_expr(x: &QueueDef, t: &Texts, seen: &mut Seen, indent: &str) -> String {
-    let args = walk::queue_args(x, t, seen);
+fn queue_expr(
+    names: &ScenarioNames,
+    x: &QueueDef,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> String {
+    let args = walk::queue_args(names, x, t, seen);
     format!(
         "ch.assertQueue(n({}), {{ durable: {}, exclusive: {}, autoDelete: {}, arguments: {} }})",
         q(&x.name),
@@ -128,16 +137,23 @@ fn queue_expr(x: &QueueDef, t: &Texts, seen: &mut Seen, indent: &str) -> String 
     )
 }
 
-fn bind_expr(b: &BindingDef, unbind: bool, indent: &str) -> String {
+/// One bind (or unbind) call per key of the binding (a topic pattern adds the literal
+/// renamed queue names it matched, as replay does); several are chained, in order.
+fn bind_expr(names: &ScenarioNames, b: &BindingDef, unbind: bool, indent: &str) -> String {
     let args = table(&walk::plain(&b.arguments), indent);
-    let (src, dst, rk) = (q(&b.source), q(&b.destination), q(&b.routing_key));
+    let (src, dst) = (q(&b.source), q(&b.destination));
     let verb = match (b.destination_type, unbind) {
         (DestinationKind::Queue, false) => "bindQueue",
         (DestinationKind::Queue, true) => "unbindQueue",
         (DestinationKind::Exchange, false) => "bindExchange",
         (DestinationKind::Exchange, true) => "unbindExchange",
     };
-    format!("ch.{verb}(n({dst}), n({src}), {rk}, {args})")
+    let calls: Vec<String> = names
+        .binding_keys(b)
+        .into_iter()
+        .map(|k| format!("ch.{verb}(n({dst}), n({src}), {}, {args})", key(k)))
+        .collect();
+    calls.join(".then(() => ") + &")".repeat(calls.len() - 1)
 }
 
 fn declare_expr(
@@ -155,9 +171,9 @@ fn declare_expr(
         }
         Declare::Queue(qd) => {
             notes(&mut pre, indent, &walk::queue_notes(plan, qd, t, seen));
-            queue_expr(qd, t, seen, indent)
+            queue_expr(&plan.names, qd, t, seen, indent)
         }
-        Declare::Binding(b) => bind_expr(b, false, indent),
+        Declare::Binding(b) => bind_expr(&plan.names, b, false, indent),
     };
     (pre, format!("run.step((ch) => {expr})"))
 }
@@ -196,6 +212,7 @@ fn consumer_stmt(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> String {
 }
 
 fn publish_expr(
+    plan: &Plan,
     p: &PublishSpec,
     body: &str,
     t: &Texts,
@@ -231,14 +248,10 @@ fn publish_expr(
     put("appId", pr.app_id.as_deref().map(q));
     put("mandatory", p.mandatory.then(|| "true".to_string()));
     if !pr.headers.is_empty() {
-        let h = walk::headers(p, t, seen);
+        let h = walk::headers(&plan.names, p, t, seen);
         props.push(format!("headers: {},", table(&h, &inner)));
     }
-    let rk = if p.exchange.is_empty() {
-        format!("n({})", q(&p.routing_key))
-    } else {
-        q(&p.routing_key)
-    };
+    let rk = key(plan.key(&p.exchange, &p.routing_key));
     let expr = format!(
         "run.publish(n({}), {rk}, {body}, {{{}\n{indent}}})",
         q(&p.exchange),
@@ -269,7 +282,7 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
         }
     };
     let (pre, expr) = match &a.kind {
-        ActionKind::Publish(p) => publish_expr(p, &body(&p.body), t, seen, indent),
+        ActionKind::Publish(p) => publish_expr(plan, p, &body(&p.body), t, seen, indent),
         ActionKind::Declare(d) => declare_expr(plan, d, t, seen, indent),
         ActionKind::Delete(d) => (
             String::new(),
@@ -278,7 +291,7 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
                 match d {
                     Delete::Exchange { name } => format!("ch.deleteExchange(n({}))", q(name)),
                     Delete::Queue { name } => format!("ch.deleteQueue(n({}))", q(name)),
-                    Delete::Binding(b) => bind_expr(b, true, indent),
+                    Delete::Binding(b) => bind_expr(&plan.names, b, true, indent),
                 }
             ),
         ),

@@ -184,11 +184,7 @@ pub fn python(plan: &Plan, t: &Texts) -> String {
             if i == 0 { "if" } else { "elif" },
             q(kind)
         ));
-        let rk = if p.exchange.is_empty() {
-            format!("n({})", q(&p.routing_key))
-        } else {
-            q(&p.routing_key)
-        };
+        let rk = crate::python::key(plan.key(&p.exchange, &p.routing_key));
         out.push_str(&format!(
             "        exchange, routing_key, body, mandatory = n({}), {rk}, {} % order, {}\n",
             q(&p.exchange),
@@ -197,7 +193,7 @@ pub fn python(plan: &Plan, t: &Texts) -> String {
         ));
         out.push_str(&format!(
             "        props = {}\n",
-            crate::python::properties(p, t, &mut seen, "            ")
+            crate::python::properties(&plan.names, p, t, &mut seen, "            ")
         ));
     }
     out.push_str("    props.message_id = \"%s-%d\" % (kind, order)\n");
@@ -269,11 +265,7 @@ pub fn java(plan: &Plan, t: &Texts) -> String {
             if i == 0 { "if " } else { "} else if " },
             q(kind)
         ));
-        let rk = if p.exchange.is_empty() {
-            format!("n({})", q(&p.routing_key))
-        } else {
-            q(&p.routing_key)
-        };
+        let rk = crate::java::key(plan.key(&p.exchange, &p.routing_key));
         out.push_str(&format!(
             "            exchange = n({}); routingKey = {rk}; body = {} + order; mandatory = {};\n",
             q(&p.exchange),
@@ -282,7 +274,7 @@ pub fn java(plan: &Plan, t: &Texts) -> String {
         ));
         out.push_str(&format!(
             "            props = {};\n",
-            crate::java::builder(p, t, &mut seen, "                ")
+            crate::java::builder(&plan.names, p, t, &mut seen, "                ")
         ));
     }
     out.push_str("        } else throw new IllegalArgumentException(kind);\n        props.messageId(kind + \"-\" + order);\n");

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use delaylab_engine::report;
-use delaylab_engine::scenario::rename::{ScenarioNames, DLX_ARG};
+use delaylab_engine::scenario::rename::{Key, ScenarioNames, DLX_ARG};
 use delaylab_engine::scenario::{ActionKind, Declare, OutcomePlan, Scenario};
 
 use crate::Language;
@@ -67,6 +67,13 @@ impl<'a> Plan<'a> {
             wait_queues,
             left_out: left_out(s, language),
         }
+    }
+
+    /// How a routing key used on `exchange` is written in the program: a name the
+    /// program prefixes (`n("work")`) or the key as written, by the engine's rule
+    /// ([`ScenarioNames::key_is_name`]). Binding keys: `self.names.binding_keys(b)`.
+    pub fn key<'k>(&self, exchange: &str, key: &'k str) -> Key<'k> {
+        crate::args::routing_key(&self.names, exchange, key)
     }
 
     /// True when the scenario uses the delayed-message exchange plugin.

@@ -1,6 +1,7 @@
 //! Python with pika (from PyPI): one `scenario.py` (BlockingConnection, one thread: the
 //! deliveries, the handle-time timers and the timed actions share one loop) and `run.sh`.
 
+use delaylab_engine::scenario::rename::{Key, ScenarioNames};
 use delaylab_engine::scenario::{
     AckMode, Action, ActionKind, BindingDef, ConsumerSpec, Declare, Delete, DestinationKind,
     ExchangeDef, OutcomePlan, PublishSpec, QueueDef,
@@ -27,6 +28,14 @@ pub fn files(plan: &Plan, t: &Texts) -> Vec<File> {
 
 fn q(s: &str) -> String {
     quote(s, Style::C)
+}
+
+/// A routing or binding key: a name the program prefixes (`n("work")`) or as written.
+pub(crate) fn key(k: Key) -> String {
+    match k {
+        Key::Name(s) => format!("n({})", q(s)),
+        Key::Plain(s) => q(s),
+    }
 }
 
 pub fn value(v: &FieldValue) -> String {
@@ -70,13 +79,7 @@ fn float(f: f64) -> String {
 fn arg(a: &Arg) -> String {
     match a {
         Arg::Name(s) => format!("n({})", q(s)),
-        Arg::Names(l) => format!(
-            "[{}]",
-            l.iter()
-                .map(|s| format!("n({})", q(s)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Arg::List(l) => format!("[{}]", l.iter().map(arg).collect::<Vec<_>>().join(", ")),
         Arg::Ms(ms) => format!("ms({ms})"),
         Arg::Plain(v) => value(v),
     }
@@ -123,8 +126,14 @@ fn exchange_expr(x: &ExchangeDef, t: &Texts, seen: &mut Seen, indent: &str) -> S
     )
 }
 
-fn queue_expr(x: &QueueDef, t: &Texts, seen: &mut Seen, indent: &str) -> String {
-    let args = walk::queue_args(x, t, seen);
+fn queue_expr(
+    names: &ScenarioNames,
+    x: &QueueDef,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> String {
+    let args = walk::queue_args(names, x, t, seen);
     let mut flags = format!("durable={}", py_bool(x.durable));
     if x.exclusive {
         flags.push_str(", exclusive=True");
@@ -139,22 +148,35 @@ fn queue_expr(x: &QueueDef, t: &Texts, seen: &mut Seen, indent: &str) -> String 
     )
 }
 
-fn bind_expr(b: &BindingDef, unbind: bool, indent: &str) -> String {
+/// One bind (or unbind) call per key of the binding (a topic pattern adds the literal
+/// renamed queue names it matched, as replay does); several are one tuple, in order.
+fn bind_expr(names: &ScenarioNames, b: &BindingDef, unbind: bool, indent: &str) -> String {
     let args = dict(&walk::plain(&b.arguments), indent);
-    let (src, dst, rk) = (q(&b.source), q(&b.destination), q(&b.routing_key));
-    match (b.destination_type, unbind) {
-        (DestinationKind::Queue, false) => {
-            format!("ch.queue_bind(n({dst}), n({src}), routing_key={rk}, arguments={args})")
-        }
-        (DestinationKind::Queue, true) => {
-            format!("ch.queue_unbind(n({dst}), n({src}), routing_key={rk}, arguments={args})")
-        }
-        (DestinationKind::Exchange, false) => format!(
-            "ch.exchange_bind(destination=n({dst}), source=n({src}), routing_key={rk}, arguments={args})"
-        ),
-        (DestinationKind::Exchange, true) => format!(
-            "ch.exchange_unbind(destination=n({dst}), source=n({src}), routing_key={rk}, arguments={args})"
-        ),
+    let (src, dst) = (q(&b.source), q(&b.destination));
+    let calls: Vec<String> = names
+        .binding_keys(b)
+        .into_iter()
+        .map(|k| {
+            let rk = key(k);
+            match (b.destination_type, unbind) {
+                (DestinationKind::Queue, false) => {
+                    format!("ch.queue_bind(n({dst}), n({src}), routing_key={rk}, arguments={args})")
+                }
+                (DestinationKind::Queue, true) => {
+                    format!("ch.queue_unbind(n({dst}), n({src}), routing_key={rk}, arguments={args})")
+                }
+                (DestinationKind::Exchange, false) => format!(
+                    "ch.exchange_bind(destination=n({dst}), source=n({src}), routing_key={rk}, arguments={args})"
+                ),
+                (DestinationKind::Exchange, true) => format!(
+                    "ch.exchange_unbind(destination=n({dst}), source=n({src}), routing_key={rk}, arguments={args})"
+                ),
+            }
+        })
+        .collect();
+    match calls.as_slice() {
+        [one] => one.clone(),
+        _ => format!("({},)", calls.join(", ")),
     }
 }
 
@@ -175,9 +197,9 @@ fn declare_stmt(plan: &Plan, d: &Declare, t: &Texts, seen: &mut Seen, indent: &s
         }
         Declare::Queue(qd) => {
             notes(&mut out, indent, &walk::queue_notes(plan, qd, t, seen));
-            queue_expr(qd, t, seen, indent)
+            queue_expr(&plan.names, qd, t, seen, indent)
         }
-        Declare::Binding(b) => bind_expr(b, false, indent),
+        Declare::Binding(b) => bind_expr(&plan.names, b, false, indent),
     };
     out.push_str(&format!("{indent}run.step(lambda ch: {expr})\n"));
     out
@@ -217,6 +239,7 @@ fn consumer_stmt(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> String {
 }
 
 fn publish_expr(
+    plan: &Plan,
     p: &PublishSpec,
     body: &str,
     t: &Texts,
@@ -226,22 +249,24 @@ fn publish_expr(
     let mut pre = String::new();
     notes(&mut pre, indent, &walk::publish_notes(p, t, seen));
     let inner = format!("{indent}    ");
-    let rk = if p.exchange.is_empty() {
-        format!("n({})", q(&p.routing_key))
-    } else {
-        q(&p.routing_key)
-    };
+    let rk = key(plan.key(&p.exchange, &p.routing_key));
     let mandatory = if p.mandatory { ", mandatory=True" } else { "" };
     let expr = format!(
         "run.publish(n({}), {rk}, {body}, {}{mandatory})",
         q(&p.exchange),
-        properties(p, t, seen, &inner)
+        properties(&plan.names, p, t, seen, &inner)
     );
     (pre, expr)
 }
 
 /// `pika.BasicProperties(...)` of a publish, one property a line at `inner`.
-pub(crate) fn properties(p: &PublishSpec, t: &Texts, seen: &mut Seen, inner: &str) -> String {
+pub(crate) fn properties(
+    names: &ScenarioNames,
+    p: &PublishSpec,
+    t: &Texts,
+    seen: &mut Seen,
+    inner: &str,
+) -> String {
     let pr = &p.properties;
     let mut props: Vec<String> = Vec::new();
     match walk::expiration(p) {
@@ -267,7 +292,7 @@ pub(crate) fn properties(p: &PublishSpec, t: &Texts, seen: &mut Seen, inner: &st
     put("user_id", pr.user_id.as_deref().map(q));
     put("app_id", pr.app_id.as_deref().map(q));
     if !pr.headers.is_empty() {
-        let h = walk::headers(p, t, seen);
+        let h = walk::headers(names, p, t, seen);
         props.push(format!("headers={}", dict(&h, inner)));
     }
     format!(
@@ -307,7 +332,7 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
     };
     let (pre, expr) = match &a.kind {
         ActionKind::Publish(p) => {
-            let (pre, e) = publish_expr(p, &body(&p.body), t, seen, indent);
+            let (pre, e) = publish_expr(plan, p, &body(&p.body), t, seen, indent);
             (pre, e)
         }
         ActionKind::Declare(d) => {
@@ -323,7 +348,7 @@ fn action(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Stri
                 match d {
                     Delete::Exchange { name } => format!("ch.exchange_delete(n({}))", q(name)),
                     Delete::Queue { name } => format!("ch.queue_delete(n({}))", q(name)),
-                    Delete::Binding(b) => bind_expr(b, true, indent),
+                    Delete::Binding(b) => bind_expr(&plan.names, b, true, indent),
                 }
             ),
         ),

@@ -2,6 +2,7 @@
 //! the value classified (`args`) and the lesson to write next to it, the lessons of a
 //! queue, a consumer and a publish, and the timed actions in order.
 
+use delaylab_engine::scenario::rename::ScenarioNames;
 use delaylab_engine::scenario::{
     AckMode, Action, ConsumerSpec, ExchangeDef, Outcome, OutcomePlan, PublishSpec, QueueDef,
 };
@@ -19,7 +20,12 @@ pub struct Entry<'a> {
     pub note: Option<&'static str>,
 }
 
-pub fn queue_args<'a>(q: &'a QueueDef, t: &Texts, seen: &mut Seen) -> Vec<Entry<'a>> {
+pub fn queue_args<'a>(
+    names: &ScenarioNames,
+    q: &'a QueueDef,
+    t: &Texts,
+    seen: &mut Seen,
+) -> Vec<Entry<'a>> {
     q.arguments
         .iter()
         .map(|(k, v)| {
@@ -29,7 +35,7 @@ pub fn queue_args<'a>(q: &'a QueueDef, t: &Texts, seen: &mut Seen) -> Vec<Entry<
             };
             Entry {
                 key: k,
-                value: args::queue_arg(k, v, &q.arguments),
+                value: args::queue_arg(names, k, v, &q.arguments),
                 note: note(lesson, t, seen),
             }
         })
@@ -59,13 +65,18 @@ pub fn plain(table: &Table) -> Vec<Entry<'_>> {
         .collect()
 }
 
-pub fn headers<'a>(p: &'a PublishSpec, t: &Texts, seen: &mut Seen) -> Vec<Entry<'a>> {
+pub fn headers<'a>(
+    names: &ScenarioNames,
+    p: &'a PublishSpec,
+    t: &Texts,
+    seen: &mut Seen,
+) -> Vec<Entry<'a>> {
     p.properties
         .headers
         .iter()
         .map(|(k, v)| Entry {
             key: k,
-            value: args::header(&p.exchange, k, v),
+            value: args::header(names, &p.exchange, k, v),
             note: note((k == "x-delay").then_some(Lesson::XDelay), t, seen),
         })
         .collect()

@@ -116,9 +116,9 @@ pub fn value(v: &FieldValue) -> String {
 pub fn arg(a: &Arg) -> String {
     match a {
         Arg::Name(s) => q(s),
-        Arg::Names(l) => format!(
+        Arg::List(l) => format!(
             "Arrays.asList({})",
-            l.iter().map(|s| q(s)).collect::<Vec<_>>().join(", ")
+            l.iter().map(arg).collect::<Vec<_>>().join(", ")
         ),
         Arg::Ms(ms) => java::int(*ms),
         Arg::Plain(v) => value(v),

@@ -3,6 +3,7 @@
 //! `RabbitAdmin`, the `RabbitTemplate`s and one listener container factory per consumer.
 //! The expressions are shared with the runner's timed `declare` actions.
 
+use delaylab_engine::scenario::rename::ScenarioNames;
 use delaylab_engine::scenario::{AckMode, BindingDef, DestinationKind, ExchangeDef, QueueDef};
 
 use super::beans::{self, arg, exchange_class, q, Beans};
@@ -95,6 +96,7 @@ pub fn exchange_inline(
 
 /// `QueueBuilder.durable(name)...build()` with each argument on its line.
 pub fn queue_expr(
+    names: &ScenarioNames,
     x: &QueueDef,
     t: &Texts,
     seen: &mut Seen,
@@ -113,7 +115,7 @@ pub fn queue_expr(
     if x.auto_delete {
         out.push_str(&format!("\n{inner}.autoDelete()"));
     }
-    let entries = walk::queue_args(x, t, seen);
+    let entries = walk::queue_args(names, x, t, seen);
     if !entries.is_empty() && sseen.insert(SpringLesson::QueueBuilder) {
         out.push('\n');
         out.push_str(&comment(
@@ -284,7 +286,7 @@ public class RabbitConfig {
         out.push_str(&format!(
             "    @Bean\n    public Queue {}() {{\n        return {};\n    }}\n\n",
             beans.queues[&qd.name],
-            queue_expr(qd, t, &mut seen, &mut sseen, "        ")
+            queue_expr(&plan.names, qd, t, &mut seen, &mut sseen, "        ")
         ));
     }
     out.push_str(

@@ -2,6 +2,7 @@
 //! `ScenarioRunner.java` (the timed actions at their times, in the simulation's order:
 //! publishes through a `MessagePostProcessor`, declarations through `RabbitAdmin`).
 
+use delaylab_engine::scenario::rename::ScenarioNames;
 use delaylab_engine::scenario::{
     AckMode, Action, ActionKind, ConsumerSpec, Declare, Delete, OutcomePlan, PublishSpec,
 };
@@ -165,6 +166,7 @@ public class Listeners {
 
 /// The statements of a publish's `MessagePostProcessor` body.
 fn post_processor(
+    names: &ScenarioNames,
     p: &PublishSpec,
     t: &Texts,
     seen: &mut Seen,
@@ -220,7 +222,7 @@ fn post_processor(
     put("setType", pr.kind.as_deref().map(q));
     put("setUserId", pr.user_id.as_deref().map(q));
     put("setAppId", pr.app_id.as_deref().map(q));
-    for e in walk::headers(p, t, seen) {
+    for e in walk::headers(names, p, t, seen) {
         if let Some(n) = e.note {
             out.push_str(&comment(indent, "//", n));
         }
@@ -275,7 +277,7 @@ fn action(
             } else {
                 "rabbitTemplate"
             };
-            let mpp = post_processor(p, t, seen, sseen, &format!("{inner}    "));
+            let mpp = post_processor(&plan.names, p, t, seen, sseen, &format!("{inner}    "));
             (
                 pre,
                 format!(
@@ -296,7 +298,7 @@ fn action(
                 pre,
                 format!(
                     "admin.declareQueue({})",
-                    queue_expr(qd, t, seen, sseen, indent)
+                    queue_expr(&plan.names, qd, t, seen, sseen, indent)
                 ),
             )
         }
