@@ -19,6 +19,7 @@ use crate::syntax::comment;
 use crate::text::{Lesson, Seen, Texts};
 use crate::walk::{self, Expiration};
 use crate::File;
+use delaylab_engine::scenario::rename::{Key, ScenarioNames};
 
 mod lit;
 mod project;
@@ -95,8 +96,23 @@ fn exchange_stmt(x: &ExchangeDef, t: &Texts, seen: &mut Seen, indent: &str) -> S
     step(&lines, indent)
 }
 
-fn queue_stmt(x: &QueueDef, t: &Texts, seen: &mut Seen, indent: &str) -> String {
-    let entries = walk::queue_args(x, t, seen);
+/// A routing or binding key as the program sends it: a key that names a scenario queue
+/// gets the run's prefix (`n(..)`) by the shared rule (`scenario::rename`), as replay does.
+fn key(k: Key) -> String {
+    match k {
+        Key::Name(s) => format!("n({})", q(s)),
+        Key::Plain(s) => format!("{}.into()", q(s)),
+    }
+}
+
+fn queue_stmt(
+    names: &ScenarioNames,
+    x: &QueueDef,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> String {
+    let entries = walk::queue_args(names, x, t, seen);
     let inner = format!("{indent}    ");
     let opts = options(
         "QueueDeclareOptions",
@@ -113,7 +129,9 @@ fn queue_stmt(x: &QueueDef, t: &Texts, seen: &mut Seen, indent: &str) -> String 
     step(&lines, indent)
 }
 
-fn bind_stmt(b: &BindingDef, unbind: bool, indent: &str) -> String {
+/// One bind (or unbind) call per key of the binding (a topic pattern adds the literal
+/// renamed queue names it matched, as replay does), in order, in one step.
+fn bind_stmt(names: &ScenarioNames, b: &BindingDef, unbind: bool, indent: &str) -> String {
     let inner = format!("{indent}    ");
     let (mut lines, args) = args_line(&walk::plain(&b.arguments), &inner);
     let (f, opts) = match (b.destination_type, unbind) {
@@ -127,15 +145,21 @@ fn bind_stmt(b: &BindingDef, unbind: bool, indent: &str) -> String {
             Some("ExchangeUnbindOptions::default()"),
         ),
     };
-    // lapin's order: destination, source, routing key (options), arguments.
-    let mut a = vec![
-        format!("n({})", q(&b.destination)),
-        format!("n({})", q(&b.source)),
-        format!("{}.into()", q(&b.routing_key)),
-    ];
-    a.extend(opts.map(String::from));
-    a.push(args.into());
-    lines.push(call(&inner, f, &a, ".await"));
+    let keys = names.binding_keys(b);
+    let last = keys.len() - 1;
+    for (i, k) in keys.into_iter().enumerate() {
+        // lapin's order: destination, source, routing key (options), arguments.
+        let mut a = vec![
+            format!("n({})", q(&b.destination)),
+            format!("n({})", q(&b.source)),
+            key(k),
+        ];
+        a.extend(opts.map(String::from));
+        a.push(args.into());
+        // The step's value is the last call's result; an earlier failure ends it there.
+        let end = if i == last { ".await" } else { ".await?;" };
+        lines.push(call(&inner, f, &a, end));
+    }
     step(&lines, indent)
 }
 
@@ -148,9 +172,9 @@ fn declare_stmt(plan: &Plan, d: &Declare, t: &Texts, seen: &mut Seen, indent: &s
         }
         Declare::Queue(qd) => {
             notes(&mut out, indent, &walk::queue_notes(plan, qd, t, seen));
-            queue_stmt(qd, t, seen, indent)
+            queue_stmt(&plan.names, qd, t, seen, indent)
         }
-        Declare::Binding(b) => bind_stmt(b, false, indent),
+        Declare::Binding(b) => bind_stmt(&plan.names, b, false, indent),
     };
     out.push_str(indent);
     out.push_str(&stmt);
@@ -205,7 +229,14 @@ fn consumer_stmt(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> String {
 }
 
 /// The statements of a publish; `body` is a `&str` expression.
-fn publish_stmt(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent: &str) -> String {
+fn publish_stmt(
+    plan: &Plan,
+    p: &PublishSpec,
+    body: &str,
+    t: &Texts,
+    seen: &mut Seen,
+    indent: &str,
+) -> String {
     let mut out = String::new();
     notes(&mut out, indent, &walk::publish_notes(p, t, seen));
     let pr = &p.properties;
@@ -237,7 +268,7 @@ fn publish_stmt(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent:
     put("user_id", short(&pr.user_id));
     put("app_id", short(&pr.app_id));
     if !pr.headers.is_empty() {
-        let h = walk::headers(p, t, seen);
+        let h = walk::headers(&plan.names, p, t, seen);
         props.push(format!(".with_headers({})", table(&h, &inner)));
     }
     out.push_str(indent);
@@ -248,11 +279,7 @@ fn publish_stmt(p: &PublishSpec, body: &str, t: &Texts, seen: &mut Seen, indent:
         out.push_str(x);
     }
     out.push_str(";\n");
-    let rk = if p.exchange.is_empty() {
-        format!("n({})", q(&p.routing_key))
-    } else {
-        format!("{}.into()", q(&p.routing_key))
-    };
+    let rk = key(plan.key(&p.exchange, &p.routing_key));
     let a = [
         format!("n({})", q(&p.exchange)),
         rk,
@@ -300,7 +327,7 @@ fn act_arm(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Opt
             } else {
                 q(&walk::body_once(&p.body))
             };
-            publish_stmt(p, &body, t, seen, IND)
+            publish_stmt(plan, p, &body, t, seen, IND)
         }
         ActionKind::Declare(d) => declare_stmt(plan, d, t, seen, IND),
         ActionKind::Delete(d) => {
@@ -314,7 +341,11 @@ fn act_arm(plan: &Plan, i: usize, a: &Action, t: &Texts, seen: &mut Seen) -> Opt
                     q(name)
                 ),
                 Delete::Binding(b) => {
-                    return Some(arm(i, a, &format!("{IND}{}", bind_stmt(b, true, IND))))
+                    return Some(arm(
+                        i,
+                        a,
+                        &format!("{IND}{}", bind_stmt(&plan.names, b, true, IND)),
+                    ))
                 }
             };
             format!("{IND}{}", step(&[call], IND))

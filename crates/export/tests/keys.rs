@@ -134,4 +134,29 @@ fn x03_topic_pattern_keeps_its_key_and_adds_the_renamed_queue_name() {
         ],
         &[],
     );
+    expect(
+        &s,
+        Language::Rust,
+        &[
+            "n(\"vip\"),\n            n(\"t\"),\n            \"#.vip\".into(),",
+            ".await?;\n        ch.queue_bind(\n            n(\"vip\"),\n            n(\"t\"),\n            n(\"vip\"),",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn x05_rust_keys_naming_queues_are_names() {
+    let s = case("x05-queue-name-keys");
+    expect(
+        &s,
+        Language::Rust,
+        &[
+            "n(\"parked\"),\n            n(\"dlx\"),\n            n(\"work\"),",
+            "n(\"wait\"),\n            n(\"orders\"),\n            n(\"done\"),",
+            r#"run.publish(n(""), n("work"), "A""#,
+            r#"run.publish(n("orders"), n("done"), "B""#,
+        ],
+        &[r#""work".into()"#, r#""done".into()"#],
+    );
 }

@@ -57,12 +57,9 @@ pub(super) fn value(v: &FieldValue) -> String {
 pub(super) fn arg(a: &Arg) -> String {
     match a {
         Arg::Name(s) => format!("name_arg({})", q(s)),
-        Arg::Names(l) => format!(
+        Arg::List(l) => format!(
             "array(vec![{}])",
-            l.iter()
-                .map(|s| format!("name_arg({})", q(s)))
-                .collect::<Vec<_>>()
-                .join(", ")
+            l.iter().map(arg).collect::<Vec<_>>().join(", ")
         ),
         Arg::Ms(ms) => format!("ms_arg({ms})"),
         Arg::Plain(v) => value(v),
