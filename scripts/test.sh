@@ -50,7 +50,8 @@ WASM_BINDGEN_TEST_TIMEOUT=900 step "engine golden traces in wasm (wasm-pack test
   wasm-pack test --headless --chrome --mode no-install --chromedriver "$(command -v chromedriver)" \
   crates/engine-js --test wasm_golden || true
 # --- the engine as a JavaScript package (issue 15): pkg/, before trunk (dist/ copies it) ---
-step "build-js (wasm-pack build: pkg/)" bash scripts/build-js.sh || true
+# (also pkg-export/: the code exporter the Export code menu imports when it opens)
+step "build-js (wasm-pack build: pkg/, pkg-export/)" bash scripts/build-js.sh || true
 step "package = native on every preset (headless Chromium)" node tests/pkg/presets.mjs || true
 step "package size and wasm/native speed (headless Chromium)" node tests/pkg/bench.mjs || true
 # ------------------------------------------------------------------------------------------
@@ -62,7 +63,12 @@ import glob, gzip, os, sys
 wasm = glob.glob("dist/*.wasm")
 if len(wasm) != 1 or open(wasm[0], "rb").read(4) != b"\0asm":
     sys.exit(f"dist/ has no valid wasm module: {[(w, os.path.getsize(w)) for w in wasm]}")
-for f in sorted(glob.glob("dist/*.wasm") + glob.glob("dist/*.js")):
+# The code exporter the Export code menu imports (scripts/build-js.sh: pkg-export/).
+lazy = glob.glob("dist/pkg-export/*.wasm") + glob.glob("dist/pkg-export/*.js")
+if len(lazy) != 2:
+    sys.exit(f"dist/pkg-export/ is not the exporter's module and wasm: {lazy}")
+snippets = glob.glob("dist/snippets/**/*.js", recursive=True)
+for f in sorted(glob.glob("dist/*.wasm") + glob.glob("dist/*.js")) + sorted(lazy + snippets):
     data = open(f, "rb").read()
     print(f"  {f}: {len(data)} bytes, {len(gzip.compress(data, 9))} gzipped")
     # The precompressed copies hosts serve (Trunk post_build hook scripts/dist-post.mjs).

@@ -3,7 +3,9 @@
 // checked by golden files only); Python and Java show the scenario's arguments, highlighted; the code
 // is copied, downloaded as one file and as a zip of the project (its entries checked with
 // Python's zipfile, which verifies every CRC); comments follow the UI language; Escape
-// closes the panel and gives the focus back; what the export leaves out is listed.
+// closes the panel and gives the focus back; what the export leaves out is listed. The
+// exporter is a module of its own (pkg-export/, crates/export-js), fetched only when the
+// menu opens; a failed fetch says so in the panel.
 import { execFileSync } from 'node:child_process';
 
 const ready = { ready: '[data-testid="topology"] .node' };
@@ -59,7 +61,7 @@ export const tests = [
       const spring = langs.find((l) => l.id === 'code-lang-spring');
       assert.match(spring.text, /not run here: checked by golden files/);
 
-      for (const lang of ['python', 'java', 'rust']) {
+      for (const lang of ['python', 'rust', 'java']) { // Java last: the copy and downloads below are of its files
         await pick(t, lang);
         const code = await codeText(page);
         for (const a of ARGS) assert.ok(code.includes(a), `${lang}: no ${a} in the code`);
@@ -137,6 +139,55 @@ export const tests = [
       assert.ok(wide <= 390, `the page scrolls sideways on a phone: ${wide} px`);
       await page.setViewportSize({ width: 1440, height: 900 });
       await top(t);
+    },
+  },
+  {
+    name: 'export code: the exporter is fetched when the menu opens, not before; a failed fetch says so',
+    // The 404 below is the browser's own console line.
+    allowConsole: [/404|Failed to load|pkg-export/],
+    async run(t) {
+      const { page, assert } = t;
+      const fetched = [];
+      page.on('request', (r) => { if (r.url().includes('/pkg-export/')) fetched.push(r.url()); });
+      // The fetch fails: the panel must say so, never stay blank.
+      await page.route('**/pkg-export/**', (route) => route.fulfill({ status: 404, body: 'gone' }));
+      await t.goto(`#${PRESET}`, ready);
+      await page.waitForTimeout(300);
+      assert.deepEqual(fetched, [], 'the exporter was fetched before the menu opened');
+      await openMenu(t);
+      const err = page.locator('[data-testid="code-error"]');
+      await err.waitFor({ state: 'visible' });
+      assert.match(await err.textContent(), /exporter could not be loaded.*pkg-export\/delaylab_export\.js/);
+      assert.equal(await page.locator('[data-testid="code-text"]').count(), 0);
+      assert.ok(fetched.some((u) => u.endsWith('/pkg-export/delaylab_export.js')), `${fetched}`);
+    },
+  },
+  {
+    name: 'export code: "loading the exporter" until its module is in, then the code; later languages reuse it',
+    async run(t) {
+      const { page, assert } = t;
+      const fetched = [];
+      page.on('request', (r) => { if (r.url().includes('/pkg-export/')) fetched.push(r.url()); });
+      // Hold the module back until the loading line has been seen.
+      let release;
+      const held = new Promise((r) => { release = r; });
+      await page.route('**/pkg-export/delaylab_export.js', async (route) => { await held; await route.continue(); });
+      await t.goto(`#${PRESET}`, ready);
+      await openMenu(t);
+      const loading = page.locator('[data-testid="code-loading"]');
+      await loading.waitFor({ state: 'visible' });
+      assert.match(await loading.textContent(), /Loading the exporter/);
+      release();
+      await page.locator('[data-testid="code-text"]').waitFor({ state: 'visible' });
+      assert.equal(await loading.count(), 0);
+      for (const lang of ['go', 'node']) await pick(t, lang);
+      await page.click('[data-testid="export-code-close"]');
+      await openMenu(t);
+      await pick(t, 'java');
+      const js = fetched.filter((u) => u.endsWith('/delaylab_export.js'));
+      const wasm = fetched.filter((u) => u.endsWith('/delaylab_export_bg.wasm'));
+      assert.equal(js.length, 1, `the module was fetched ${js.length} times`);
+      assert.equal(wasm.length, 1, `the exporter's wasm was fetched ${wasm.length} times`);
     },
   },
 ];

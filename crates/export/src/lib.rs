@@ -18,7 +18,8 @@
 //!
 //! Modules: [`plan`] (what is exported, what is left out), [`args`] (how each argument
 //! value is rendered: a name, a duration, a literal), [`text`] (the lessons, in English or
-//! Chinese), [`syntax`] (literals and comments), then one module per language.
+//! Chinese), [`syntax`] (literals and comments), then one module per language; [`wire`]
+//! (an export as JSON, for the playground's lazily loaded exporter).
 
 pub mod args;
 pub mod go;
@@ -33,6 +34,7 @@ pub mod spring;
 pub mod syntax;
 pub mod text;
 pub mod walk;
+pub mod wire;
 
 use delaylab_engine::scenario::Scenario;
 
@@ -83,6 +85,23 @@ pub enum CommentLang {
     #[default]
     En,
     Zh,
+}
+
+/// Every comment language with its name (the JavaScript exporter's argument).
+pub const COMMENT_LANGS: &[(&str, CommentLang)] =
+    &[("en", CommentLang::En), ("zh", CommentLang::Zh)];
+
+impl CommentLang {
+    pub fn parse(s: &str) -> Option<CommentLang> {
+        COMMENT_LANGS.iter().find(|(n, _)| *n == s).map(|(_, l)| *l)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        COMMENT_LANGS
+            .iter()
+            .find(|(_, l)| *l == self)
+            .map_or("?", |(n, _)| n)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

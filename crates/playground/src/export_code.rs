@@ -3,14 +3,20 @@
 //! it), the export of the loaded scenario in one of them (its files, what it leaves out),
 //! the names a download gets, and the zip of the whole project.
 //!
+//! The export itself is the exporter's output, given to [`CodeExport::new`]: the app gets
+//! it from the exporter's own wasm module (crates/export-js, `pkg-export/`), loaded when the
+//! menu opens, as the JSON of [`delaylab_export::wire`]; nothing here calls
+//! `delaylab_export::export`, so the generators stay out of the app's wasm (the native
+//! tests call it).
+//!
 //! The exporter writes the programs; nothing here knows a language's syntax or a
 //! RabbitMQ argument (highlighting is [`crate::code_highlight`], the archive
 //! [`crate::zip_store`]). The view (src/app/panels/export_code.rs) shows this and saves
 //! the bytes.
 
-use delaylab_engine::scenario::Scenario;
+use delaylab_engine::scenario::{save, Scenario};
 use delaylab_export::text::{Lesson, Texts};
-pub use delaylab_export::{CommentLang, File, Language};
+pub use delaylab_export::{CommentLang, Export, File, Language};
 
 use crate::code_highlight::{spans, Span, Syntax};
 use crate::i18n::Lang;
@@ -99,11 +105,18 @@ pub fn left_out_texts(comments: CommentLang) -> (&'static str, &'static str) {
     (t.get(Lesson::LeftOut), t.get(Lesson::NothingLeftOut))
 }
 
-/// Why a language gave no export.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Why a language shows no export.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unavailable {
     /// The generator wrote no file (an exporter bug: never shown as an empty program).
     NoFiles(Language),
+    /// The exporter refused or could not be loaded, or its output was not an export: why.
+    Failed(String),
+}
+
+/// What the exporter module takes: the scenario in the scenario format.
+pub fn scenario_json(scenario: &Scenario) -> String {
+    save::to_value(scenario).to_string()
 }
 
 /// The loaded scenario exported in one language.
@@ -138,15 +151,14 @@ fn file_stem(id: &str) -> String {
 }
 
 impl CodeExport {
-    /// `scenario` (whose gallery id is `id`) as a program in `language`.
+    /// The exporter's output `out` for the scenario whose gallery id is `id`, in
+    /// `language` with comments in `comments`.
     pub fn new(
-        scenario: &Scenario,
+        out: Export,
         id: &str,
         language: Language,
         comments: CommentLang,
     ) -> Result<CodeExport, Unavailable> {
-        let out =
-            delaylab_export::export(scenario, &delaylab_export::Options { language, comments });
         if out.files.is_empty() {
             return Err(Unavailable::NoFiles(language));
         }
@@ -157,6 +169,18 @@ impl CodeExport {
             left_out: out.left_out,
             folder: format!("delaylab-{}-{}", file_stem(id), language.as_str()),
         })
+    }
+
+    /// [`CodeExport::new`] of what the exporter module returned (the JSON of
+    /// [`delaylab_export::wire`]).
+    pub fn from_json(
+        text: &str,
+        id: &str,
+        language: Language,
+        comments: CommentLang,
+    ) -> Result<CodeExport, Unavailable> {
+        let out = delaylab_export::wire::from_json(text).map_err(Unavailable::Failed)?;
+        CodeExport::new(out, id, language, comments)
     }
 
     /// The file at `index`, or the program when there is none (the index of a previous
@@ -224,6 +248,20 @@ mod tests {
         delaylab_engine::scenario::load_str(text).expect("the preset loads")
     }
 
+    /// What the app gets from the exporter module: the export, through its JSON.
+    fn export(
+        s: &Scenario,
+        id: &str,
+        language: Language,
+        comments: CommentLang,
+    ) -> Result<CodeExport, Unavailable> {
+        // The module loads what scenario_json writes.
+        let s = delaylab_engine::scenario::load_str(&scenario_json(s)).expect("it loads back");
+        let out = delaylab_export::export(&s, &delaylab_export::Options { language, comments });
+        let text = delaylab_export::wire::to_json(&out);
+        CodeExport::from_json(&text, id, language, comments)
+    }
+
     #[test]
     fn every_exporter_language_is_offered_in_its_order() {
         let c = choices();
@@ -252,10 +290,8 @@ mod tests {
     fn exports_the_scenario_arguments_with_comments_in_the_ui_language() {
         let s = scenario(ORDER_TIMEOUT);
         for lang in [Language::Python, Language::Java] {
-            let en = CodeExport::new(&s, "order-timeout-queue-ttl", lang, comment_lang(Lang::En))
-                .unwrap();
-            let zh = CodeExport::new(&s, "order-timeout-queue-ttl", lang, comment_lang(Lang::Zh))
-                .unwrap();
+            let en = export(&s, "order-timeout-queue-ttl", lang, comment_lang(Lang::En)).unwrap();
+            let zh = export(&s, "order-timeout-queue-ttl", lang, comment_lang(Lang::Zh)).unwrap();
             let prog = &en.file(0).contents;
             assert!(
                 prog.contains("x-message-ttl") && prog.contains("x-dead-letter-exchange"),
@@ -288,7 +324,7 @@ mod tests {
             .filter(|c| c.status == Status::GoldenFilesOnly)
         {
             for comments in [CommentLang::En, CommentLang::Zh] {
-                let e = CodeExport::new(&s, "x", ch.language, comments).unwrap();
+                let e = export(&s, "x", ch.language, comments).unwrap();
                 let note = status_note(ch.status, comments).unwrap();
                 // The note is wrapped into comment lines: compare its first words.
                 let head: String = note.chars().take(8).collect();
@@ -305,7 +341,7 @@ mod tests {
     #[test]
     fn the_zip_holds_every_file_under_the_project_folder() {
         let s = scenario(ORDER_TIMEOUT);
-        let e = CodeExport::new(&s, "Order timeout!", Language::Python, CommentLang::En).unwrap();
+        let e = export(&s, "Order timeout!", Language::Python, CommentLang::En).unwrap();
         assert_eq!(e.folder, "delaylab-order-timeout-python");
         assert_eq!(e.zip_name(), "delaylab-order-timeout-python.zip");
         let z = e.zip().unwrap();
@@ -330,7 +366,7 @@ mod tests {
     #[test]
     fn what_cannot_be_exported_is_listed_and_unwritten_languages_say_so() {
         let s = scenario(NODE_RESTART);
-        let e = CodeExport::new(&s, "x", Language::Python, CommentLang::En).unwrap();
+        let e = export(&s, "x", Language::Python, CommentLang::En).unwrap();
         assert!(
             e.left_out.iter().any(|l| l.contains("restart_node")),
             "{:?}",
@@ -343,11 +379,27 @@ mod tests {
         for ch in choices() {
             let s = scenario(ORDER_TIMEOUT);
             assert!(
-                CodeExport::new(&s, "x", ch.language, CommentLang::En).is_ok(),
+                export(&s, "x", ch.language, CommentLang::En).is_ok(),
                 "{}",
                 ch.label
             );
         }
         assert_eq!(file_stem("订单"), "scenario");
+    }
+
+    #[test]
+    fn no_files_or_a_bad_answer_is_unavailable_never_an_empty_program() {
+        let none = Export {
+            files: vec![],
+            left_out: vec![],
+        };
+        assert_eq!(
+            CodeExport::new(none, "x", Language::Go, CommentLang::En),
+            Err(Unavailable::NoFiles(Language::Go))
+        );
+        match CodeExport::from_json("{}", "x", Language::Go, CommentLang::En) {
+            Err(Unavailable::Failed(why)) => assert!(why.contains("files"), "{why}"),
+            other => panic!("{other:?}"),
+        }
     }
 }

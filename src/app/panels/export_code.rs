@@ -6,12 +6,24 @@
 //!
 //! A view over `delaylab_playground::export_code` (which files, the zip's bytes, the
 //! left-out list) and `code_highlight` (the spans): it computes nothing itself.
+//!
+//! The exporter is not in the app's wasm (issue 13 item 5: its six generators are ~94 KB
+//! gzipped that few visitors use): the panel's first open imports its own module,
+//! `pkg-export/delaylab_export.js` (crates/export-js, copied into dist/ by trunk), and
+//! keeps it for later opens and languages; "Loading the exporter…" shows meanwhile and a
+//! failed fetch says so.
+
+use std::cell::RefCell;
 
 use delaylab_playground::export_code::{
-    choices, comment_lang, default_language, label, left_out_texts, status, status_note, Choice,
-    CodeExport, Language, Status, Unavailable, TEXT_TYPE, ZIP_TYPE,
+    choices, comment_lang, default_language, label, left_out_texts, scenario_json, status,
+    status_note, Choice, CodeExport, CommentLang, Language, Status, Unavailable, TEXT_TYPE,
+    ZIP_TYPE,
 };
 use leptos::prelude::*;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::js_sys::{Function, Promise, Reflect};
 use web_sys::wasm_bindgen::{JsCast, JsValue};
 
 use super::ctx;
@@ -78,7 +90,101 @@ fn focus_id(id: &'static str) {
 }
 
 fn js_error(e: JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<web_sys::js_sys::Error>() {
+        return String::from(err.message());
+    }
     e.as_string().unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// The exporter's module, relative to the page (scripts/build-js.sh builds it, index.html
+/// copies it into dist/).
+const EXPORTER_MODULE: &str = "pkg-export/delaylab_export.js";
+/// The module's entry (crates/export-js: `#[wasm_bindgen(js_name = exportCode)]`).
+const EXPORTER_FN: &str = "exportCode";
+
+// `import()` is JavaScript syntax, not a function js_sys could bind; the CSP forbids
+// `new Function`, so wasm-bindgen writes this as a file of its own (dist/snippets/).
+#[wasm_bindgen(inline_js = "export function import_module(url) { return import(url); }")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn import_module(url: &str) -> Result<Promise, JsValue>;
+}
+
+thread_local! {
+    /// The module's `exportCode`, once loaded (the app is single-threaded).
+    static EXPORTER: RefCell<Option<Function>> = const { RefCell::new(None) };
+}
+
+/// Imports the exporter's module, runs its wasm init and keeps its `exportCode`.
+async fn load_exporter() -> Result<(), String> {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let base = document
+        .base_uri()
+        .map_err(js_error)?
+        .ok_or("the page has no base URL")?;
+    // Absolute: import() in the snippet would resolve against the snippet's own URL.
+    let url = web_sys::Url::new_with_base(EXPORTER_MODULE, &base)
+        .map_err(js_error)?
+        .href();
+    let module = JsFuture::from(import_module(&url).map_err(js_error)?)
+        .await
+        .map_err(|e| format!("{url}: {}", js_error(e)))?;
+    let get = |name: &str| -> Result<Function, String> {
+        Reflect::get(&module, &JsValue::from_str(name))
+            .map_err(js_error)?
+            .dyn_into::<Function>()
+            .map_err(|_| format!("{url}: no function `{name}`"))
+    };
+    let init = get("default")?;
+    let started = init.call0(&JsValue::UNDEFINED).map_err(js_error)?;
+    JsFuture::from(Promise::resolve(&started))
+        .await
+        .map_err(|e| format!("{url}: {}", js_error(e)))?;
+    let f = get(EXPORTER_FN)?;
+    EXPORTER.with(|e| *e.borrow_mut() = Some(f));
+    Ok(())
+}
+
+/// The loaded exporter's answer for `scenario` (its JSON) in `language`.
+fn run_exporter(
+    scenario: &str,
+    language: Language,
+    comments: CommentLang,
+) -> Result<String, String> {
+    EXPORTER.with(|e| {
+        let e = e.borrow();
+        let f = e.as_ref().ok_or("the exporter is not loaded")?;
+        f.call3(
+            &JsValue::NULL,
+            &JsValue::from_str(scenario),
+            &JsValue::from_str(language.as_str()),
+            &JsValue::from_str(comments.as_str()),
+        )
+        .map_err(js_error)?
+        .as_string()
+        .ok_or_else(|| "the exporter returned no text".to_string())
+    })
+}
+
+/// Where the exporter's module is.
+#[derive(Clone, Debug, PartialEq)]
+enum Loader {
+    NotLoaded,
+    Loading,
+    Ready,
+    /// The fetch or the init failed: why (another open tries again).
+    Failed(String),
+}
+
+/// What the panel shows below the language picker.
+#[derive(Clone, Debug, PartialEq)]
+enum Shown {
+    Closed,
+    Loading,
+    LoadFailed(String),
+    Export(Result<CodeExport, Unavailable>),
 }
 
 /// The "Export code" button of the scenario tools.
@@ -138,16 +244,40 @@ pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
         language: language.get(),
         lang: c.lang.get(),
     };
+    // The exporter's module: imported on the first open (again on an open after a failure).
+    let loader = RwSignal::new(Loader::NotLoaded);
+    Effect::new(move |_| {
+        let start = matches!(
+            loader.get_untracked(),
+            Loader::NotLoaded | Loader::Failed(_)
+        );
+        if open.get() && start {
+            loader.set(Loader::Loading);
+            wasm_bindgen_futures::spawn_local(async move {
+                loader.set(match load_exporter().await {
+                    Ok(()) => Loader::Ready,
+                    Err(why) => Loader::Failed(why),
+                });
+            });
+        }
+    });
     // The export of the scenario as it is now; computed only while the panel is open.
     let export = Memo::new(move |_| {
         if !open.get() {
-            return None;
+            return Shown::Closed;
+        }
+        match loader.get() {
+            Loader::NotLoaded | Loader::Loading => return Shown::Loading,
+            Loader::Failed(why) => return Shown::LoadFailed(why),
+            Loader::Ready => {}
         }
         let k = key();
         let (lang, comments, id) = (k.language, comment_lang(k.lang), k.preset);
-        Some(
-            c.runner
-                .with_value(|r| CodeExport::new(&r.scenario, &id, lang, comments)),
+        let scenario = c.runner.with_value(|r| scenario_json(&r.scenario));
+        Shown::Export(
+            run_exporter(&scenario, lang, comments)
+                .map_err(Unavailable::Failed)
+                .and_then(|text| CodeExport::from_json(&text, &id, lang, comments)),
         )
     });
     let note = move |d: Done| done.set(Some((d, untrack(key))));
@@ -157,7 +287,7 @@ pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
     };
     let with_export = move |f: &dyn Fn(&CodeExport) -> Done| {
         if let Some(d) = export.with_untracked(|e| match e {
-            Some(Ok(e)) => Some(f(e)),
+            Shown::Export(Ok(e)) => Some(f(e)),
             _ => None,
         }) {
             note(d);
@@ -165,7 +295,7 @@ pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
     };
     let copy = move |_| {
         let text = export.with_untracked(|e| match e {
-            Some(Ok(e)) => Some(e.file(file_index.get_untracked()).contents.clone()),
+            Shown::Export(Ok(e)) => Some(e.file(file_index.get_untracked()).contents.clone()),
             _ => None,
         });
         if let Some(text) = text {
@@ -249,14 +379,32 @@ pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
                 })
             }}
             {move || export.with(|e| match e {
-                None => ().into_any(),
-                Some(Err(u)) => {
-                    let (key, l) = match u {
-                        Unavailable::NoFiles(l) => ("code_no_files", *l),
-                    };
-                    view! { <p class="form-error">{label(l)}": "{c.tr(key)}</p> }.into_any()
+                Shown::Closed => ().into_any(),
+                Shown::Loading => view! {
+                    <p class="muted code-loading" role="status" data-testid="code-loading">
+                        {c.tr("code_loading")}
+                    </p>
                 }
-                Some(Ok(e)) => view! { <ExportView e=e.clone() file_index=file_index /> }.into_any(),
+                .into_any(),
+                Shown::LoadFailed(why) => view! {
+                    <p class="form-error" role="alert" data-testid="code-error">
+                        "⚠ "{c.tr("code_load_failed")}": "{why.clone()}
+                    </p>
+                }
+                .into_any(),
+                Shown::Export(Err(Unavailable::NoFiles(l))) => view! {
+                    <p class="form-error" data-testid="code-error">
+                        {label(*l)}": "{c.tr("code_no_files")}
+                    </p>
+                }
+                .into_any(),
+                Shown::Export(Err(Unavailable::Failed(why))) => view! {
+                    <p class="form-error" role="alert" data-testid="code-error">
+                        "⚠ "{c.tr("code_failed")}": "{why.clone()}
+                    </p>
+                }
+                .into_any(),
+                Shown::Export(Ok(e)) => view! { <ExportView e=e.clone() file_index=file_index /> }.into_any(),
             })}
             <div class="code-actions">
                 <button class="small" data-testid="code-copy" on:click=copy>
