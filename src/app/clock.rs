@@ -1,0 +1,137 @@
+//! The playground's clock on the page: play, pause, speed, seek and the animation-frame
+//! loop that advances the engine. The clock's rules (pacing, catching up, seeking) are the
+//! native [`Pacer`]'s; this only feeds it wall time and copies its state to the views.
+//!
+//! Contract of the clock:
+//! - Every runner the page shows is made by `Ctx::new_runner` (a load, a restart), which
+//!   attaches the host tap (`Ctx::tap`, host_api.rs) before the runner's first event.
+//! - Every move of the clock to a chosen time is [`Ctx::seek`]: the Jump box, the Step
+//!   button, the host API's `seek`, a share link's or an embed's start time. Back in time
+//!   restarts from 0 and replays; forward runs the engine to the time in slices of
+//!   [`FRAME_BUDGET_MS`] per animation frame (`Ctx::frame`, paced by
+//!   [`Pacer`]); on arrival it plays if asked to ([`AfterSeek`]).
+//! - The clock's state is the [`Pacer`]'s; `playing`, `speed` and `jump_to` are its
+//!   read-only copies for the views ([`Ctx::sync_clock`] writes them, nothing else does).
+
+use delaylab_playground::pacer::{Pacer, FRAME_BUDGET_MS};
+use delaylab_playground::refresh::{Refresh, FLIGHT_MS};
+use leptos::prelude::*;
+
+use super::runner::Batch;
+use super::{perf_now, AfterSeek, Ctx, Stats, MAX_SEEK_MS};
+
+impl Ctx {
+    /// Copies the pacer's state into the signals the views read (only what changed).
+    pub(super) fn sync_clock(&self) {
+        let (playing, speed, seeking) = self
+            .pacer
+            .with_value(|p| (p.playing(), p.speed(), p.seeking_to()));
+        if self.playing.get_untracked() != playing {
+            self.playing.set(playing);
+        }
+        if self.speed.get_untracked() != speed {
+            self.speed.set(speed);
+        }
+        if self.jump_to.get_untracked() != seeking {
+            self.jump_to.set(seeking);
+        }
+    }
+
+    /// Play or pause now; an explicit choice cancels a play promised after a seek.
+    pub fn set_playing(&self, on: bool) {
+        // Playing runs virtual time from the engine's clock (the snapshot shown may be a
+        // few frames behind it when traffic is heavy).
+        let now = self.runner.with_value(|r| r.now());
+        self.pacer
+            .update_value(|p| p.set_playing(on, perf_now(), now));
+        self.sync_clock();
+    }
+
+    pub fn set_speed(&self, speed: f64) {
+        let now = self.runner.with_value(|r| r.now());
+        self.pacer.update_value(|p| {
+            p.set_speed(speed, perf_now(), now);
+        });
+        self.sync_clock();
+    }
+
+    /// Moves the virtual clock to `ms`; see the module docs. Back in time restarts the
+    /// simulation (a new runner, so a host hears the replay from its start) and replays
+    /// to `ms`; forward (or after the restart) `frame` runs the engine there over as many
+    /// frames as it takes, the clock paused so playing does not fight the jump; then
+    /// `after` says whether it plays. False, and nothing done, beyond [`MAX_SEEK_MS`].
+    pub fn seek(&self, ms: u64, after: AfterSeek) -> bool {
+        if ms > MAX_SEEK_MS {
+            return false;
+        }
+        self.set_playing(false);
+        if ms < self.runner.with_value(|r| r.now()) {
+            self.restart();
+        }
+        self.pacer.update_value(|p| p.seek(ms, after));
+        self.sync_clock();
+        true
+    }
+
+    pub(super) fn busy(&self) -> bool {
+        self.pacer.with_value(Pacer::busy)
+    }
+
+    /// One animation frame: advance the virtual clock, apply the events.
+    fn frame(&self) {
+        let wall = perf_now();
+        self.wall.set(wall);
+        let busy = self.busy();
+        if !busy && self.refresh.with_value(Refresh::snapshot_stale) {
+            self.refresh_snapshot(wall);
+        }
+        if !busy
+            && self.runner.with_value(|r| r.track.delivered.len() as u64)
+                != self.stats.with_untracked(|s| s.total)
+        {
+            self.stats
+                .set(self.runner.with_value(|r| Stats::of(&r.track.delivered)));
+        }
+        if self
+            .refresh
+            .try_update_value(|f| f.log_due(busy, wall))
+            .unwrap_or(false)
+        {
+            self.log_rev.update(|r| *r += 1);
+        }
+        if !self.flights.with_untracked(|f| f.is_empty()) {
+            self.flights
+                .update(|f| f.retain(|x| wall - x.start < FLIGHT_MS));
+        }
+        let Some(target) = self.pacer.with_value(|p| p.target(wall)) else {
+            // Paused: lanes still catch up with a step, a restart or a user publish.
+            self.cmp
+                .follow(self.runner.with_value(|r| r.now()), wall, false);
+            return;
+        };
+        let deadline = wall + FRAME_BUDGET_MS;
+        let mut batch = Batch::default();
+        let reached = self
+            .runner
+            .try_update_value(|r| r.advance_to(target, &mut batch, || perf_now() > deadline))
+            .unwrap_or(true);
+        let now = self.runner.with_value(|r| r.now());
+        self.pacer.update_value(|p| {
+            if reached {
+                p.reached(wall, now);
+            } else {
+                p.behind(wall, now);
+            }
+        });
+        self.sync_clock();
+        self.apply(batch, wall);
+        self.cmp.follow(now, wall, busy);
+    }
+}
+
+pub(super) fn frame_loop(ctx: Ctx) {
+    ctx.frame();
+    // Animation frames, not timers: drawing belongs to the display's refresh, and a
+    // hidden tab (which sees none) has nothing to draw. A seek resumes when it shows.
+    request_animation_frame(move || frame_loop(ctx));
+}
