@@ -48,6 +48,7 @@ function layout(page, rootSel) {
   return page.evaluate((sel) => {
     const root = document.querySelector(sel);
     const box = (e) => {
+      if (!e) return null; // not on this page: the comparison names it
       const r = e.getBoundingClientRect();
       return { x: r.x, y: r.y + scrollY, w: r.width, h: r.height };
     };
@@ -173,6 +174,7 @@ async function takeover(t, page) {
   const moved = [];
   for (const [k, a] of Object.entries(after.boxes)) {
     const b = before.boxes[k];
+    if (!a) { moved.push(`${k}: not in the app`); continue; }
     if (!b) { moved.push(`${k}: not in the static page`); continue; }
     const d = Math.max(...['x', 'y', 'w', 'h'].map((q) => Math.abs(a[q] - b[q])));
     if (d > BOX_TOLERANCE_PX) moved.push(`${k}: ${JSON.stringify(b)} -> ${JSON.stringify(a)}`);
