@@ -32,7 +32,18 @@ const CLOCK_AT_START = '0:00:00.000';
 const LOADING = 'Loading the simulation (WebAssembly)…';
 /** UI words the static page shows, by their i18n key. */
 const KEYS = ['tagline', 'virtual_time', 'controls', 'play', 'step', 'step_hint', 'restart',
-  'speed', 'speed_presets', 'jump_to', 'go', 'gallery', 'gallery_hint', 'scenario', 'what_to_watch'];
+  'speed', 'speed_presets', 'jump_to', 'go', 'gallery', 'gallery_hint', 'scenario', 'what_to_watch',
+  'json_editor'];
+/**
+ * The collapsed panels below the gallery (src/app/panels/scenario_json.rs ScenarioJson,
+ * src/app/edit.rs EditTopology), drawn closed so that on a phone, where the columns stack,
+ * the scenario panel below them does not move down when the app takes over. `key`: the
+ * summary's text in the app's i18n table that has a `marker` arm.
+ */
+const FOLDED_PANELS = [
+  { cls: 'json-editor', marker: 'tagline', key: 'json_editor' },
+  { cls: 'edit-topology', marker: 'edit_note', key: 'edit' },
+];
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -58,15 +69,29 @@ const rustFiles = (root) => appSources(root, (n) => n.endsWith('.rs'));
  * silently wrong page.
  */
 export function englishWords(root = ROOT) {
+  return tableWords(root, 'tagline', KEYS);
+}
+
+/** The English words of the app's `key => ("en", "zh")` table that has a `marker` arm. */
+function tableWords(root, marker, keys) {
   const files = rustFiles(root);
-  const table = files.map((f) => fs.readFileSync(f, 'utf8')).find((t) => /"tagline"\s*=>\s*\(/.test(t));
-  if (!table) throw new Error('first-paint: no i18n table (a `"tagline" => ("en", "zh")` arm) under src/ or crates/');
+  const table = files.map((f) => fs.readFileSync(f, 'utf8')).find((t) => new RegExp(`"${marker}"\\s*=>\\s*\\(`).test(t));
+  if (!table) throw new Error(`first-paint: no i18n table (a \`"${marker}" => ("en", "zh")\` arm) under src/ or crates/`);
   const words = {};
   const arm = /"([a-z0-9_]+)"\s*=>\s*\(\s*"((?:[^"\\]|\\.)*)"/g;
   for (const m of table.matchAll(arm)) words[m[1]] ??= JSON.parse(`"${m[2]}"`);
-  const missing = KEYS.filter((k) => !(k in words));
-  if (missing.length) throw new Error(`first-paint: the i18n table has no English text for ${missing.join(', ')}`);
+  const missing = keys.filter((k) => !(k in words));
+  if (missing.length) throw new Error(`first-paint: the i18n table with "${marker}" has no English text for ${missing.join(', ')}`);
   return words;
+}
+
+/** The folded panels' closed boxes (FOLDED_PANELS), as the app draws them closed. */
+function foldedPanels(root) {
+  return FOLDED_PANELS.map((p) => {
+    const text = tableWords(root, p.marker, [p.key])[p.key];
+    return `
+        <section class="panel ${p.cls}" aria-hidden="true"><details><summary>${esc(text)}</summary></details></section>`;
+  }).join('');
 }
 
 function readScenario(file, id) {
@@ -127,7 +152,7 @@ function firstPaintSource(root) {
           <p class="hint">${esc(w.gallery_hint)}</p>
           <ul class="presets-list">${cards}
           </ul>
-        </section>
+        </section>${foldedPanels(root)}
       </aside>
       <div class="area-watch">
         <section class="panel watch" aria-labelledby="fp-watch-h">

@@ -442,15 +442,22 @@ fn Objects() -> impl IntoView {
 #[component]
 pub fn EditTopology() -> impl IntoView {
     let c = expect_context::<Ctx>();
+    // The forms and the object list are built when the panel is first opened, not at the
+    // page's start (they were a tenth of the mount while folded away), and kept from then
+    // on (a form's input survives closing the panel). The summary's click (mouse, or
+    // Enter / Space on it) comes before the details open, so they are there when it does.
+    let opened = RwSignal::new(false);
     view! {
         <section class="panel edit-topology" aria-labelledby="edit-h" data-testid="edit-panel">
             <details>
-                <summary id="edit-h" data-testid="edit-open">{move || tx(c.lang.get(), "edit")}</summary>
-                <p class="hint">{move || tx(c.lang.get(), "edit_note")}</p>
-                <super::edit_exchange::ExchangeForm />
-                <super::edit_queue::QueueForm />
-                <super::edit_binding::BindingForm />
-                <Objects />
+                <summary id="edit-h" data-testid="edit-open" on:click=move |_| opened.set(true)>{move || tx(c.lang.get(), "edit")}</summary>
+                <Show when=move || opened.get()>
+                    <p class="hint">{move || tx(c.lang.get(), "edit_note")}</p>
+                    <super::edit_exchange::ExchangeForm />
+                    <super::edit_queue::QueueForm />
+                    <super::edit_binding::BindingForm />
+                    <Objects />
+                </Show>
             </details>
         </section>
     }

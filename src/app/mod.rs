@@ -371,12 +371,13 @@ impl Ctx {
 
 #[component]
 pub fn App() -> impl IntoView {
-    let mut presets: Vec<PresetMeta> = vec![];
-    for (id, text) in std::iter::once(&("sandbox", SANDBOX)).chain(PRESETS.iter()) {
-        if let Ok(s) = scenario::load_str(text) {
-            presets.push(PresetMeta::of(id, &s));
-        }
-    }
+    // The gallery's entries from the presets' texts, not loaded (PresetMeta::of_text: the
+    // loader's full check of every preset was a tenth of the mount); a preset is loaded,
+    // and checked, when it is opened.
+    let presets: Vec<PresetMeta> = std::iter::once(&("sandbox", SANDBOX))
+        .chain(PRESETS.iter())
+        .filter_map(|(id, text)| PresetMeta::of_text(id, text).ok())
+        .collect();
     let first = scenario::load_str(SANDBOX).expect("the sandbox scenario loads");
     let runner = Runner::new(first.clone());
     let snap = Snapshot::of(&runner.sim);
