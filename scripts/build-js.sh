@@ -22,24 +22,26 @@ case "$(wasm-opt --version 2>/dev/null || true)" in
   *) die "the first wasm-opt on PATH is not binaryen $WASM_OPT_VERSION ($(command -v wasm-opt || echo none)): run bash scripts/setup.sh" ;;
 esac
 
-# Both modules are built with the package's profile (Cargo.toml [profile.pkg-release]:
-# the engine at opt-level 3, every other crate at "z") and then wasm-opt -O3 (speed; -Oz
-# measured 0.2 KB smaller), run here rather than by wasm-pack so the flags are in one place.
-PROFILE=pkg-release
+# Each module: wasm-pack with a Cargo profile, then wasm-opt -O3 (speed; -Oz measured
+# 0.2 KB smaller), run here rather than by wasm-pack so the flags are in one place.
 WASM_OPT_FLAGS=(-O3)
-pkg_build() {   # pkg_build OUT_DIR OUT_NAME CARGO_ARGS...
-  local out="$1" name="$2"; shift 2
-  wasm-pack --quiet build crates/engine-js --target web --profile "$PROFILE" --no-opt \
+pkg_build() {   # pkg_build PROFILE OUT_DIR OUT_NAME CARGO_ARGS...
+  local profile="$1" out="$2" name="$3"; shift 3
+  wasm-pack --quiet build crates/engine-js --target web --profile "$profile" --no-opt \
     --mode no-install --out-dir "$ROOT/$out" --out-name "$name" -- "$@"
   wasm-opt "${WASM_OPT_FLAGS[@]}" "$out/${name}_bg.wasm" -o "$out/${name}_bg.wasm"
   rm -f "$out/.gitignore"   # wasm-pack writes `*`; the root .gitignore keeps pkg/ out of git
 }
 rm -rf pkg
-# The main module, what a training page downloads: everything but compare().
-pkg_build pkg delaylab_engine --no-default-features
+# The main module, what a training page downloads: everything but compare(), with the
+# package's size profile (Cargo.toml [profile.pkg-release]: the engine at opt-level 3,
+# every other crate at "z").
+pkg_build pkg-release pkg delaylab_engine --no-default-features
 # compare() (the delay strategies: 46 KB gzipped more) as a second module, pkg/compare/,
-# which the main module's compare() imports on its first call (appended below).
-pkg_build pkg/compare delaylab_compare --features compare
+# which the main module's compare() imports on its first call (appended below). It runs
+# 1,000,000-task workloads, so it is built for speed: all at opt-level 3 (release), the
+# build the 1M-message ratios were first measured on.
+pkg_build release pkg/compare delaylab_compare --features compare
 rm -f pkg/compare/package.json pkg/compare/README.md pkg/compare/delaylab_compare.d.ts \
   pkg/compare/delaylab_compare_bg.wasm.d.ts
 cat >>pkg/delaylab_engine.js <<'JS'
