@@ -2,11 +2,12 @@
 # Builds the engine as a JavaScript package into pkg/ (npm name `delaylab-engine`), and the
 # code exporter into pkg-export/ (the playground's Export code menu loads it when opened):
 #   bash scripts/build-js.sh
-# = wasm-pack build --target web of crates/engine-js (release: opt-level 3, LTO), then
-# wasm-opt (npm binaryen 132, node_modules/.bin), TypeScript types, the crate's README.
+# = wasm-pack build --target web of crates/engine-js (profile pkg-release, LTO) twice: the
+# main module without compare() and pkg/compare/ with it; wasm-opt (npm binaryen 132,
+# node_modules/.bin) on each, TypeScript types, the crate's README.
 # Offline: `--mode no-install` makes wasm-pack use the wasm-bindgen on PATH (it must be
 # Cargo.lock's version, which setup.sh installs) or fail, never download one; and
-# wasm-pack runs the first wasm-opt on PATH, which is checked below to be binaryen 132
+# this script runs the first wasm-opt on PATH, which is checked below to be binaryen 132
 # (Debian's wasm-opt 108 breaks the module). Tools: scripts/setup.sh (+ setup.d/30-wasm-pack.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,10 +22,57 @@ case "$(wasm-opt --version 2>/dev/null || true)" in
   *) die "the first wasm-opt on PATH is not binaryen $WASM_OPT_VERSION ($(command -v wasm-opt || echo none)): run bash scripts/setup.sh" ;;
 esac
 
+# Each module: wasm-pack with a Cargo profile, then wasm-opt -O3 (speed; -Oz measured
+# 0.2 KB smaller), run here rather than by wasm-pack so the flags are in one place.
+WASM_OPT_FLAGS=(-O3)
+pkg_build() {   # pkg_build PROFILE OUT_DIR OUT_NAME CARGO_ARGS...
+  local profile="$1" out="$2" name="$3"; shift 3
+  wasm-pack --quiet build crates/engine-js --target web --profile "$profile" --no-opt \
+    --mode no-install --out-dir "$ROOT/$out" --out-name "$name" -- "$@"
+  wasm-opt "${WASM_OPT_FLAGS[@]}" "$out/${name}_bg.wasm" -o "$out/${name}_bg.wasm"
+  rm -f "$out/.gitignore"   # wasm-pack writes `*`; the root .gitignore keeps pkg/ out of git
+}
 rm -rf pkg
-wasm-pack --quiet build crates/engine-js --target web --release --mode no-install \
-  --out-dir "$ROOT/pkg" --out-name delaylab_engine
-rm -f pkg/.gitignore   # wasm-pack writes `*`; the root .gitignore keeps pkg/ out of git
+# The main module, what a training page downloads: everything but compare(), with the
+# package's size profile (Cargo.toml [profile.pkg-release]: the engine at opt-level 3,
+# every other crate at "z").
+pkg_build pkg-release pkg delaylab_engine --no-default-features
+# compare() (the delay strategies: 46 KB gzipped more) as a second module, pkg/compare/,
+# which the main module's compare() imports on its first call (appended below). It runs
+# 1,000,000-task workloads, so it is built for speed: all at opt-level 3 (release), the
+# build the 1M-message ratios were first measured on.
+pkg_build release pkg/compare delaylab_compare --features compare
+rm -f pkg/compare/package.json pkg/compare/README.md pkg/compare/delaylab_compare.d.ts \
+  pkg/compare/delaylab_compare_bg.wasm.d.ts
+cat >>pkg/delaylab_engine.js <<'JS'
+
+let compareModule;
+/**
+ * Every selected delay strategy on one workload file (`delaylab compare`'s format):
+ * `result` as `delaylab compare --format json` prints it, `wall_ms` each strategy's wall
+ * time. Asynchronous: the strategies are a second wasm module (compare/), fetched and
+ * started on the first call, so pages that never compare never download them.
+ * @param {string} workload_text
+ * @param {CompareOptions | undefined} [options]
+ * @returns {Promise<Compared>}
+ */
+export async function compare(workload_text, options) {
+  compareModule ??= import('./compare/delaylab_compare.js').then(async (m) => {
+    await m.default();
+    return m;
+  });
+  return (await compareModule).compare(workload_text, options);
+}
+JS
+cat >>pkg/delaylab_engine.d.ts <<'TS'
+
+/**
+ * Every selected delay strategy on one workload file (`delaylab compare`'s format):
+ * `result` as `delaylab compare --format json` prints it, `wall_ms` each strategy's wall
+ * time. The strategies are a second wasm module (`compare/`), fetched on the first call.
+ */
+export function compare(workload_text: string, options?: CompareOptions): Promise<Compared>;
+TS
 
 # The npm name is the package's, not the crate's (delaylab-engine is the engine crate);
 # `module` names the JS entry (wasm-pack --target web writes `main` and `types`).
@@ -42,13 +90,14 @@ const out = {
   module: entry,
   main: entry,
   types: p.types || 'delaylab_engine.d.ts',
-  files: [...new Set([...(p.files || []), 'README.md'])],
+  files: [...new Set([...(p.files || []), 'README.md', 'compare/'])],
   sideEffects: p.sideEffects || ['./snippets/*'],
 };
 fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
 JS
 [ -s pkg/delaylab_engine_bg.wasm ] && [ -s pkg/delaylab_engine.js ] && [ -s pkg/delaylab_engine.d.ts ] \
-  && [ -s pkg/README.md ] || die "pkg/ is incomplete: $(ls pkg)"
+  && [ -s pkg/README.md ] && [ -s pkg/compare/delaylab_compare_bg.wasm ] \
+  && [ -s pkg/compare/delaylab_compare.js ] || die "pkg/ is incomplete: $(ls pkg pkg/compare)"
 # The code exporter (crates/export-js) as pkg-export/: the playground imports it when its
 # "Export code" menu opens, so the generators stay out of the app's wasm (trunk copies it
 # into dist/ as it does pkg/: index.html).
@@ -63,6 +112,7 @@ rm -f pkg-export/.gitignore pkg-export/package.json pkg-export/README.md
 python3 - <<'PY'
 import gzip
 for f in ("pkg/delaylab_engine_bg.wasm", "pkg/delaylab_engine.js",
+          "pkg/compare/delaylab_compare_bg.wasm", "pkg/compare/delaylab_compare.js",
           "pkg-export/delaylab_export_bg.wasm", "pkg-export/delaylab_export.js"):
     data = open(f, "rb").read()
     print(f"  {f}: {len(data)} bytes, {len(gzip.compress(data, 9))} gzipped")

@@ -5,7 +5,7 @@
 //     off) against `delaylab run --format json`'s `stats.wall_ms` (the same loop: engine,
 //     event stream, result recorder);
 //   - 1,000,000 delayed messages through `delaylab bench`'s three topologies
-//     (dlx-per-message, dlx-per-queue, plugin): the package's `compare()` against
+//     (dlx-per-message, dlx-per-queue, plugin): the package's `await compare()` against
 //     `delaylab compare --timing` on scenarios/workloads/promotion-burst.json with
 //     `--count 1000000` (the engine's `strategies::run`, a real `Sim`, on both sides; the
 //     two JSON results must be equal).
@@ -14,7 +14,9 @@
 // asserted (a timed assertion would flake on a shared machine). The size is deterministic:
 // it is reported against the goal and asserted against SIZE_BUDGET_BYTES, a guard against
 // growth above today's build (the goal is not met yet: README, "The engine as a JavaScript
-// package"). Figures also go to tests/artifacts/pkg/bench.json.
+// package"). The 1M-message workloads run in compare()'s module (pkg/compare/, all at
+// opt-level 3), the preset in the main module (profile pkg-release). Figures also go to
+// tests/artifacts/pkg/bench.json.
 //
 //   node tests/pkg/bench.mjs
 import assert from 'node:assert/strict';
@@ -26,8 +28,16 @@ import { ARTIFACTS, DELAYLAB, ROOT, native, openHarness, requirePkg, startServer
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 3));
 const SIZE_GOAL_BYTES = 150 * 1000;
-/** Today's -O3 build is 372 KB gzipped (367 KB wasm + 5 KB JS); more than this is a regression. */
-const SIZE_BUDGET_BYTES = 400 * 1000;
+/**
+ * The guard: today's main module (wasm + JS) is 336.6 KB gzipped (331.6 + 4.9; issue 15
+ * item 4: profile pkg-release, compare() in its own module). 360 KB leaves 23 KB (7 %)
+ * for the engine to grow and still fails on the regressions that matter: compare() back
+ * in the main module (+46 KB) or the whole package at opt-level 3 (+17 KB with compare
+ * out, +63 KB in all).
+ */
+const SIZE_BUDGET_BYTES = 360 * 1000;
+/** compare()'s module (pkg/compare/, fetched on its first call; today 399.8 KB, the size the whole package had): reported, guarded loosely. */
+const COMPARE_BUDGET_BYTES = 440 * 1000;
 const RATIO_GOAL = 1.3;
 const MESSAGES = 1_000_000;
 const TOPOLOGIES = ['dlx-per-message', 'dlx-per-queue', 'plugin'];
@@ -38,16 +48,31 @@ requirePkg();
 const figures = { runs: RUNS, size: {}, speed: [] };
 
 // --- size ----------------------------------------------------------------------------------
-let total = 0;
-for (const f of ['delaylab_engine_bg.wasm', 'delaylab_engine.js']) {
-  const data = fs.readFileSync(path.join(ROOT, 'pkg', f));
-  const gz = zlib.gzipSync(data, { level: 9 }).length;
-  figures.size[f] = { bytes: data.length, gzip: gz };
-  total += gz;
-  console.log(`size ${f}: ${data.length} bytes, ${gz} gzipped`);
-}
+// What a training page downloads: the main module (wasm + JS); compare()'s module only
+// when a page calls compare(). Brotli (quality 11) as hosts serve it precompressed.
+const measure = (files) => {
+  let gzip = 0;
+  let br = 0;
+  for (const f of files) {
+    const data = fs.readFileSync(path.join(ROOT, 'pkg', f));
+    const gz = zlib.gzipSync(data, { level: 9 }).length;
+    const b = zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    figures.size[f] = { bytes: data.length, gzip: gz, br: b };
+    gzip += gz;
+    br += b;
+    console.log(`size ${f}: ${data.length} bytes, ${gz} gzipped, ${b} brotli`);
+  }
+  return { gzip, br };
+};
+const main = measure(['delaylab_engine_bg.wasm', 'delaylab_engine.js']);
+const total = main.gzip;
 figures.size.total_gzip = total;
-console.log(`size total (wasm + JS, gzip -9): ${(total / 1000).toFixed(1)} KB (goal <= ${SIZE_GOAL_BYTES / 1000} KB: ${total <= SIZE_GOAL_BYTES ? 'met' : 'not met'})`);
+figures.size.total_br = main.br;
+console.log(`size total (wasm + JS, gzip -9): ${(total / 1000).toFixed(1)} KB, brotli ${(main.br / 1000).toFixed(1)} KB (goal <= ${SIZE_GOAL_BYTES / 1000} KB: ${total <= SIZE_GOAL_BYTES ? 'met' : 'not met'})`);
+const cmp = measure(['compare/delaylab_compare_bg.wasm', 'compare/delaylab_compare.js']);
+figures.size.compare_gzip = cmp.gzip;
+figures.size.compare_br = cmp.br;
+console.log(`size compare() module (fetched on its first call, gzip -9): ${(cmp.gzip / 1000).toFixed(1)} KB, brotli ${(cmp.br / 1000).toFixed(1)} KB`);
 
 // --- speed ---------------------------------------------------------------------------------
 const server = await startServer();
@@ -120,5 +145,6 @@ for (const r of figures.speed) {
 fs.mkdirSync(ARTIFACTS, { recursive: true });
 fs.writeFileSync(path.join(ARTIFACTS, 'bench.json'), `${JSON.stringify(figures, null, 2)}\n`);
 assert.deepEqual(problems, [], 'the page logged errors');
-assert.ok(total <= SIZE_BUDGET_BYTES, `the package is ${total} bytes gzipped, over its ${SIZE_BUDGET_BYTES}-byte budget`);
+assert.ok(total <= SIZE_BUDGET_BYTES, `the package's main module is ${total} bytes gzipped, over its ${SIZE_BUDGET_BYTES}-byte budget`);
+assert.ok(cmp.gzip <= COMPARE_BUDGET_BYTES, `compare()'s module is ${cmp.gzip} bytes gzipped, over its ${COMPARE_BUDGET_BYTES}-byte budget`);
 console.log('bench: ok (figures in tests/artifacts/pkg/bench.json)');

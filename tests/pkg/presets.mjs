@@ -176,6 +176,28 @@ await check('linkOf = delaylab link, and scenarioOfLink reads it back', async ()
   return `${cliLink.length} characters; cut short: ${got.bad}`;
 });
 
+// --- compare(): its own module, fetched on the first call --------------------------------
+await check('compare() loads pkg/compare/ on its first call and compares as delaylab compare', async () => {
+  const workload = 'scenarios/workloads/promotion-burst.json';
+  const want = JSON.parse(native(['compare', path.join(ROOT, workload), '--strategies',
+    'dlx-per-queue,timing-wheel', '--count', '300', '--format', 'json']));
+  const got = await page.evaluate(async (url) => {
+    const wasm = () => performance.getEntriesByType('resource').map((e) => e.name)
+      .filter((n) => n.endsWith('.wasm')).map((n) => new URL(n).pathname);
+    const before = wasm();
+    const pending = window.dl.compare(await (await fetch(url)).text(),
+      { strategies: ['dlx-per-queue', 'timing-wheel'], count: 300 });
+    const isPromise = pending instanceof Promise;
+    const { result } = await pending;
+    return { before, after: wasm(), isPromise, result };
+  }, `/${workload}`);
+  assert.ok(got.isPromise, 'compare() returns a promise');
+  assert.deepEqual(got.before, ['/pkg/delaylab_engine_bg.wasm'], 'before compare() only the main module is fetched');
+  assert.ok(got.after.includes('/pkg/compare/delaylab_compare_bg.wasm'), `compare() fetched its module: ${got.after}`);
+  assert.deepEqual(got.result, want);
+  return `${got.result.strategies.length} strategies, modules ${got.after.join(', ')}`;
+});
+
 // --- the README's example ----------------------------------------------------------------
 await check("pkg/README.md's example runs and prints what the README says", async () => {
   const readme = fs.readFileSync(path.join(ROOT, 'pkg', 'README.md'), 'utf8');

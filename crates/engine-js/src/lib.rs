@@ -321,6 +321,9 @@ pub fn scenario_of_link(link: &str) -> Result<String, JsValue> {
 /// Every selected delay strategy (polling, stores, timing wheel, the DLX variants, the
 /// plugin) on one workload file (`delaylab compare`'s format): `result` is what
 /// `delaylab compare --format json` prints, `wall_ms` each strategy's wall time.
+/// Only with the `compare` feature: the package's main module is built without it and
+/// its `compare()` (scripts/build-js.sh) loads the module built with it, pkg/compare/.
+#[cfg(feature = "compare")]
 #[wasm_bindgen(unchecked_return_type = "Compared")]
 pub fn compare(
     workload_text: &str,
