@@ -93,8 +93,8 @@ step "conformance suite (live RabbitMQ)" bash scripts/conformance.sh || true
 step "exported programs vs simulation (live RabbitMQ)" bash scripts/export-check.sh || true
 # The measured cost model against a live broker (issue 16): calibrate, then two burst
 # workloads simulated with the calibrated costs and replayed live; drain time and lateness
-# p50/p99 within +-35 %. Each workload gets a second attempt (calibrated again) before it
-# counts as failed; bounded to 15 min.
+# p50/p99 within +-35 %. Each workload gets up to three attempts (calibrated again each
+# time) before it counts as failed; bounded to 15 min.
 step "broker costs vs a live broker" timeout -k 10 900 bash scripts/costs-check.sh || true
 # ------------------------------------------------------------------------------------------
 
