@@ -42,7 +42,7 @@ use lapin::options::{
     QueueDeclareOptions, QueueDeleteOptions,
 };
 use lapin::types::{AMQPValue, FieldTable, LongString};
-use lapin::{BasicProperties, Channel, Connection, ConnectionProperties, ExchangeKind};
+use lapin::{BasicProperties, Channel, Connection, ConnectionProperties, Consumer, ExchangeKind};
 
 use delaylab_engine::costs::CostProfile;
 
@@ -358,37 +358,15 @@ async fn measure(url: &str, names: &Names) -> Result<Figures, String> {
         )
         .await
         .map_err(err("basic.consume"))?;
-    let mut got = 0usize;
-    let mut first = None;
-    while got <= BURST {
-        match tokio::time::timeout(STEP_TIMEOUT, stream.next()).await {
-            Ok(Some(Ok(_))) => {
-                first.get_or_insert_with(Instant::now);
-                got += 1;
-            }
-            _ => return Err("the consumer stopped receiving".into()),
-        }
-    }
-    let first = first.expect("received");
-    let delivery_per_s = BURST as f64 / first.elapsed().as_secs_f64().max(1e-3);
-    eprintln!("calibrate: 3 delivery: {BURST} in {:?}", first.elapsed());
+    let delivery_time = receive(&mut stream, BURST + 1).await?;
+    let delivery_per_s = BURST as f64 / delivery_time.as_secs_f64().max(1e-3);
+    eprintln!("calibrate: 3 delivery: {BURST} in {delivery_time:?}");
 
     // 4. the drain: the same consumer, fed by a second burst released behind a head;
     // timed from the first delivery to the last, as the costs check times a drain
     let drain_head_ttl_ms = head_ttl_ms * (DRAIN_BURST / BURST) as u64;
     release_burst(&ch, &wait, drain_head_ttl_ms, DRAIN_BURST).await?;
-    let mut got = 0usize;
-    let mut first = None;
-    while got <= DRAIN_BURST {
-        match tokio::time::timeout(STEP_TIMEOUT, stream.next()).await {
-            Ok(Some(Ok(_))) => {
-                first.get_or_insert_with(Instant::now);
-                got += 1;
-            }
-            _ => return Err("the consumer stopped receiving".into()),
-        }
-    }
-    let drain_time = first.expect("received").elapsed();
+    let drain_time = receive(&mut stream, DRAIN_BURST + 1).await?;
     let drain_per_s = DRAIN_BURST as f64 / drain_time.as_secs_f64().max(1e-3);
     eprintln!("calibrate: 4 drain: {} in {drain_time:?}", DRAIN_BURST + 1);
     let _ = cch.close(200, "OK".into()).await;
@@ -440,6 +418,20 @@ async fn measure(url: &str, names: &Names) -> Result<Figures, String> {
         drain_per_s,
         round_trip_us,
     })
+}
+
+/// Receives `n` deliveries (n >= 1); the time from the first to the last.
+async fn receive(stream: &mut Consumer, n: usize) -> Result<Duration, String> {
+    let mut first = None;
+    for _ in 0..n {
+        match tokio::time::timeout(STEP_TIMEOUT, stream.next()).await {
+            Ok(Some(Ok(_))) => {
+                first.get_or_insert_with(Instant::now);
+            }
+            _ => return Err("the consumer stopped receiving".into()),
+        }
+    }
+    Ok(first.map_or(Duration::ZERO, |t| t.elapsed()))
 }
 
 /// Publishes a head with `head_ttl_ms` and `n` messages with a 1 ms TTL behind it to
