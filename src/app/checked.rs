@@ -6,6 +6,7 @@
 use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
 use delaylab_engine::scenario::definitions::{export_definitions, RABBIT_VERSION};
 use delaylab_engine::scenario::ActionKind;
+use delaylab_playground::per_load::PerLoad;
 use leptos::prelude::*;
 use web_sys::wasm_bindgen::{JsCast, JsValue};
 
@@ -31,15 +32,11 @@ struct Exported {
 #[component]
 pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
     let c = expect_context::<Ctx>();
-    let exported = RwSignal::new(None::<Exported>);
+    // The last export's note belongs to the scenario exported: a new one shows none.
+    let exported = RwSignal::new(PerLoad::<Exported>::default());
     let version = crate::app::version::current(c);
     let error = RwSignal::new(None::<String>);
     let code_open = RwSignal::new(false);
-    // A new scenario: the last export's note no longer applies.
-    Effect::new(move |_| {
-        let _ = c.preset.get();
-        exported.set(None);
-    });
     let export = move |_| {
         let (text, info) = c.runner.with_value(|r| {
             let s = &r.scenario;
@@ -62,10 +59,10 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
         match download("definitions.json", &text) {
             Ok(()) => {
                 error.set(None);
-                exported.set(Some(info));
+                exported.update(|x| x.set(c.load_now(), info));
             }
             Err(e) => {
-                exported.set(None);
+                exported.update(PerLoad::clear);
                 error.set(Some(e.as_string().unwrap_or_else(|| format!("{e:?}"))));
             }
         }
@@ -106,7 +103,7 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
         </div>
         <div class="export-note" role="status" data-testid="export-note">
             {move || {
-                exported.get().map(|x| view! {
+                exported.with(|x| x.get(&c.load_rev.get()).copied()).map(|x| view! {
                     <p>
                         {move || c.tr("export_done")} " "
                         <code class="cmd">"rabbitmqctl import_definitions definitions.json"</code>

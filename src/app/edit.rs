@@ -14,6 +14,7 @@ use delaylab_engine::scenario::{DestinationKind, Scenario};
 use leptos::prelude::*;
 
 use super::edit_rules::{self, ArgType, ExtraArg, Refusal, Verdict};
+use super::for_load::ForLoad;
 use super::i18n::Lang;
 use super::Ctx;
 
@@ -164,6 +165,39 @@ pub fn FormOk(out: Outcome) -> impl IntoView {
     }
 }
 
+/// What a text box shows and where its input goes: a plain signal, or a value kept for
+/// the current scenario load with a suggestion shown until the user types (no effect
+/// rewrites the box when the scenario changes).
+#[derive(Clone, Copy)]
+pub struct TextValue {
+    get: Signal<String>,
+    set: Callback<String>,
+}
+
+impl From<RwSignal<String>> for TextValue {
+    fn from(s: RwSignal<String>) -> TextValue {
+        TextValue {
+            get: s.into(),
+            set: Callback::new(move |v| s.set(v)),
+        }
+    }
+}
+
+impl From<ForLoad<String>> for TextValue {
+    fn from(v: ForLoad<String>) -> TextValue {
+        TextValue {
+            get: Signal::derive(move || v.get()),
+            set: Callback::new(move |s| v.set(s)),
+        }
+    }
+}
+
+impl TextValue {
+    pub fn get_untracked(&self) -> String {
+        self.get.get_untracked()
+    }
+}
+
 /// A text box with its label and its field's error.
 #[component]
 pub fn TextField(
@@ -171,7 +205,7 @@ pub fn TextField(
     form: &'static str,
     label: &'static str,
     field: &'static str,
-    value: RwSignal<String>,
+    #[prop(into)] value: TextValue,
     out: Outcome,
     #[prop(optional)] hint: &'static str,
     #[prop(optional)] list: &'static str,
@@ -189,8 +223,8 @@ pub fn TextField(
                 data-testid=format!("{form}-{field}")
                 list=(!list.is_empty()).then_some(list)
                 aria-invalid=move || out.with(|o| o.as_ref().is_some_and(|r| r.as_ref().is_err_and(|e| e.field == field))).to_string()
-                prop:value=move || value.get()
-                on:input=move |ev| value.set(event_target_value(&ev))
+                prop:value=move || value.get.get()
+                on:input=move |ev| value.set.run(event_target_value(&ev))
             />
         </label>
         <FieldError out field />

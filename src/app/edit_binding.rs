@@ -6,8 +6,11 @@
 use delaylab_engine::scenario::Declare;
 use leptos::prelude::*;
 
-use super::edit::{apply, extra_args, tx, ExtraArgs, FieldError, FormOk, Outcome, Row, TextField};
+use super::edit::{
+    apply, extra_args, tx, ExtraArgs, FieldError, FormOk, Outcome, Row, TextField, TextValue,
+};
 use super::edit_rules;
+use super::for_load::ForLoad;
 use super::Ctx;
 
 /// RabbitMQ's predeclared exchanges a binding can start from (not the default one).
@@ -23,14 +26,12 @@ const BUILTINS: [&str; 5] = [
 pub fn BindingForm() -> impl IntoView {
     let c = expect_context::<Ctx>();
     let out: Outcome = RwSignal::new(None);
-    let source = RwSignal::new(String::new());
     let to_exchange = RwSignal::new(false);
-    let destination = RwSignal::new(String::new());
     let routing_key = RwSignal::new(String::new());
     let x_match = RwSignal::new(String::new());
     let rows = RwSignal::new(Vec::<Row>::new());
     let names = Memo::new(move |_| {
-        let _ = c.preset.get();
+        let _ = c.load_rev.get();
         c.runner.with_value(|r| {
             let t = &r.scenario.topology;
             let xs: Vec<String> = t
@@ -43,12 +44,18 @@ pub fn BindingForm() -> impl IntoView {
             (xs, qs)
         })
     });
-    // A new scenario: suggest its first exchange and queue.
-    Effect::new(move |_| {
-        let (xs, qs) = names.get();
-        source.set(xs.first().cloned().unwrap_or_default());
-        destination.set(qs.first().cloned().unwrap_or_default());
-    });
+    // The user's ends for this scenario; a new one suggests its first exchange and queue.
+    let first = |queues: bool| {
+        let m = Memo::new(move |_| {
+            names.with(|(xs, qs)| {
+                let list = if queues { qs } else { xs };
+                list.first().cloned().unwrap_or_default()
+            })
+        });
+        TextValue::from(ForLoad::<String>::new(c, m))
+    };
+    let source = first(false);
+    let destination = first(true);
     let submit = move || {
         let form = edit_rules::BindingForm {
             source: source.get_untracked().trim().to_string(),

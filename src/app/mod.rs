@@ -15,6 +15,7 @@ pub mod edit_exchange;
 pub mod edit_queue;
 pub mod embed;
 pub mod embed_text;
+pub mod for_load;
 pub mod host_api;
 pub mod orders;
 pub mod panels;
@@ -91,6 +92,9 @@ pub struct Ctx {
     pub cmp: compare::Cmp,
     /// Bumped when a user input is written into the scenario (autosave watches it).
     pub scenario_rev: RwSignal<u64>,
+    /// Bumped once per scenario load (not on a restart): the key of every view value
+    /// that belongs to one scenario (`delaylab_playground::per_load::PerLoad`).
+    pub load_rev: RwSignal<u64>,
 }
 
 pub fn perf_now() -> f64 {
@@ -175,6 +179,13 @@ impl Ctx {
         self.load_error.set(None);
         self.runner.set_value(self.new_runner(s));
         self.reset_views();
+        // Last: what is keyed by the load reads the new runner and snapshot.
+        self.load_rev.update(|v| *v += 1);
+    }
+
+    /// The current load, for a view value made now (see `load_rev`).
+    pub fn load_now(&self) -> u64 {
+        self.load_rev.get_untracked()
     }
 
     /// The one way a runner for the page is made: with the host tap (if any) attached
@@ -410,6 +421,7 @@ pub fn App() -> impl IntoView {
         load_error: RwSignal::new(None),
         cmp: compare::Cmp::new(),
         scenario_rev: RwSignal::new(0),
+        load_rev: RwSignal::new(0),
     };
     provide_context(ctx);
     Effect::new(move |_| {

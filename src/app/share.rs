@@ -15,6 +15,7 @@
 //! restores the autosave (`autosave.rs`). Nothing from a link is ever parsed as HTML:
 //! names, bodies and descriptions go into text nodes.
 
+use delaylab_playground::per_load::PerLoad;
 use delaylab_share::{
     decode_fragment, encode_fragment, looks_like_link, LinkError, Shared, ViewOptions,
     MAX_FRAGMENT_CHARS,
@@ -234,9 +235,10 @@ pub fn write_clipboard(text: &str, done: impl FnOnce(bool) + 'static) {
     });
 }
 
-fn copy_to_clipboard(text: &str, status: RwSignal<Option<&'static str>>) {
+/// Copies `text`, then says how it went, for the load the copy was made under.
+fn copy_to_clipboard(text: &str, status: RwSignal<PerLoad<&'static str>>, load: u64) {
     write_clipboard(text, move |ok| {
-        status.set(Some(if ok { "copied" } else { "copy_by_hand" }))
+        status.update(|s| s.set(load, if ok { "copied" } else { "copy_by_hand" }))
     });
 }
 
@@ -245,24 +247,20 @@ fn copy_to_clipboard(text: &str, status: RwSignal<Option<&'static str>>) {
 pub fn ShareTools() -> impl IntoView {
     let c = expect_context::<Ctx>();
     let sh = expect_context::<Share>();
-    let link = RwSignal::new(None::<String>);
-    let status = RwSignal::new(None::<&'static str>);
-    // A new scenario: the last link no longer describes it.
-    Effect::new(move |_| {
-        let _ = c.preset.get();
-        link.set(None);
-        status.set(None);
-    });
+    // Both belong to the scenario they were made for: a new one shows neither.
+    let link = RwSignal::new(PerLoad::<String>::default());
+    let status = RwSignal::new(PerLoad::<&'static str>::default());
     let copy = move |_| {
+        let load = c.load_now();
         let s = c.runner.with_value(|r| r.scenario.clone());
         let fragment = encode_fragment(&s, &current_view(&c, sh.link_read_only.get_untracked()));
         if fragment.len() > MAX_FRAGMENT_CHARS {
-            link.set(None);
-            return status.set(Some("too_long"));
+            link.update(PerLoad::clear);
+            return status.update(|st| st.set(load, "too_long"));
         }
         let url = format!("{}#{fragment}", base());
-        copy_to_clipboard(&url, status);
-        link.set(Some(url));
+        copy_to_clipboard(&url, status, load);
+        link.update(|l| l.set(load, url));
     };
     let l = move |k| tr(c.lang.get(), k);
     view! {
@@ -287,7 +285,7 @@ pub fn ShareTools() -> impl IntoView {
         <div class="share-note">
         {move || sh.read_only.get().then(|| view! { <p class="ro-badge" data-testid="read-only">{move || l("ro_badge")}</p> })}
         {move || {
-            link.get()
+            link.with(|l| l.get(&c.load_rev.get()).cloned())
                 .map(|u| {
                     view! {
                         <div class="share-out">
@@ -308,7 +306,7 @@ pub fn ShareTools() -> impl IntoView {
                     }
                 })
         }}
-        <p class="share-status" role="status" data-testid="share-status">{move || status.get().map(l)}</p>
+        <p class="share-status" role="status" data-testid="share-status">{move || status.with(|s| s.get(&c.load_rev.get()).copied()).map(l)}</p>
         </div>
     }
 }

@@ -9,9 +9,18 @@ use wasm_bindgen::JsCast;
 use super::runner::MoveKind;
 use super::topo::{self, EdgeKind, NodeKind, TNode};
 use super::Ctx;
+use delaylab_playground::per_load::PerLoad;
 use delaylab_playground::topo_fit;
 
 type Pos = HashMap<String, (f64, f64)>;
+/// What a layout belongs to: the scenario load and the number of ranks side by side.
+type LayoutKey = (u64, usize);
+/// What a held frame or a zoom belongs to: the layout and the boxes in it.
+type ViewKey = (u64, usize, Vec<String>);
+/// An SVG viewBox: x, y, width, height.
+type ViewBox = (f64, f64, f64, f64);
+/// The frame before the first layout.
+const DEFAULT_VIEW_BOX: ViewBox = (0.0, 0.0, 900.0, 400.0);
 
 #[derive(Clone, Copy, Debug)]
 struct Drag {
@@ -79,8 +88,6 @@ fn trunc(s: &str, max: usize) -> String {
 pub fn Topology() -> impl IntoView {
     let c = expect_context::<Ctx>();
     let model = Memo::new(move |_| c.snap.with(|s| c.targets.with(|t| topo::model(s, t))));
-    let pos = RwSignal::new(Pos::new());
-    let vb = RwSignal::new((0.0f64, 0.0f64, 900.0f64, 400.0f64));
     let drag = StoredValue::new(None::<Drag>);
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
 
@@ -89,7 +96,6 @@ pub fn Topology() -> impl IntoView {
     // frame pans. `frame_w` is measured on a fit and on every resize.
     let frame_ref = NodeRef::<leptos::html::Div>::new();
     let frame_w = RwSignal::new(0.0f64);
-    let zoom_k = RwSignal::new(1.0f64);
     let measure = move || {
         if let Some(el) = frame_ref.get_untracked() {
             let w = f64::from(el.client_width());
@@ -98,25 +104,85 @@ pub fn Topology() -> impl IntoView {
             }
         }
     };
-    let size = Memo::new(move |_| {
-        let v = vb.get();
-        topo_fit::fit(v.2, v.3, frame_w.get(), zoom_k.get())
-    });
+    let _ = window_event_listener(leptos::ev::resize, move |_| measure());
+    request_animation_frame(measure);
     // Phones lay the graph out top to bottom (topo::layout) and draw it at its own size,
     // centred, rather than scaled to the width (zoom still widens it).
-    let layout_vertical = StoredValue::new(false);
     let narrow = || {
         web_sys::window()
             .and_then(|w| w.inner_width().ok())
             .and_then(|w| w.as_f64())
             .is_some_and(|w| w <= 760.0)
     };
-    let fit = move || {
-        zoom_k.set(1.0);
-        measure();
+    // Ranks side by side that stay readable in the frame; more wrap into bands below.
+    let cols = Memo::new(move |_| {
+        let widest = model.with(|m| m.nodes.iter().map(|n| n.w).fold(0.0, f64::max));
+        topo_fit::columns_for(frame_w.get(), widest)
+    });
+    let layout_key = Memo::new(move |_| (c.load_rev.get(), cols.get()));
+    let ids = Memo::new(move |_| {
+        model.with(|m| m.nodes.iter().map(|n| n.id.clone()).collect::<Vec<_>>())
+    });
+    let view_key = Memo::new(move |_| {
+        let (load, cols) = layout_key.get();
+        (load, cols, ids.get())
+    });
+
+    // The drawing's own layout: from scratch for a new scenario (or a frame that fits
+    // another number of ranks); new boxes later are placed, the others stay (the memo's
+    // previous value is its memory, no effect writes it).
+    let base = Memo::new(move |prev: Option<&(LayoutKey, bool, Pos)>| {
+        let key = layout_key.get();
+        ids.track();
+        let vertical = narrow();
+        let fresh = model.with_untracked(|m| topo::layout_wrapped(m, vertical, key.1));
+        match prev {
+            Some((k, _, old)) if *k == key => {
+                let kept = fresh
+                    .into_iter()
+                    .map(|(id, xy)| {
+                        let xy = old.get(&id).copied().unwrap_or(xy);
+                        (id, xy)
+                    })
+                    .collect();
+                (key, vertical, kept)
+            }
+            _ => (key, vertical, fresh),
+        }
+    });
+    // Where the user dragged boxes, for this layout (a restart keeps it, a new scenario
+    // does not see it).
+    let arranged = RwSignal::new(PerLoad::<Pos, LayoutKey>::default());
+    let pos = Memo::new(move |_| {
+        let key = layout_key.get();
+        base.with(|(_, _, b)| {
+            arranged.with(|a| match a.get(&key) {
+                None => b.clone(),
+                Some(moved) => b
+                    .iter()
+                    .map(|(id, xy)| (id.clone(), moved.get(id).copied().unwrap_or(*xy)))
+                    .collect(),
+            })
+        })
+    });
+    let move_box = move |id: &str, f: &dyn Fn((f64, f64)) -> (f64, f64)| {
+        let key = layout_key.get_untracked();
+        let Some(at) = pos.with_untracked(|p| p.get(id).copied()) else {
+            return;
+        };
+        arranged.update(|a| {
+            let mut moved = a.get(&key).cloned().unwrap_or_default();
+            moved.insert(id.to_string(), f(at));
+            a.set(key, moved);
+        });
+    };
+
+    // The frame shows the boxes' bounds; a drag holds it where it was (until Fit, or a
+    // new box or scenario refits), as a zoom holds until then.
+    let bounds = Memo::new(move |_| {
         let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
         model.with_untracked(|m| {
-            pos.with_untracked(|p| {
+            pos.with(|p| {
                 for n in &m.nodes {
                     if let Some(&(x, y)) = p.get(&n.id) {
                         x0 = x0.min(x);
@@ -127,50 +193,42 @@ pub fn Topology() -> impl IntoView {
                 }
             })
         });
-        if x0 < x1 {
-            let m = topo::MARGIN;
-            vb.set((x0 - m, y0 - m, (x1 - x0) + 2.0 * m, (y1 - y0) + 2.0 * m));
+        let m = topo::MARGIN;
+        (x0 < x1).then_some((x0 - m, y0 - m, (x1 - x0) + 2.0 * m, (y1 - y0) + 2.0 * m))
+    });
+    let held = RwSignal::new(PerLoad::<ViewBox, ViewKey>::default());
+    let vb = Memo::new(move |_| {
+        let key = view_key.get();
+        held.with(|h| h.get(&key).copied())
+            .or_else(|| bounds.get())
+            .unwrap_or(DEFAULT_VIEW_BOX)
+    });
+    let hold = move || {
+        let key = view_key.get_untracked();
+        if held.with_untracked(|h| h.get(&key).is_none()) {
+            let v = vb.get_untracked();
+            held.update(|h| h.set(key, v));
         }
+    };
+    let zoomed = RwSignal::new(PerLoad::<f64, ViewKey>::default());
+    let zoom_k = Memo::new(move |_| {
+        let key = view_key.get();
+        zoomed.with(|z| z.get(&key).copied()).unwrap_or(1.0)
+    });
+    let size = Memo::new(move |_| {
+        let v = vb.get();
+        topo_fit::fit(v.2, v.3, frame_w.get(), zoom_k.get())
+    });
+    let fit = move || {
+        held.update(PerLoad::clear);
+        zoomed.update(PerLoad::clear);
+        measure();
     };
     // In (`by` > 1) or out: the drawn size changes, the frame pans over it.
     let zoom = move |by: f64| {
-        zoom_k.update(|k| *k = (*k * by).clamp(topo_fit::MIN_ZOOM, topo_fit::MAX_ZOOM));
+        let k = (zoom_k.get_untracked() * by).clamp(topo_fit::MIN_ZOOM, topo_fit::MAX_ZOOM);
+        zoomed.update(|z| z.set(view_key.get_untracked(), k));
     };
-    let _ = window_event_listener(leptos::ev::resize, move |_| measure());
-    request_animation_frame(measure);
-
-    // Ranks side by side that stay readable in the frame; more wrap into bands below.
-    let cols = Memo::new(move |_| {
-        let widest = model.with(|m| m.nodes.iter().map(|n| n.w).fold(0.0, f64::max));
-        topo_fit::columns_for(frame_w.get(), widest)
-    });
-    // New scenario (or a frame that fits another number of ranks): lay out from scratch;
-    // new nodes later: place them, keep dragged ones.
-    Effect::new(move |prev: Option<(String, Vec<String>, usize)>| {
-        let preset = c.preset.get();
-        let cols = cols.get();
-        let _ = c.rev.get_untracked();
-        let ids: Vec<String> = model.with(|m| m.nodes.iter().map(|n| n.id.clone()).collect());
-        let vertical = narrow();
-        layout_vertical.set_value(vertical);
-        let fresh = model.with_untracked(|m| topo::layout_wrapped(m, vertical, cols));
-        let same_scenario = prev.as_ref().is_some_and(|p| p.0 == preset && p.2 == cols);
-        let changed = prev.as_ref().is_none_or(|p| p.1 != ids);
-        if !same_scenario {
-            pos.set(fresh);
-            fit();
-        } else if changed {
-            pos.update(|p| {
-                for (k, v) in fresh {
-                    p.entry(k).or_insert(v);
-                }
-                p.retain(|k, _| ids.contains(k));
-            });
-            fit();
-        }
-        (preset, ids, cols)
-    });
-    // Restart of the same scenario keeps the layout the user arranged.
 
     let rect_of = move |p: &Pos, n: &TNode| p.get(&n.id).map(|&(x, y)| (x, y, n.w, n.h));
 
@@ -367,6 +425,7 @@ pub fn Topology() -> impl IntoView {
                     if let Some(t) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
                         let _ = t.set_pointer_capture(ev.pointer_id());
                     }
+                    hold();
                     let (x, y) = pos.with_untracked(|p| p.get(&id_move).copied().unwrap_or((0.0, 0.0)));
                     let scale = svg_ref
                         .get_untracked()
@@ -384,9 +443,7 @@ pub fn Topology() -> impl IntoView {
                         if let Some(d) = drag.get_value() {
                             let nx = d.x + (ev.client_x() as f64 - d.cx) * d.scale;
                             let ny = d.y + (ev.client_y() as f64 - d.cy) * d.scale;
-                            pos.update(|p| {
-                                p.insert(id.clone(), (nx, ny));
-                            });
+                            move_box(&id, &|_| (nx, ny));
                         }
                     }
                 }
@@ -401,12 +458,8 @@ pub fn Topology() -> impl IntoView {
                         _ => return,
                     };
                     ev.prevent_default();
-                    pos.update(|p| {
-                        if let Some(v) = p.get_mut(&id_key) {
-                            v.0 += dx;
-                            v.1 += dy;
-                        }
-                    });
+                    hold();
+                    move_box(&id_key, &|(x, y)| (x + dx, y + dy));
                 }
             >
                 <rect class="box" width=w height=h rx={if kind == NodeKind::Exchange { "4" } else { "10" }} />
@@ -493,7 +546,7 @@ pub fn Topology() -> impl IntoView {
                 style:max-width="none"
                 style:max-height="none"
                 style:margin="0 auto"
-                class:vertical=move || { vb.track(); layout_vertical.get_value() }
+                class:vertical=move || base.with(|b| b.1)
                 class:zoomed=move || { zoom_k.get() > 1.0 }
                 data-testid="topology"
                 node_ref=svg_ref

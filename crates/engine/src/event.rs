@@ -11,7 +11,7 @@
 
 use std::rc::Rc;
 
-use crate::amqp::ErrorScope;
+use crate::amqp::{ErrorScope, Subject};
 use crate::death::Reason;
 use crate::ids::{ConsumerId, CopyId, MsgId};
 use crate::message::{Message, RoutingKeys};
@@ -56,6 +56,8 @@ pub enum EventKind {
         code: u16,
         text: Rc<str>,
         scope: ErrorScope,
+        /// What the refusal is about (for a form to point at its box); not in any output.
+        subject: Option<Subject>,
     },
     /// The delayed-message exchange took the message into its store.
     Delayed {

@@ -17,7 +17,8 @@
 //!   -> QueueForm::def: x-message-ttl = Int(-1)      (an integer typed as one)
 //!   -> check: Sim(topology) + Declare(q) at 0:00
 //!   -> Error 406 "PRECONDITION_FAILED - invalid arg 'x-message-ttl' for queue 'q' in
-//!      vhost '/': {value_negative,-1}"          field_of -> "x-message-ttl"
+//!      vhost '/': {value_negative,-1}"
+//!      subject Argument("x-message-ttl")   queue_field -> the "x-message-ttl" box
 //!   -> the scenario is unchanged
 //! ```
 //!
@@ -26,12 +27,17 @@
 //! the publish form does for `x-delay`: the broker judges, the form does not pre-filter.
 
 use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
-use delaylab_engine::amqp::AmqpError;
+use delaylab_engine::amqp::{AmqpError, Property, Subject};
+use delaylab_engine::routing::headers::X_MATCH;
 use delaylab_engine::scenario::{
     ActionKind, BindingDef, Declare, DestinationKind, ExchangeDef, QueueDef, Scenario, Topology,
 };
 use delaylab_engine::value::{FieldValue, Table};
 use delaylab_engine::{Command, EventKind, Sim};
+
+/// The exchange arguments the exchange form has a box for.
+const DELAYED_TYPE_ARG: &str = "x-delayed-type";
+const ALTERNATE_EXCHANGE: &str = "alternate-exchange";
 
 /// Most free arguments one form takes (a table is small; the UI lists them all).
 pub const MAX_EXTRA_ARGS: usize = 16;
@@ -220,12 +226,11 @@ impl ExchangeForm {
         d.internal = self.internal;
         if self.kind == DELAYED_TYPE && !self.delayed_type.is_empty() {
             d.arguments
-                .insert("x-delayed-type", FieldValue::str(&self.delayed_type));
+                .insert(DELAYED_TYPE_ARG, FieldValue::str(&self.delayed_type));
         }
         let ae = self.alternate_exchange.trim();
         if !ae.is_empty() {
-            d.arguments
-                .insert("alternate-exchange", FieldValue::str(ae));
+            d.arguments.insert(ALTERNATE_EXCHANGE, FieldValue::str(ae));
         }
         Ok(d)
     }
@@ -267,46 +272,11 @@ impl BindingForm {
             b.destination_type = DestinationKind::Exchange;
         }
         if !self.x_match.is_empty() {
-            b.arguments
-                .insert("x-match", FieldValue::str(&self.x_match));
+            b.arguments.insert(X_MATCH, FieldValue::str(&self.x_match));
         }
         extras_into(&mut b.arguments, &self.extra)?;
         Ok(b)
     }
-}
-
-/// The names a field can be recognised by in a reply text: RabbitMQ quotes the argument
-/// (`'x-overflow'`), the property (`'exclusive-owner'`) or the missing object's name.
-fn alias(token: &str) -> &str {
-    match token {
-        "exclusive-owner" => "exclusive",
-        "auto-delete" | "auto_delete" => "auto_delete",
-        "non-durable" => "durable",
-        other => other,
-    }
-}
-
-/// The form field a refusal concerns: the first quoted name in `text` that is one of
-/// `fields` (after aliasing RabbitMQ's property names), else by code (403 name, 503
-/// type), else `fallback`.
-pub fn field_of(text: &str, fields: &[&str], fallback: &str) -> String {
-    let mut quoted = text.split('\'').skip(1).step_by(2);
-    if let Some(f) = quoted.find_map(|t| fields.iter().find(|f| **f == alias(t))) {
-        return f.to_string();
-    }
-    if text.contains("x-delayed-type") && fields.contains(&"x-delayed-type") {
-        return "x-delayed-type".into();
-    }
-    if text.contains("x-match") && fields.contains(&"x-match") {
-        return "x-match".into();
-    }
-    if text.starts_with("ACCESS_REFUSED") && fields.contains(&"name") {
-        return "name".into();
-    }
-    if text.starts_with("COMMAND_INVALID") && fields.contains(&"type") {
-        return "type".into();
-    }
-    fallback.to_string()
 }
 
 /// What a successful check found.
@@ -331,12 +301,17 @@ pub fn check(topology: &Topology, d: &Declare) -> Result<Verdict, AmqpError> {
     while let Some(e) = sim.poll_event() {
         match e.kind {
             EventKind::Error {
-                code, text, scope, ..
+                code,
+                text,
+                scope,
+                subject,
+                ..
             } => {
                 return Err(AmqpError {
                     code,
                     text: text.to_string(),
                     scope,
+                    subject,
                 })
             }
             EventKind::ExchangeDeclared { .. }
@@ -352,18 +327,8 @@ pub fn check(topology: &Topology, d: &Declare) -> Result<Verdict, AmqpError> {
     })
 }
 
-/// The fields of each form, for [`field_of`].
-pub const EXCHANGE_FIELDS: [&str; 7] = [
-    "name",
-    "type",
-    "x-delayed-type",
-    "durable",
-    "auto_delete",
-    "internal",
-    "alternate-exchange",
-];
-/// The queue form's fields besides its argument boxes.
-const QUEUE_PROPS: [&str; 5] = [
+/// The queue form's fields besides its argument boxes (`x-queue-type` is the quorum box).
+pub const QUEUE_PROPS: [&str; 5] = [
     "name",
     "x-queue-type",
     "durable",
@@ -371,66 +336,74 @@ const QUEUE_PROPS: [&str; 5] = [
     "exclusive",
 ];
 
-pub fn queue_fields() -> Vec<&'static str> {
-    QUEUE_PROPS.iter().chain(&QUEUE_ARGS).copied().collect()
+/// The box of a property checkbox (the forms name them as the management UI does).
+fn property_field(p: Property) -> &'static str {
+    match p {
+        Property::Durable => "durable",
+        Property::AutoDelete => "auto_delete",
+        Property::Exclusive => "exclusive",
+        Property::Internal => "internal",
+    }
 }
-pub const BINDING_FIELDS: [&str; 3] = ["x-match", "routing_key", "extra"];
 
-fn refusal(e: AmqpError, fields: &[&str], fallback: &str) -> Refusal {
-    Refusal {
-        field: field_of(&e.text, fields, fallback),
-        code: e.code,
-        text: e.text,
+/// The exchange form's field a refusal is about (the name box when the engine names no
+/// part of the declaration).
+pub fn exchange_field(subject: Option<&Subject>) -> &'static str {
+    match subject {
+        Some(Subject::ExchangeType) => "type",
+        Some(Subject::Property(p)) => property_field(*p),
+        Some(Subject::Argument(k)) if k == DELAYED_TYPE_ARG => "x-delayed-type",
+        Some(Subject::Argument(k)) if k == ALTERNATE_EXCHANGE => "alternate-exchange",
+        _ => "name",
+    }
+}
+
+/// The queue form's field a refusal is about: an argument's own box, else the free rows
+/// for an argument the form has no box for.
+pub fn queue_field(subject: Option<&Subject>) -> &'static str {
+    match subject {
+        Some(Subject::Property(p)) => property_field(*p),
+        Some(Subject::Argument(k)) => QUEUE_PROPS
+            .iter()
+            .chain(&QUEUE_ARGS)
+            .find(|f| **f == k.as_str())
+            .copied()
+            .unwrap_or("extra"),
+        _ => "name",
+    }
+}
+
+/// The binding form's field a refusal is about.
+pub fn binding_field(subject: Option<&Subject>) -> &'static str {
+    match subject {
+        Some(Subject::Destination) => "destination",
+        Some(Subject::RoutingKey) => "routing_key",
+        Some(Subject::Argument(k)) if k == X_MATCH => "x-match",
+        Some(Subject::Argument(_)) => "extra",
+        _ => "source",
     }
 }
 
 /// Adds what a form declares to the scenario's topology, if RabbitMQ accepts it.
 /// `Ok(Unchanged)` leaves the scenario as it was (the same object is already there).
 pub fn add(s: &mut Scenario, d: Declare) -> Result<Verdict, Refusal> {
-    let (fields, fallback): (Vec<&str>, &str) = match &d {
+    let field: fn(Option<&Subject>) -> &'static str = match &d {
         // RabbitMQ would name it amq.gen-...; the playground needs a name to show and bind.
         Declare::Queue(q) if q.name.is_empty() => return Err(Refusal::form("name", "empty name")),
-        Declare::Exchange(_) => (EXCHANGE_FIELDS.to_vec(), "name"),
-        // A free argument RabbitMQ refuses (x-max-priority 300): point at the free rows.
-        Declare::Queue(q)
-            if q.arguments
-                .iter()
-                .any(|(k, _)| !queue_fields().contains(&k)) =>
-        {
-            (queue_fields(), "extra")
-        }
-        Declare::Queue(_) => (queue_fields(), "name"),
-        Declare::Binding(b) => {
-            // A 404 names the missing end: point at the source or the destination box.
-            return match check(&s.topology, &d) {
-                Err(e) if e.code == 404 && e.text.contains(&format!("'{}'", b.source)) => {
-                    Err(Refusal {
-                        field: "source".into(),
-                        code: e.code,
-                        text: e.text,
-                    })
-                }
-                Err(e) if e.code == 404 => Err(Refusal {
-                    field: "destination".into(),
-                    code: e.code,
-                    text: e.text,
-                }),
-                Err(e) => Err(refusal(e, &BINDING_FIELDS, "source")),
-                Ok(v) => {
-                    if v == Verdict::Added {
-                        s.topology.bindings.push(b.clone());
-                    }
-                    Ok(v)
-                }
-            };
-        }
+        Declare::Exchange(_) => exchange_field,
+        Declare::Queue(_) => queue_field,
+        Declare::Binding(_) => binding_field,
     };
-    let v = check(&s.topology, &d).map_err(|e| refusal(e, &fields, fallback))?;
+    let v = check(&s.topology, &d).map_err(|e| Refusal {
+        field: field(e.subject.as_ref()).to_string(),
+        code: e.code,
+        text: e.text,
+    })?;
     if v == Verdict::Added {
         match d {
             Declare::Exchange(x) => s.topology.exchanges.push(x),
             Declare::Queue(q) => s.topology.queues.push(q),
-            Declare::Binding(_) => {}
+            Declare::Binding(b) => s.topology.bindings.push(b),
         }
     }
     Ok(v)

@@ -25,6 +25,7 @@ pub mod i18n_orders;
 pub mod lines;
 pub mod node_id;
 pub mod pacer;
+pub mod per_load;
 pub mod presets;
 pub mod presets_zh;
 pub mod publish_form;

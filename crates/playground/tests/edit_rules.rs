@@ -251,21 +251,178 @@ fn deleting_takes_the_bindings_along() {
 }
 
 #[test]
-fn field_of_finds_the_quoted_argument() {
-    assert_eq!(
-        field_of(
-            "PRECONDITION_FAILED - invalid property 'auto-delete' for queue 'q' in vhost '/'",
-            &queue_fields(),
-            "name"
+fn every_queue_refusal_lands_on_its_box() {
+    let mut s = sandbox();
+    // (form change, the field blamed, the reply code)
+    type Case = (&'static str, fn(&mut QueueForm), &'static str, u16);
+    let cases: [Case; 5] = [
+        ("amq.q", |_| {}, "name", 403),
+        (
+            "qq",
+            |f| {
+                f.quorum = true;
+                f.auto_delete = true
+            },
+            "auto_delete",
+            406,
         ),
+        (
+            "qq",
+            |f| {
+                f.quorum = true;
+                f.durable = false
+            },
+            "durable",
+            406,
+        ),
+        (
+            "s",
+            |f| {
+                f.extra = vec![ExtraArg {
+                    key: "x-queue-type".into(),
+                    ty: ArgType::Str,
+                    value: "stream".into(),
+                }]
+            },
+            "x-queue-type",
+            406,
+        ),
+        (
+            "p",
+            |f| {
+                f.extra = vec![ExtraArg {
+                    key: "x-max-priority".into(),
+                    ty: ArgType::Str,
+                    value: "high".into(),
+                }]
+            },
+            "extra",
+            406,
+        ),
+    ];
+    for (name, change, field, code) in cases {
+        let mut f = queue(name, &[]);
+        change(&mut f);
+        let r = add_queue(&mut s, &f).unwrap_err();
+        assert_eq!(
+            (r.code, r.field.as_str()),
+            (code, field),
+            "{name}: {}",
+            r.text
+        );
+    }
+    // Re-declaring an existing queue: durable, then the argument, each on its own box.
+    let existing = s.topology.queues[0].clone();
+    let mut f = queue(&existing.name, &[]);
+    f.durable = !existing.durable;
+    let r = add_queue(&mut s, &f).unwrap_err();
+    assert_eq!((r.code, r.field.as_str()), (406, "durable"), "{}", r.text);
+    f.durable = existing.durable;
+    f.exclusive = true;
+    let r = add_queue(&mut s, &f).unwrap_err();
+    assert_eq!((r.code, r.field.as_str()), (405, "exclusive"), "{}", r.text);
+}
+
+#[test]
+fn every_exchange_refusal_lands_on_its_box() {
+    let mut s = sandbox();
+    let form = |name: &str, kind: &str| ExchangeForm {
+        name: name.into(),
+        kind: kind.into(),
+        durable: true,
+        ..Default::default()
+    };
+    let mut add_x = |f: ExchangeForm| {
+        let name = f.name.clone();
+        add(&mut s, Declare::Exchange(f.def().unwrap()))
+            .expect_err(&format!("exchange {name:?} is refused"))
+    };
+    let r = add_x(form("e", "bogus"));
+    assert_eq!((r.code, r.field.as_str()), (503, "type"), "{}", r.text);
+    let r = add_x(form("", "direct"));
+    assert_eq!((r.code, r.field.as_str()), (403, "name"), "{}", r.text);
+    let mut f = form("d", "x-delayed-message");
+    f.delayed_type = "bogus".into();
+    let r = add_x(f);
+    assert_eq!(
+        (r.code, r.field.as_str()),
+        (503, "x-delayed-type"),
+        "{}",
+        r.text
+    );
+    let mut f = form("amq.direct", "direct");
+    f.durable = false;
+    let r = add_x(f);
+    assert_eq!((r.code, r.field.as_str()), (406, "durable"), "{}", r.text);
+    let mut f = form("amq.direct", "direct");
+    f.alternate_exchange = "ae".into();
+    let r = add_x(f);
+    assert_eq!(
+        (r.code, r.field.as_str()),
+        (406, "alternate-exchange"),
+        "{}",
+        r.text
+    );
+}
+
+#[test]
+fn binding_refusals_on_the_default_exchange_and_free_rows() {
+    let mut s = sandbox();
+    let r = add(
+        &mut s,
+        Declare::Binding(
+            BindingForm {
+                source: "".into(),
+                destination: "order.dlx.queue".into(),
+                ..Default::default()
+            }
+            .def()
+            .unwrap(),
+        ),
+    )
+    .unwrap_err();
+    assert_eq!((r.code, r.field.as_str()), (403, "source"), "{}", r.text);
+    let r = add(
+        &mut s,
+        Declare::Binding(
+            BindingForm {
+                source: "amq.direct".into(),
+                destination: "nope.exchange".into(),
+                to_exchange: true,
+                ..Default::default()
+            }
+            .def()
+            .unwrap(),
+        ),
+    )
+    .unwrap_err();
+    assert_eq!(
+        (r.code, r.field.as_str()),
+        (404, "destination"),
+        "{}",
+        r.text
+    );
+}
+
+#[test]
+fn the_subject_maps_to_a_field_without_reading_text() {
+    use delaylab_engine::amqp::{Property, Subject};
+    let arg = |k: &str| Some(Subject::Argument(k.into()));
+    assert_eq!(queue_field(arg("x-message-ttl").as_ref()), "x-message-ttl");
+    assert_eq!(queue_field(arg("x-queue-type").as_ref()), "x-queue-type");
+    assert_eq!(queue_field(arg("x-max-priority").as_ref()), "extra");
+    assert_eq!(
+        queue_field(Some(&Subject::Property(Property::AutoDelete))),
         "auto_delete"
     );
+    assert_eq!(queue_field(None), "name");
+    assert_eq!(exchange_field(Some(&Subject::ExchangeType)), "type");
     assert_eq!(
-        field_of(
-            "PRECONDITION_FAILED - something else",
-            &queue_fields(),
-            "name"
-        ),
-        "name"
+        exchange_field(arg("x-delayed-type").as_ref()),
+        "x-delayed-type"
     );
+    assert_eq!(exchange_field(None), "name");
+    assert_eq!(binding_field(Some(&Subject::Source)), "source");
+    assert_eq!(binding_field(arg("x-match").as_ref()), "x-match");
+    assert_eq!(binding_field(arg("x-custom").as_ref()), "extra");
 }

@@ -245,6 +245,8 @@ pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
         lang: c.lang.get(),
     };
     // The exporter's module: imported on the first open (again on an open after a failure).
+    // Outward: the effect starts a network import; `loader` only records how that outside
+    // call is going (the panel reads it), it derives nothing from the scenario.
     let loader = RwSignal::new(Loader::NotLoaded);
     Effect::new(move |_| {
         let start = matches!(

@@ -7,6 +7,7 @@ use delaylab_playground::publish_form::{PublishForm, MAX_REPEAT_COUNT};
 use leptos::prelude::*;
 
 use super::ctx;
+use crate::app::for_load::ForLoad;
 
 /// The quick-delay buttons: (delay in ms, label key). They fill `x-delay` on a delayed
 /// exchange, `expiration` otherwise.
@@ -32,8 +33,6 @@ fn explain(code: u16) -> &'static str {
 pub fn Publish() -> impl IntoView {
     let c = ctx();
     let d = PublishForm::default();
-    let exchange = RwSignal::new(d.exchange);
-    let rk = RwSignal::new(d.routing_key);
     let body = RwSignal::new(d.body);
     let expiration = RwSignal::new(d.expiration);
     let x_delay = RwSignal::new(d.x_delay);
@@ -42,8 +41,9 @@ pub fn Publish() -> impl IntoView {
     let persistent = RwSignal::new(d.persistent);
     let count = RwSignal::new(d.count);
     let every = RwSignal::new(d.every);
-    let error = RwSignal::new(None::<String>);
-    let done = RwSignal::new(None::<String>);
+    // The last publish's notes belong to the scenario it went to.
+    let error = ForLoad::<Option<String>>::empty(c);
+    let done = ForLoad::<Option<String>>::empty(c);
 
     let exchanges = Memo::new(move |_| {
         c.snap.with(|s| {
@@ -53,6 +53,31 @@ pub fn Publish() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
+    // A new scenario preselects the exchange its actions publish to and a key bound to
+    // it; what the user picks holds until the next scenario.
+    let suggested = Memo::new(move |_| {
+        let _ = c.load_rev.get();
+        let targets = c.targets.get_untracked();
+        let xs = exchanges.get_untracked();
+        let pick = targets
+            .iter()
+            .find(|t| xs.iter().any(|(n, _, _)| n == *t))
+            .cloned()
+            .or_else(|| xs.first().map(|x| x.0.clone()));
+        match pick {
+            Some(x) => {
+                let key = c.snap.with_untracked(|s| {
+                    s.exchange(&x)
+                        .and_then(|e| e.bindings.first().map(|b| b.routing_key.clone()))
+                });
+                (x, key.unwrap_or_default())
+            }
+            None => (d.exchange.clone(), d.routing_key.clone()),
+        }
+    });
+    let exchange =
+        ForLoad::<String>::new(c, Signal::derive(move || suggested.with(|s| s.0.clone())));
+    let rk = ForLoad::<String>::new(c, Signal::derive(move || suggested.with(|s| s.1.clone())));
     let keys = Memo::new(move |_| {
         let ex = exchange.get();
         c.snap.with(|s| {
@@ -72,29 +97,6 @@ pub fn Publish() -> impl IntoView {
         })
     };
 
-    // A new scenario: preselect the exchange its actions publish to, and a key bound to
-    // it. (This effect writes the form's own boxes, not the page's state.)
-    Effect::new(move |_| {
-        let _ = c.preset.get();
-        let targets = c.targets.get_untracked();
-        let xs = exchanges.get_untracked();
-        let pick = targets
-            .iter()
-            .find(|t| xs.iter().any(|(n, _, _)| n == *t))
-            .cloned()
-            .or_else(|| xs.first().map(|x| x.0.clone()));
-        if let Some(x) = pick {
-            let key = c.snap.with_untracked(|s| {
-                s.exchange(&x)
-                    .and_then(|e| e.bindings.first().map(|b| b.routing_key.clone()))
-            });
-            exchange.set(x);
-            rk.set(key.unwrap_or_default());
-        }
-        error.set(None);
-        done.set(None);
-    });
-
     let quick = move |ms: u64| {
         if is_delayed() {
             x_delay.set(ms.to_string());
@@ -106,8 +108,8 @@ pub fn Publish() -> impl IntoView {
     };
 
     let submit = move || {
-        error.set(None);
-        done.set(None);
+        error.clear();
+        done.clear();
         let form = PublishForm {
             exchange: exchange.get_untracked(),
             routing_key: rk.get_untracked(),

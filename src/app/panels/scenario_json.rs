@@ -3,30 +3,25 @@
 use leptos::prelude::*;
 
 use super::ctx;
+use crate::app::for_load::ForLoad;
 
 #[component]
 pub fn ScenarioJson() -> impl IntoView {
     use delaylab_engine::scenario::{load_str, save::to_string_pretty};
     let c = ctx();
-    let text = RwSignal::new(String::new());
-    let error = RwSignal::new(None::<String>);
-    // True while the text holds the user's own edits (not yet loaded).
-    let edited = StoredValue::new(false);
-    let fill = move || {
-        text.set(c.runner.with_value(|r| to_string_pretty(&r.scenario)));
-        error.set(None);
-        edited.set_value(false);
-    };
-    // A new scenario always shows; a user input recorded into the same scenario shows
-    // unless it would overwrite the user's own edits.
-    Effect::new(move |prev: Option<String>| {
-        let preset = c.preset.get();
-        let _ = c.scenario_rev.get();
-        if prev.as_ref() != Some(&preset) || !edited.get_value() {
-            fill();
-        }
-        preset
+    // The scenario as it is now: a new load, or a user input recorded into it.
+    let current = Memo::new(move |_| {
+        let _ = (c.load_rev.get(), c.scenario_rev.get());
+        c.runner.with_value(|r| to_string_pretty(&r.scenario))
     });
+    // The user's own edits (not yet loaded) hold for this scenario over `current`; a new
+    // scenario always shows.
+    let text = ForLoad::<String>::new(c, current);
+    let error = ForLoad::<Option<String>>::empty(c);
+    let fill = move || {
+        text.clear();
+        error.clear();
+    };
     let apply = move || match load_str(&text.get_untracked()) {
         Ok(s) => {
             error.set(None);
@@ -52,10 +47,7 @@ pub fn ScenarioJson() -> impl IntoView {
                     spellcheck="false"
                     aria-labelledby="json-h"
                     prop:value=move || text.get()
-                    on:input=move |ev| {
-                        edited.set_value(true);
-                        text.set(event_target_value(&ev));
-                    }
+                    on:input=move |ev| text.set(event_target_value(&ev))
                 ></textarea>
                 <div class="json-actions">
                     <button class="primary" data-testid="json-load" on:click=move |_| apply()>{move || c.tr("json_load")}</button>

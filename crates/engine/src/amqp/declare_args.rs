@@ -53,7 +53,7 @@ pub(super) fn check_arg(queue_name: &str, args: &Table, key: &str) -> Result<(),
     let prefix = format!("invalid arg '{key}' for {}: ", rs(queue_name));
     let reason = match check(value, args) {
         Ok(()) => return Ok(()),
-        Err(Refusal::Crash) => return Err(internal_error()),
+        Err(Refusal::Crash) => return Err(internal_error().about_arg(key)),
         Err(Refusal::Atom(a)) => a.to_owned(),
         Err(Refusal::Text(t)) => erl::pretty(
             &erl::Term::charlist(t.as_bytes()),
@@ -64,9 +64,7 @@ pub(super) fn check_arg(queue_name: &str, args: &Table, key: &str) -> Result<(),
             erl::tagged(tag, &erl::Term::Leaf(v), erl::column_after(&prefix, 0), 255)
         }
     };
-    Err(erl::fit(AmqpError::precondition_failed(format!(
-        "{prefix}{reason}"
-    ))))
+    Err(erl::fit(AmqpError::precondition_failed(format!("{prefix}{reason}"))).about_arg(key))
 }
 
 fn unacceptable(v: &FieldValue) -> Refusal {

@@ -408,14 +408,16 @@ pub fn arg_equivalence(
         {
             None
         }
-        (Some(a), Some(b)) => Some(inequivalent(resource, key, &val_raw(b), &val_raw(a))),
+        (Some(a), Some(b)) => {
+            Some(inequivalent(resource, key, &val_raw(b), &val_raw(a)).about_arg(key))
+        }
         (a, b) => {
             let classic =
                 |v: Option<&FieldValue>| v.and_then(FieldValue::as_str) == Some("classic");
             if key == "x-queue-type" && (classic(a) || classic(b)) {
                 return None;
             }
-            Some(inequivalent(resource, key, &val_typed(b), &val_typed(a)))
+            Some(inequivalent(resource, key, &val_typed(b), &val_typed(a)).about_arg(key))
         }
     }
 }

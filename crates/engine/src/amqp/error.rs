@@ -9,6 +9,37 @@ pub enum ErrorScope {
     Connection,
 }
 
+/// A declared property of an exchange or a queue, as a refusal names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Property {
+    Durable,
+    AutoDelete,
+    Exclusive,
+    Internal,
+}
+
+/// What a refusal is about, said where the engine refuses (so a form can point at the
+/// box without reading the reply text). Never serialized: the trace shows the text only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// The declared object's own name (a reserved `amq.` prefix, the default exchange).
+    Name,
+    /// The exchange type (unknown or invalid; also a different type on re-declare).
+    ExchangeType,
+    /// A property of the declaration (an inequivalent `durable`, a quorum queue's
+    /// `exclusive-owner`...).
+    Property(Property),
+    /// One argument of the declaration's table, by its key (`x-message-ttl`,
+    /// `x-delayed-type`, `alternate-exchange`, `x-match`...).
+    Argument(String),
+    /// A binding's source exchange (missing, or the default exchange).
+    Source,
+    /// A binding's destination queue or exchange (missing).
+    Destination,
+    /// A binding's routing key (a topic key the version refuses).
+    RoutingKey,
+}
+
 /// A channel or connection close, e.g. 406 `PRECONDITION_FAILED - invalid expiration 'abc': no_integer`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AmqpError {
@@ -16,14 +47,29 @@ pub struct AmqpError {
     /// The full reply text, starting with the reply name (`PRECONDITION_FAILED - ...`).
     pub text: String,
     pub scope: ErrorScope,
+    /// What the refusal is about, when one part of the command is (`None`: the command
+    /// as a whole, e.g. a crash, a publish).
+    pub subject: Option<Subject>,
 }
 
 impl AmqpError {
+    /// The same error, saying what it is about.
+    pub fn about(mut self, subject: Subject) -> AmqpError {
+        self.subject = Some(subject);
+        self
+    }
+
+    /// The same error about the argument `key`.
+    pub fn about_arg(self, key: &str) -> AmqpError {
+        self.about(Subject::Argument(key.to_owned()))
+    }
+
     pub fn precondition_failed(detail: impl fmt::Display) -> AmqpError {
         AmqpError {
             code: 406,
             text: format!("PRECONDITION_FAILED - {detail}"),
             scope: ErrorScope::Channel,
+            subject: None,
         }
     }
 
@@ -32,6 +78,7 @@ impl AmqpError {
             code: 404,
             text: format!("NOT_FOUND - {detail}"),
             scope: ErrorScope::Channel,
+            subject: None,
         }
     }
 
@@ -40,6 +87,7 @@ impl AmqpError {
             code: 403,
             text: format!("ACCESS_REFUSED - {detail}"),
             scope: ErrorScope::Channel,
+            subject: None,
         }
     }
 
@@ -48,6 +96,7 @@ impl AmqpError {
             code: 503,
             text: format!("COMMAND_INVALID - {detail}"),
             scope: ErrorScope::Connection,
+            subject: None,
         }
     }
 
@@ -56,6 +105,7 @@ impl AmqpError {
             code: 541,
             text: format!("INTERNAL_ERROR - {detail}"),
             scope: ErrorScope::Connection,
+            subject: None,
         }
     }
 }

@@ -18,7 +18,7 @@
 //! strings, as quoted in rabbitmq-semantics.md Part A 20 and in client logs of the plugin.
 
 use super::erl;
-use super::error::AmqpError;
+use super::error::{AmqpError, Property, Subject};
 use crate::scenario::ExchangeDef;
 use crate::value::{FieldValue, Table};
 
@@ -61,13 +61,15 @@ fn rs(name: &str) -> String {
 pub fn check_type(kind: &str) -> Result<Option<ExchangeKind>, AmqpError> {
     match kind {
         DELAYED_TYPE => Ok(None),
-        "" => Err(erl::fit(AmqpError::command_invalid(
-            "invalid exchange type ''",
-        ))),
+        "" => Err(
+            erl::fit(AmqpError::command_invalid("invalid exchange type ''"))
+                .about(Subject::ExchangeType),
+        ),
         _ => ExchangeKind::parse(kind).map(Some).ok_or_else(|| {
             erl::fit(AmqpError::command_invalid(format!(
                 "unknown exchange type '{kind}'"
             )))
+            .about(Subject::ExchangeType)
         }),
     }
 }
@@ -75,13 +77,14 @@ pub fn check_type(kind: &str) -> Result<Option<ExchangeKind>, AmqpError> {
 /// The 403 for declaring a reserved name: the default exchange `""`, or a new `amq.*`
 /// exchange (`rabbit_channel:check_not_default_exchange/1`, `check_name/2`).
 pub fn reserved_name_error(name: &str) -> AmqpError {
-    if name.is_empty() {
+    let e = if name.is_empty() {
         AmqpError::access_refused("operation not permitted on the default exchange")
     } else {
         erl::fit(AmqpError::access_refused(format!(
             "exchange name '{name}' contains reserved prefix 'amq.*'"
         )))
-    }
+    };
+    e.about(Subject::Name)
 }
 
 /// The 403 for `exchange.delete` of `""` or of any `amq.*` name, existing or not
@@ -90,10 +93,13 @@ pub fn delete_error(name: &str) -> Option<AmqpError> {
     if name.is_empty() {
         Some(reserved_name_error(name))
     } else if name.starts_with("amq.") {
-        Some(erl::fit(AmqpError::access_refused(format!(
-            "deletion of system {} not allowed",
-            rs(name)
-        ))))
+        Some(
+            erl::fit(AmqpError::access_refused(format!(
+                "deletion of system {} not allowed",
+                rs(name)
+            )))
+            .about(Subject::Name),
+        )
     } else {
         None
     }
@@ -129,7 +135,8 @@ pub fn validate_exchange(
                 "invalid type '{}' for arg 'alternate-exchange' in {}",
                 v.amqp_type_name(),
                 rs(name)
-            ))))
+            )))
+            .about_arg("alternate-exchange"))
         }
     };
     let (kind, delayed) = match routing {
@@ -145,14 +152,20 @@ pub fn validate_exchange(
 
 /// `rabbit_exchange_type_delayed_message:validate/1` (plugin 3.10.x).
 fn delayed_type(args: &Table) -> Result<ExchangeKind, AmqpError> {
-    match args.get("x-delayed-type") {
-        Some(FieldValue::Str(t)) if &**t == DELAYED_TYPE => Err(AmqpError::precondition_failed(
-            "Invalid argument, 'x-delayed-message' can't be used for 'x-delayed-type'",
-        )),
-        Some(FieldValue::Str(t)) => Ok(check_type(t)?.expect("x-delayed-message handled above")),
-        _ => Err(AmqpError::precondition_failed(
+    const KEY: &str = "x-delayed-type";
+    let about = |e: AmqpError| e.about_arg(KEY);
+    match args.get(KEY) {
+        Some(FieldValue::Str(t)) if &**t == DELAYED_TYPE => {
+            Err(about(AmqpError::precondition_failed(
+                "Invalid argument, 'x-delayed-message' can't be used for 'x-delayed-type'",
+            )))
+        }
+        Some(FieldValue::Str(t)) => Ok(check_type(t)
+            .map_err(about)?
+            .expect("x-delayed-message handled above")),
+        _ => Err(about(AmqpError::precondition_failed(
             "Invalid argument, 'x-delayed-type' must be an existing exchange type",
-        )),
+        ))),
     }
 }
 
@@ -175,9 +188,12 @@ pub fn equivalence_error(
         return Some(reserved_name_error(name));
     }
     let resource = rs(name);
+    let property = |p| move |e: AmqpError| e.about(Subject::Property(p));
     erl::atom_equivalence(&resource, "type", existing.kind, requested.kind)
+        .map(|e| e.about(Subject::ExchangeType))
         .or_else(|| {
             erl::bool_equivalence(&resource, "durable", existing.durable, requested.durable)
+                .map(property(Property::Durable))
         })
         .or_else(|| {
             erl::bool_equivalence(
@@ -186,9 +202,11 @@ pub fn equivalence_error(
                 existing.auto_delete,
                 requested.auto_delete,
             )
+            .map(property(Property::AutoDelete))
         })
         .or_else(|| {
             erl::bool_equivalence(&resource, "internal", existing.internal, requested.internal)
+                .map(property(Property::Internal))
         })
         .or_else(|| {
             let key = "alternate-exchange";

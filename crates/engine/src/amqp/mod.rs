@@ -11,4 +11,4 @@ pub mod queue_args;
 pub(crate) mod test_support;
 pub mod x_delay;
 
-pub use error::{AmqpError, ErrorScope};
+pub use error::{AmqpError, ErrorScope, Property, Subject};

@@ -20,7 +20,7 @@
 //! Texts checked against a live RabbitMQ 3.10.8 (`tests/broker/probe_errors.py`, output in
 //! `tests/broker/probe_errors.out.txt`); the tests below quote that output.
 
-use super::error::{AmqpError, ErrorScope};
+use super::error::{AmqpError, ErrorScope, Property, Subject};
 use crate::value::{FieldValue, Table};
 
 /// Longest `expiration` / `x-message-ttl` / `x-expires` RabbitMQ accepts: 10 years in ms
@@ -185,7 +185,8 @@ pub fn check_queue_name(queue_name: &str) -> Result<(), AmqpError> {
     if queue_name.starts_with("amq.") {
         return Err(erl::fit(AmqpError::access_refused(format!(
             "queue name '{queue_name}' contains reserved prefix 'amq.*'"
-        ))));
+        )))
+        .about(Subject::Name));
     }
     Ok(())
 }
@@ -231,7 +232,8 @@ pub fn validate_queue_declare(
                 "invalid type '{}' for arg 'x-dead-letter-exchange' in {}",
                 v.amqp_type_name(),
                 rs(queue_name)
-            ))));
+            )))
+            .about_arg("x-dead-letter-exchange"));
         }
     }
     // rabbit_amqqueue:check_declare_arguments/2
@@ -248,26 +250,28 @@ pub fn validate_queue_declare(
                 "invalid arg '{key}' for {} of queue type {}",
                 rs(queue_name),
                 ty.module()
-            ))));
+            )))
+            .about_arg(key));
         }
     }
     // rabbit_quorum_queue:declare/2, rabbit_stream_queue:declare/2
     let durable = durable && !exclusive;
     if ty != Type::Classic {
         let property = if auto_delete {
-            Some("auto-delete")
+            Some(("auto-delete", Property::AutoDelete))
         } else if exclusive {
-            Some("exclusive-owner")
+            Some(("exclusive-owner", Property::Exclusive))
         } else if !durable {
-            Some("non-durable")
+            Some(("non-durable", Property::Durable))
         } else {
             None
         };
-        if let Some(p) = property {
+        if let Some((p, about)) = property {
             return Err(erl::fit(AmqpError::precondition_failed(format!(
                 "invalid property '{p}' for {}",
                 rs(queue_name)
-            ))));
+            )))
+            .about(Subject::Property(about)));
         }
     }
     if ty == Type::Stream {
@@ -275,13 +279,15 @@ pub fn validate_queue_declare(
             if *n > 3_000_000_000 {
                 return Err(AmqpError::precondition_failed(
                     "Exceeded max value for x-stream-max-segment-size-bytes",
-                ));
+                )
+                .about_arg("x-stream-max-segment-size-bytes"));
             }
         }
         return Err(erl::fit(AmqpError::precondition_failed(format!(
             "delaylab limitation: stream queues (x-queue-type 'stream') are not simulated; {} was not declared",
             rs(queue_name)
-        ))));
+        )))
+        .about_arg("x-queue-type"));
     }
     Ok(config(queue_name, ty, durable, args))
 }
@@ -392,7 +398,8 @@ fn check_server_named(args: &Table) -> Result<(), AmqpError> {
             "classic" => Ok(()),
             "quorum" | "stream" => Err(AmqpError::precondition_failed(format!(
                 "Cannot declare a server-named queue for type rabbit_{t}_queue"
-            ))),
+            ))
+            .about(Subject::Name)),
             // rabbit_queue_type:discover/1 has no clause for it: the channel crashes.
             _ => Err(internal_error()),
         },
@@ -407,6 +414,7 @@ pub(crate) fn internal_error() -> AmqpError {
         code: 541,
         text: "INTERNAL_ERROR".to_owned(),
         scope: ErrorScope::Connection,
+        subject: None,
     }
 }
 
@@ -446,6 +454,7 @@ pub fn equivalence_error(
                 rs(queue_name)
             ),
             scope: ErrorScope::Channel,
+            subject: Some(Subject::Property(Property::Exclusive)),
         }));
     }
     let resource = rs(queue_name);
@@ -453,7 +462,7 @@ pub fn equivalence_error(
     if let Some(e) =
         erl::bool_equivalence(&resource, "durable", durable(existing), durable(requested))
     {
-        return Some(e);
+        return Some(e.about(Subject::Property(Property::Durable)));
     }
     if let Some(e) = erl::bool_equivalence(
         &resource,
@@ -461,7 +470,7 @@ pub fn equivalence_error(
         existing.auto_delete,
         requested.auto_delete,
     ) {
-        return Some(e);
+        return Some(e.about(Subject::Property(Property::AutoDelete)));
     }
     for &key in Type::of(existing.args).args() {
         if let Some(e) = erl::arg_equivalence(

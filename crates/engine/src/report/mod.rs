@@ -129,6 +129,7 @@ impl Recorder {
                 code,
                 text,
                 scope,
+                subject: _, // the form's concern, not the report's
             } => {
                 let mut m = Map::new();
                 m.insert("at_ms".into(), json!(e.t_ms));

@@ -23,6 +23,9 @@
 
 use crate::value::{FieldValue, Table};
 
+/// The binding argument that picks the mode.
+pub const X_MATCH: &str = "x-match";
+
 /// The `x-match` mode of a headers binding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum XMatch {
@@ -73,7 +76,7 @@ impl XMatch {
 /// an integer (pika sends small integers as `signedint`; this model calls every integer
 /// `long`).
 pub fn parse_x_match(binding_args: &Table) -> Result<XMatch, String> {
-    match binding_args.get("x-match") {
+    match binding_args.get(X_MATCH) {
         None => Ok(XMatch::All),
         Some(FieldValue::Str(s)) => match &**s {
             "all" => Ok(XMatch::All),
@@ -108,7 +111,7 @@ pub fn headers_match(binding_args: &Table, message_headers: &Table) -> bool {
 pub fn headers_match_with(binding_args: &Table, message_headers: &Table, exact: bool) -> bool {
     let mode = parse_x_match(binding_args).unwrap_or(XMatch::All);
     let mut compared = binding_args.iter().filter(|&(name, _)| {
-        name != "x-match" && (mode.compares_x_args() || !name.starts_with("x-"))
+        name != X_MATCH && (mode.compares_x_args() || !name.starts_with("x-"))
     });
     let arg_matches = |(name, wanted): (&str, &FieldValue)| match message_headers.get(name) {
         None => false,

@@ -145,6 +145,7 @@ impl Sim {
                 code: 406,
                 text: consumer_timeout_text(CONSUMER_CHANNEL, timeout_ms).into(),
                 scope: ErrorScope::Channel,
+                subject: None,
             });
             return self.detach_consumer(cid, true);
         }

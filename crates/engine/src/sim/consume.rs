@@ -77,6 +77,7 @@ impl Sim {
                 code: 404,
                 text: text.into(),
                 scope: crate::amqp::ErrorScope::Channel,
+                subject: None,
             });
             return;
         };
@@ -356,6 +357,7 @@ impl Sim {
                 code: 404,
                 text: text.into(),
                 scope: crate::amqp::ErrorScope::Channel,
+                subject: None,
             });
             return;
         };

@@ -82,6 +82,7 @@ impl Sim {
                 text: "CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'"
                     .into(),
                 scope: ErrorScope::Connection,
+                subject: None,
             });
         }
         let name = self.syms.str(msg.exchange);
@@ -115,6 +116,7 @@ impl Sim {
             code: e.code,
             text: e.text.into(),
             scope: e.scope,
+            subject: e.subject,
         });
     }
 

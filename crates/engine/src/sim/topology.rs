@@ -8,7 +8,7 @@
 //! Deleting a queue or purging it never dead-letters: messages are dropped.
 
 use super::Sim;
-use crate::amqp::{exchange_args, queue_args, AmqpError};
+use crate::amqp::{exchange_args, queue_args, AmqpError, Subject};
 use crate::event::{DropReason, EventKind};
 use crate::exchange::{Binding, Destination, Exchange, ExchangeKind};
 use crate::ids::QueueId;
@@ -86,6 +86,7 @@ impl Sim {
             code: err.code,
             text: err.text.into(),
             scope: err.scope,
+            subject: err.subject,
         });
     }
 
@@ -209,10 +210,13 @@ impl Sim {
         let (src, dest) = self.binding_ends(def)?;
         if let Some(x) = self.exchanges.get(&src) {
             if x.kind == ExchangeKind::Headers {
-                headers::parse_x_match(&def.arguments).map_err(AmqpError::precondition_failed)?;
+                headers::parse_x_match(&def.arguments)
+                    .map_err(|e| AmqpError::precondition_failed(e).about_arg(headers::X_MATCH))?;
             }
             if x.kind == ExchangeKind::Topic {
-                self.profile.check_topic_binding(&def.routing_key)?;
+                self.profile
+                    .check_topic_binding(&def.routing_key)
+                    .map_err(|e| e.about(Subject::RoutingKey))?;
             }
         }
         let routing_key = self.sym(&def.routing_key);
@@ -241,22 +245,25 @@ impl Sim {
         if def.source.is_empty() {
             return Err(AmqpError::access_refused(
                 "operation not permitted on the default exchange",
-            ));
+            )
+            .about(Subject::Source));
         }
         let src = self.sym(&def.source);
         if !self.exchanges.contains_key(&src) {
-            return Err(AmqpError::not_found(format!(
-                "no exchange '{}' in vhost '/'",
-                def.source
-            )));
+            return Err(
+                AmqpError::not_found(format!("no exchange '{}' in vhost '/'", def.source))
+                    .about(Subject::Source),
+            );
         }
         let dest = self.sym(&def.destination);
         match def.destination_type {
             DestinationKind::Queue if self.queue_id(dest).is_none() => Err(AmqpError::not_found(
                 format!("no queue '{}' in vhost '/'", def.destination),
-            )),
+            )
+            .about(Subject::Destination)),
             DestinationKind::Exchange if !self.exchanges.contains_key(&dest) => Err(
-                AmqpError::not_found(format!("no exchange '{}' in vhost '/'", def.destination)),
+                AmqpError::not_found(format!("no exchange '{}' in vhost '/'", def.destination))
+                    .about(Subject::Destination),
             ),
             DestinationKind::Queue => Ok((src, Destination::Queue(dest))),
             DestinationKind::Exchange => Ok((src, Destination::Exchange(dest))),

@@ -12,7 +12,7 @@
 
 use super::{Profile, UnknownExchangeType};
 use crate::amqp::exchange_args::DELAYED_TYPE;
-use crate::amqp::{AmqpError, ErrorScope};
+use crate::amqp::{AmqpError, ErrorScope, Subject};
 use crate::scenario::QueueDef;
 use crate::value::FieldValue;
 
@@ -47,9 +47,10 @@ impl Profile {
             self.unknown_exchange_type,
             e.text.strip_prefix(COMMAND_INVALID_PREFIX),
         ) {
-            (UnknownExchangeType::ChannelClose406, Some(detail)) if e.code == 503 => {
-                AmqpError::precondition_failed(detail)
-            }
+            (UnknownExchangeType::ChannelClose406, Some(detail)) if e.code == 503 => AmqpError {
+                subject: e.subject.clone(),
+                ..AmqpError::precondition_failed(detail)
+            },
             _ => e,
         }
     }
@@ -71,7 +72,9 @@ impl Profile {
         } else {
             "unknown"
         };
-        Err(self.unknown_exchange_type(format!("{word} exchange type '{kind}'")))
+        Err(self
+            .unknown_exchange_type(format!("{word} exchange type '{kind}'"))
+            .about(Subject::ExchangeType))
     }
 
     /// After the 3.10 checks of a new queue's declaration passed (D23, D31, then D22,
@@ -85,7 +88,8 @@ impl Profile {
             {
                 return Err(AmqpError::precondition_failed(format!(
                     "invalid arg '{key}' for {rs} of queue type rabbit_classic_queue"
-                )));
+                ))
+                .about_arg(key));
             }
         }
         if self.queue_version_1_refused && !quorum {
@@ -97,7 +101,8 @@ impl Profile {
                     };
                     return Err(AmqpError::precondition_failed(format!(
                         "invalid arg 'x-queue-version' for {rs}: \"unsupported queue version '{shown}'\""
-                    )));
+                    ))
+                    .about_arg("x-queue-version"));
                 }
             }
         }
@@ -106,6 +111,7 @@ impl Profile {
                 code: 541,
                 text: TRANSIENT_NONEXCL_TEXT.into(),
                 scope: ErrorScope::Connection,
+                subject: Some(Subject::Property(crate::amqp::Property::Durable)),
             });
         }
         Ok(())
