@@ -130,6 +130,8 @@ export const tests = [
       await page.locator('[data-testid="code-lang-java"]').focus();
       await page.keyboard.press('Escape');
       await page.locator('[data-testid="export-code-panel"]').waitFor({ state: 'hidden' });
+      await page.waitForFunction(() => document.activeElement?.dataset.testid === 'export-code', null, { timeout: 2000 })
+        .catch(() => {});
       assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'export-code');
       await page.keyboard.press('Enter');
       await page.locator('[data-testid="export-code-panel"]').waitFor({ state: 'visible' });

@@ -284,8 +284,16 @@ pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
     });
     let note = move |d: Done| done.set(Some((d, untrack(key))));
     let close = move || {
+        // The button is always shown: focus it now, before the panel (holding the focus)
+        // is hidden, so the focus never falls back to the page.
+        if let Some(e) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(BUTTON_ID))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = e.focus();
+        }
         open.set(false);
-        focus_id(BUTTON_ID);
     };
     let with_export = move |f: &dyn Fn(&CodeExport) -> Done| {
         if let Some(d) = export.with_untracked(|e| match e {
