@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the engine as a JavaScript package into pkg/ (npm name `delaylab-engine`), and the
-# code exporter into pkg-export/ (the playground's Export code menu loads it when opened):
+# Builds the engine as a JavaScript package into pkg/ (npm name `delaylab-engine`), the
+# code exporter into pkg-export/ (the playground's Export code menu loads it when opened)
+# and the strategy comparison's panel into pkg-strategies/ (loaded when it comes near):
 #   bash scripts/build-js.sh
 # = wasm-pack build --target web of crates/engine-js (profile pkg-release, LTO) twice: the
 # main module without compare() and pkg/compare/ with it; wasm-opt (npm binaryen 132,
@@ -109,11 +110,22 @@ wasm-pack --quiet build crates/export-js --target web --profile wasm-release --m
 rm -f pkg-export/.gitignore pkg-export/package.json pkg-export/README.md
 [ -s pkg-export/delaylab_export_bg.wasm ] && [ -s pkg-export/delaylab_export.js ] \
   || die "pkg-export/ is incomplete: $(ls pkg-export)"
+# The strategy comparison's panel (crates/strategies-view, Leptos) as pkg-strategies/: the
+# playground imports it when the panel comes near the screen (src/app/strategies.rs), so a
+# first load does not wait for it. The app's profile, as when it was part of the app's wasm
+# (the same speed of its slices; its Leptos and engine crates are the app build's).
+rm -rf pkg-strategies
+wasm-pack --quiet build crates/strategies-view --target web --profile wasm-release --mode no-install \
+  --out-dir "$ROOT/pkg-strategies" --out-name delaylab_strategies_view
+rm -f pkg-strategies/.gitignore pkg-strategies/package.json pkg-strategies/README.md
+[ -s pkg-strategies/delaylab_strategies_view_bg.wasm ] && [ -s pkg-strategies/delaylab_strategies_view.js ] \
+  || die "pkg-strategies/ is incomplete: $(ls pkg-strategies)"
 python3 - <<'PY'
 import gzip
 for f in ("pkg/delaylab_engine_bg.wasm", "pkg/delaylab_engine.js",
           "pkg/compare/delaylab_compare_bg.wasm", "pkg/compare/delaylab_compare.js",
-          "pkg-export/delaylab_export_bg.wasm", "pkg-export/delaylab_export.js"):
+          "pkg-export/delaylab_export_bg.wasm", "pkg-export/delaylab_export.js",
+          "pkg-strategies/delaylab_strategies_view_bg.wasm", "pkg-strategies/delaylab_strategies_view.js"):
     data = open(f, "rb").read()
     print(f"  {f}: {len(data)} bytes, {len(gzip.compress(data, 9))} gzipped")
 PY

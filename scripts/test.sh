@@ -39,7 +39,7 @@ export TRUNK_TOOLS_WASM_BINDGEN TRUNK_SKIP_VERSION_CHECK=true CARGO_TERM_COLOR="
 # Habits (issue 13): formatted, and no clippy warning natively or in the app's wasm build.
 step "cargo fmt --check" cargo fmt --all --check || true
 step "cargo clippy" cargo clippy --workspace --all-targets -- -D warnings || true
-step "cargo clippy (app, wasm32)" cargo clippy --target wasm32-unknown-unknown -p delaylab-app -- -D warnings || true
+step "cargo clippy (app and strategies panel, wasm32)" cargo clippy --target wasm32-unknown-unknown -p delaylab-app -p delaylab-strategies-view -- -D warnings || true
 step "cargo test --workspace" cargo test --workspace || true
 step "cargo build --release" cargo build --release || true
 # The engine's golden traces again, compiled to wasm and run in headless Chromium through
@@ -50,8 +50,9 @@ WASM_BINDGEN_TEST_TIMEOUT=900 step "engine golden traces in wasm (wasm-pack test
   wasm-pack test --headless --chrome --mode no-install --chromedriver "$(command -v chromedriver)" \
   crates/engine-js --test wasm_golden || true
 # --- the engine as a JavaScript package (issue 15): pkg/, before trunk (dist/ copies it) ---
-# (also pkg-export/: the code exporter the Export code menu imports when it opens)
-step "build-js (wasm-pack build: pkg/, pkg-export/)" bash scripts/build-js.sh || true
+# (also pkg-export/: the code exporter the Export code menu imports when it opens, and
+# pkg-strategies/: the strategy comparison's panel, imported when it comes near the screen)
+step "build-js (wasm-pack build: pkg/, pkg-export/, pkg-strategies/)" bash scripts/build-js.sh || true
 step "package = native on every preset (headless Chromium)" node tests/pkg/presets.mjs || true
 step "package size and wasm/native speed (headless Chromium)" node tests/pkg/bench.mjs || true
 # ------------------------------------------------------------------------------------------
@@ -63,10 +64,14 @@ import glob, gzip, os, sys
 wasm = glob.glob("dist/*.wasm")
 if len(wasm) != 1 or open(wasm[0], "rb").read(4) != b"\0asm":
     sys.exit(f"dist/ has no valid wasm module: {[(w, os.path.getsize(w)) for w in wasm]}")
-# The code exporter the Export code menu imports (scripts/build-js.sh: pkg-export/).
-lazy = glob.glob("dist/pkg-export/*.wasm") + glob.glob("dist/pkg-export/*.js")
-if len(lazy) != 2:
-    sys.exit(f"dist/pkg-export/ is not the exporter's module and wasm: {lazy}")
+# The modules the app imports when first needed (scripts/build-js.sh): the code exporter
+# (Export code menu) and the strategy comparison's panel, each its JS and its wasm.
+lazy = []
+for d in ("pkg-export", "pkg-strategies"):
+    files = glob.glob(f"dist/{d}/*.wasm") + glob.glob(f"dist/{d}/*.js")
+    if len(files) != 2:
+        sys.exit(f"dist/{d}/ is not one module and its wasm: {files}")
+    lazy += files
 snippets = glob.glob("dist/snippets/**/*.js", recursive=True)
 for f in sorted(glob.glob("dist/*.wasm") + glob.glob("dist/*.js")) + sorted(lazy + snippets):
     data = open(f, "rb").read()

@@ -17,11 +17,11 @@ pub mod embed;
 pub mod embed_text;
 pub mod for_load;
 pub mod host_api;
+pub mod lazy_module;
 pub mod orders;
 pub mod panels;
 pub mod share;
 pub mod strategies;
-pub mod strategies_text;
 pub mod topo_view;
 pub mod version;
 

@@ -13,6 +13,8 @@
 // loaded machine some hundreds of ms) and, beside it, the page's own times (`in page`:
 // performance.now() when the app's root appeared, when the click arrived, when the name
 // showed), taken by an init script and a MutationObserver, free of that overhead.
+// "Working if clicked at mount" adds to the mount the page's own time from click to name: when a
+// click the moment the cards are live would show the scenario, free of the driver's delay to click.
 // The takeover without a jump is checked at the desktop and at the phone size (390 px,
 // where the columns stack and every panel above the scenario panel counts).
 import fs from 'node:fs';
@@ -247,11 +249,18 @@ export const tests = [
               const goals = Object.entries(net.goal).map(([k, v]) => `${k} <= ${s(v)}: ${best(k) <= v ? 'met' : 'NOT met'}`).join(', ');
               const inPage = (k) => runs.map((r) => s(r.inPage?.[k] ?? NaN)).join(' / ');
               const pageWorking = Math.min(...runs.map((r) => r.inPage?.named ?? NaN));
-              const pageGoal = net.goal.working ? ` [in page: working <= ${s(net.goal.working)}: ${pageWorking <= net.goal.working ? 'met' : 'NOT met'}]` : '';
+              // A click the moment the cards are live: the app's mount plus the page's own
+              // time from click to name (without the driver's round trips to click).
+              const atReady = runs.map((r) => (r.inPage ? r.inPage.app + (r.inPage.named - r.inPage.click) : NaN));
+              const readyWorking = Math.min(...atReady);
+              const pageGoal = net.goal.working
+                ? ` [in page: working <= ${s(net.goal.working)}: ${pageWorking <= net.goal.working ? 'met' : 'NOT met'}; clicked at mount: ${readyWorking <= net.goal.working ? 'met' : 'NOT met'}]`
+                : '';
               console.log(`     ${encoding}, ${net.name}, ${vpName}: FCP ${runs.map((r) => s(r.fcp)).join(' / ')}, `
                 + `app mounted ${runs.map((r) => s(r.mounted)).join(' / ')}, working ${runs.map((r) => s(r.working)).join(' / ')} `
                 + `(wasm ${w.bytes} B ${w.encoding}, ${w.requests} request${w.requests === 1 ? '' : 's'})${encoding === 'gzip' ? ` [${goals}]` : ''}`);
-              console.log(`       in page: app mounted ${inPage('app')}, clicked ${inPage('click')}, working ${inPage('named')}${encoding === 'gzip' ? pageGoal : ''}`);
+              console.log(`       in page: app mounted ${inPage('app')}, clicked ${inPage('click')}, working ${inPage('named')}, `
+                + `working if clicked at mount ${atReady.map(s).join(' / ')}${encoding === 'gzip' ? pageGoal : ''}`);
               // The preload and the loader must share one download, never fetch it twice.
               for (const r of runs) assert.equal(r.wasm.requests, 1, `the wasm was fetched ${r.wasm.requests} times`);
               for (const r of runs) assert.ok(r.fcp <= r.working, `first paint ${r.fcp} after working ${r.working}`);

@@ -1,15 +1,24 @@
-// Delay strategies compared (src/app/strategies.rs): a small workload through the
-// selected strategies; the table shows each with numbers; a chart and a verdict per
-// strategy, in Chinese after the language switch; the full 200,000-task burst runs in
-// slices without freezing the page.
+// Delay strategies compared (src/app/strategies.rs, its body crates/strategies-view): a
+// small workload through the selected strategies; the table shows each with numbers; a
+// chart and a verdict per strategy, in Chinese after the language switch; the full
+// 200,000-task burst runs in slices without freezing the page. The panel's body is a
+// module of its own, fetched when the panel comes near the screen, not at load.
 const ALL = ['polling-scan', 'store-poll', 'store-notify', 'timing-wheel', 'dlx-per-message',
   'dlx-per-queue', 'dlx-cascade', 'fixed-levels', 'plugin'];
 
-async function runSmall(t, count) {
+/** Loads the page and scrolls to the panel, which then imports its body. */
+async function openStrategies(t) {
   const { page } = t;
   await t.goto('', { ready: '[data-testid="strategies"]' });
   const section = page.locator('[data-testid="strategies"]');
   await section.scrollIntoViewIfNeeded();
+  await page.locator('[data-testid="strat-body"]').waitFor();
+  return section;
+}
+
+async function runSmall(t, count) {
+  const { page } = t;
+  const section = await openStrategies(t);
   await page.selectOption('[data-testid="strat-preset"]', { index: 1 }); // reminder ladder, restart
   await page.fill('[data-testid="strat-count"]', String(count));
   await page.click('[data-testid="strat-run"]');
@@ -20,6 +29,32 @@ async function runSmall(t, count) {
 }
 
 export const tests = [
+  {
+    name: 'the panel\'s module is fetched when the panel comes near, not at load; a failed fetch says so, "Try again" loads it',
+    // The 404 below is the browser's own console line.
+    allowConsole: [/404|Failed to load|pkg-strategies/],
+    async run(t) {
+      const { page, assert } = t;
+      const fetched = [];
+      page.on('request', (r) => { if (r.url().includes('/pkg-strategies/')) fetched.push(r.url()); });
+      let fail = true;
+      await page.route('**/pkg-strategies/**', (route) => (fail ? route.fulfill({ status: 404, body: 'gone' }) : route.continue()));
+      await t.goto('', { ready: '[data-testid="strategies"]' });
+      await page.waitForTimeout(300);
+      assert.deepEqual(fetched, [], 'the comparison was fetched while the panel was far below the screen');
+      await page.locator('[data-testid="strategies"]').scrollIntoViewIfNeeded();
+      const err = page.locator('[data-testid="strat-load-failed"]');
+      await err.waitFor({ state: 'visible' });
+      assert.match(await err.textContent(), /could not be loaded.*pkg-strategies\/delaylab_strategies_view\.js/);
+      assert.equal(await page.locator('[data-testid="strat-body"]').count(), 0);
+      fail = false;
+      await err.locator('button').click();
+      await page.locator('[data-testid="strat-body"]').waitFor();
+      assert.equal(await err.count(), 0, 'the error stays after the module loaded');
+      assert.equal(await page.locator('[data-testid="strat-loading"]').count(), 0);
+      assert.match(await page.locator('[data-testid="strat-preset"] option:checked').textContent(), /\S/);
+    },
+  },
   {
     name: 'a small workload fills the table, charts and verdicts; Chinese verdicts',
     async run(t) {
@@ -61,7 +96,7 @@ export const tests = [
     name: 'only the selected strategies run',
     async run(t) {
       const { page, assert } = t;
-      await t.goto('', { ready: '[data-testid="strategies"]' });
+      await openStrategies(t);
       for (const name of ALL.filter((n) => !['plugin', 'polling-scan'].includes(n))) {
         await page.uncheck(`[data-testid="strat-pick-${name}"]`);
       }
@@ -78,7 +113,7 @@ export const tests = [
     timeout: 300_000,
     async run(t) {
       const { page, assert } = t;
-      await t.goto('', { ready: '[data-testid="strategies"]' });
+      await openStrategies(t);
       await page.click('[data-testid="strat-full"]');
       assert.equal(await page.inputValue('[data-testid="strat-count"]'), '200000');
       // Record, in the page, every gap between two animation frames while it runs.

@@ -8,6 +8,25 @@ pub enum Lang {
     Zh,
 }
 
+impl Lang {
+    /// The code a module boundary or a link carries: "en" or "zh".
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    /// The language of `code` ("en", "zh"), or None.
+    pub fn of_code(code: &str) -> Option<Lang> {
+        match code {
+            "en" => Some(Lang::En),
+            "zh" => Some(Lang::Zh),
+            _ => None,
+        }
+    }
+}
+
 /// The text for `key`; the key itself when it has none (visible, never a panic).
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
     let (en, zh) = match key {
@@ -54,6 +73,16 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "running_to" => ("Running to", "正在运行到"),
         "reached_until" => ("The scenario ends at", "场景结束于"),
         "gallery" => ("Scenarios", "场景库"),
+        // The frame of "Delay strategies compared" (src/app/strategies.rs); its body is the
+        // module crates/strategies-view, with its own words (text.rs).
+        "strat_title" => ("Delay strategies compared", "延迟方案对比"),
+        "strat_hint" => (
+            "One workload through every way of doing \"X later\": polling a table, an external store, an in-memory timing wheel, DLX + TTL (one queue, one per delay, a binary cascade, fixed levels) and the delayed-message plugin. The broker ones run through the simulator.",
+            "同一批延迟任务走一遍所有做法:定时扫表、外部存储、内存时间轮、DLX + TTL(单队列、每个延迟一个队列、二进制级联、固定等级)以及延迟消息插件。涉及 broker 的方案由模拟器真实运行。",
+        ),
+        "strat_loading" => ("Loading the comparison…", "正在加载方案对比……"),
+        "strat_load_failed" => ("The comparison could not be loaded:", "方案对比加载失败:"),
+        "strat_retry" => ("Try again", "重试"),
         "gallery_hint" => ("One click loads a scenario; then press Play or jump to a time.", "点击加载场景,然后按播放或跳转到某个时间。"),
         "scenario" => ("Scenario", "场景"),
         "what_to_watch" => ("What to watch:", "观察要点:"),
@@ -275,5 +304,19 @@ pub fn kind_key(kind: &str) -> &'static str {
         "node_up" => "node_up",
         "limit_reached" => "limit_reached",
         _ => crate::i18n_orders::kind_key(kind),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lang;
+
+    #[test]
+    fn a_language_code_round_trips_and_an_unknown_one_is_none() {
+        for l in [Lang::En, Lang::Zh] {
+            assert_eq!(Lang::of_code(l.code()), Some(l));
+        }
+        assert_eq!(Lang::of_code("zh-CN"), None);
+        assert_eq!(Lang::of_code(""), None);
     }
 }

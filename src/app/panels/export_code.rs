@@ -21,12 +21,11 @@ use delaylab_playground::export_code::{
     ZIP_TYPE,
 };
 use leptos::prelude::*;
-use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::js_sys::{Function, Promise, Reflect};
+use web_sys::js_sys::Function;
 use web_sys::wasm_bindgen::{JsCast, JsValue};
 
 use super::ctx;
+use crate::app::lazy_module::{self, js_error};
 
 /// How long a download's object URL lives (the browser reads it after the click).
 pub const REVOKE_AFTER_MS: u32 = 10_000;
@@ -89,60 +88,22 @@ fn focus_id(id: &'static str) {
     .forget();
 }
 
-fn js_error(e: JsValue) -> String {
-    if let Some(err) = e.dyn_ref::<web_sys::js_sys::Error>() {
-        return String::from(err.message());
-    }
-    e.as_string().unwrap_or_else(|| format!("{e:?}"))
-}
-
 /// The exporter's module, relative to the page (scripts/build-js.sh builds it, index.html
 /// copies it into dist/).
 const EXPORTER_MODULE: &str = "pkg-export/delaylab_export.js";
 /// The module's entry (crates/export-js: `#[wasm_bindgen(js_name = exportCode)]`).
 const EXPORTER_FN: &str = "exportCode";
 
-// `import()` is JavaScript syntax, not a function js_sys could bind; the CSP forbids
-// `new Function`, so wasm-bindgen writes this as a file of its own (dist/snippets/).
-#[wasm_bindgen(inline_js = "export function import_module(url) { return import(url); }")]
-extern "C" {
-    #[wasm_bindgen(catch)]
-    fn import_module(url: &str) -> Result<Promise, JsValue>;
-}
-
 thread_local! {
     /// The module's `exportCode`, once loaded (the app is single-threaded).
     static EXPORTER: RefCell<Option<Function>> = const { RefCell::new(None) };
 }
 
-/// Imports the exporter's module, runs its wasm init and keeps its `exportCode`.
+/// Imports the exporter's module and keeps its `exportCode`.
 async fn load_exporter() -> Result<(), String> {
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or("no document")?;
-    let base = document
-        .base_uri()
-        .map_err(js_error)?
-        .ok_or("the page has no base URL")?;
-    // Absolute: import() in the snippet would resolve against the snippet's own URL.
-    let url = web_sys::Url::new_with_base(EXPORTER_MODULE, &base)
-        .map_err(js_error)?
-        .href();
-    let module = JsFuture::from(import_module(&url).map_err(js_error)?)
-        .await
-        .map_err(|e| format!("{url}: {}", js_error(e)))?;
-    let get = |name: &str| -> Result<Function, String> {
-        Reflect::get(&module, &JsValue::from_str(name))
-            .map_err(js_error)?
-            .dyn_into::<Function>()
-            .map_err(|_| format!("{url}: no function `{name}`"))
-    };
-    let init = get("default")?;
-    let started = init.call0(&JsValue::UNDEFINED).map_err(js_error)?;
-    JsFuture::from(Promise::resolve(&started))
-        .await
-        .map_err(|e| format!("{url}: {}", js_error(e)))?;
-    let f = get(EXPORTER_FN)?;
+    let f = lazy_module::import(EXPORTER_MODULE)
+        .await?
+        .function(EXPORTER_FN)?;
     EXPORTER.with(|e| *e.borrow_mut() = Some(f));
     Ok(())
 }

@@ -6,16 +6,12 @@
 use delaylab_engine::strategies::report::{figure_cells, grouped, human_ms, row_cells};
 use delaylab_engine::strategies::{StrategyResult, WorkloadFile};
 
-use super::i18n::Lang;
-use super::strategies::dur_text;
+use delaylab_playground::i18n::Lang;
+
+use super::view::dur_text;
 
 pub(super) fn tr(lang: Lang, key: &'static str) -> &'static str {
     let (en, zh) = match key {
-        "title" => ("Delay strategies compared", "延迟方案对比"),
-        "hint" => (
-            "One workload through every way of doing \"X later\": polling a table, an external store, an in-memory timing wheel, DLX + TTL (one queue, one per delay, a binary cascade, fixed levels) and the delayed-message plugin. The broker ones run through the simulator.",
-            "同一批延迟任务走一遍所有做法:定时扫表、外部存储、内存时间轮、DLX + TTL(单队列、每个延迟一个队列、二进制级联、固定等级)以及延迟消息插件。涉及 broker 的方案由模拟器真实运行。",
-        ),
         "workload" => ("Workload", "工作负载"),
         "count" => ("Tasks", "任务数"),
         "over" => ("Created over", "创建时间跨度"),
