@@ -99,27 +99,26 @@ JS
 [ -s pkg/delaylab_engine_bg.wasm ] && [ -s pkg/delaylab_engine.js ] && [ -s pkg/delaylab_engine.d.ts ] \
   && [ -s pkg/README.md ] && [ -s pkg/compare/delaylab_compare_bg.wasm ] \
   && [ -s pkg/compare/delaylab_compare.js ] || die "pkg/ is incomplete: $(ls pkg pkg/compare)"
-# The code exporter (crates/export-js) as pkg-export/: the playground imports it when its
-# "Export code" menu opens, so the generators stay out of the app's wasm (trunk copies it
-# into dist/ as it does pkg/: index.html).
-rm -rf pkg-export
-# The app's size profile (opt-level "z", Cargo.toml [profile.wasm-release]): measured 296 KB
-# gzipped instead of 389 KB with --release (opt-level 3); an export takes milliseconds.
-wasm-pack --quiet build crates/export-js --target web --profile wasm-release --mode no-install \
-  --out-dir "$ROOT/pkg-export" --out-name delaylab_export
-rm -f pkg-export/.gitignore pkg-export/package.json pkg-export/README.md
-[ -s pkg-export/delaylab_export_bg.wasm ] && [ -s pkg-export/delaylab_export.js ] \
-  || die "pkg-export/ is incomplete: $(ls pkg-export)"
-# The strategy comparison's panel (crates/strategies-view, Leptos) as pkg-strategies/: the
-# playground imports it when the panel comes near the screen (src/app/strategies.rs), so a
-# first load does not wait for it. The app's profile, as when it was part of the app's wasm
-# (the same speed of its slices; its Leptos and engine crates are the app build's).
-rm -rf pkg-strategies
-wasm-pack --quiet build crates/strategies-view --target web --profile wasm-release --mode no-install \
-  --out-dir "$ROOT/pkg-strategies" --out-name delaylab_strategies_view
-rm -f pkg-strategies/.gitignore pkg-strategies/package.json pkg-strategies/README.md
-[ -s pkg-strategies/delaylab_strategies_view_bg.wasm ] && [ -s pkg-strategies/delaylab_strategies_view.js ] \
-  || die "pkg-strategies/ is incomplete: $(ls pkg-strategies)"
+# The modules the playground imports when first needed (src/app/lazy_module.rs), each with
+# the app's size profile (opt-level "z", Cargo.toml [profile.wasm-release]); trunk copies
+# them into dist/ as it does pkg/ (index.html).
+lazy_build() {   # lazy_build CRATE_DIR OUT_DIR OUT_NAME
+  local crate="$1" out="$2" name="$3"
+  rm -rf "$out"
+  wasm-pack --quiet build "$crate" --target web --profile wasm-release --mode no-install \
+    --out-dir "$ROOT/$out" --out-name "$name"
+  rm -f "$out/.gitignore" "$out/package.json" "$out/README.md"
+  [ -s "$out/${name}_bg.wasm" ] && [ -s "$out/$name.js" ] || die "$out/ is incomplete: $(ls "$out")"
+}
+# The code exporter (crates/export-js) as pkg-export/, imported when the "Export code" menu
+# opens, so the generators stay out of the app's wasm. "z": measured 296 KB gzipped instead
+# of 389 KB with --release (opt-level 3); an export takes milliseconds.
+lazy_build crates/export-js pkg-export delaylab_export
+# The strategy comparison's panel (crates/strategies-view, Leptos) as pkg-strategies/,
+# imported when the panel comes near the screen (src/app/strategies.rs), so a first load
+# does not wait for it. "z", as when it was part of the app's wasm: the same speed of its
+# slices.
+lazy_build crates/strategies-view pkg-strategies delaylab_strategies_view
 python3 - <<'PY'
 import gzip
 for f in ("pkg/delaylab_engine_bg.wasm", "pkg/delaylab_engine.js",
