@@ -73,36 +73,6 @@ pub fn tx(lang: Lang, key: &'static str) -> &'static str {
     }
 }
 
-/// The plain-words text key for a refusal.
-fn explain(r: &Refusal) -> &'static str {
-    if r.code == 0 {
-        return "ex_form";
-    }
-    if r.text.contains("inequivalent") {
-        return "ex_inequivalent";
-    }
-    if r.text.contains("of queue type") {
-        return "ex_wrong_qtype";
-    }
-    match (r.code, r.field.as_str()) {
-        (_, "x-message-ttl") => "ex_ttl",
-        (_, "x-expires") => "ex_expires",
-        (_, "x-max-length" | "x-max-length-bytes") => "ex_maxlen",
-        (_, "x-overflow") => "ex_overflow",
-        (_, "x-dead-letter-exchange" | "x-dead-letter-routing-key" | "alternate-exchange") => {
-            "ex_string"
-        }
-        (_, "x-delivery-limit") => "ex_delivery_limit",
-        (_, "exclusive" | "auto_delete" | "durable") => "ex_quorum_props",
-        (_, "x-delayed-type") => "ex_delayed_type",
-        (_, "x-match") => "ex_x_match",
-        (403, _) => "ex_reserved",
-        (503, _) => "ex_type",
-        (404, _) => "ex_missing",
-        _ => "ex_other",
-    }
-}
-
 /// The result of a form: a refusal (shown at its field) or a note.
 pub type Outcome = RwSignal<Option<Result<&'static str, Refusal>>>;
 
@@ -136,7 +106,7 @@ pub fn FieldError(out: Outcome, field: &'static str) -> impl IntoView {
     };
     move || {
         mine().map(|r| {
-            let key = explain(&r);
+            let key = edit_rules::explain(&r);
             let raw = if r.code == 0 { format!("{} ({})", r.text, tx(c.lang.get(), "not_sent")) } else { format!("{} {}", r.code, r.text) };
             view! {
                 <div class="field-error" role="alert" data-testid="edit-error" data-field=field data-code=r.code.to_string()>

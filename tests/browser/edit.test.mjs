@@ -36,6 +36,14 @@ export const tests = [
       // Declaring the same queue again is RabbitMQ's no-op.
       await page.click('[data-testid="edit-queue-add"]');
       await page.waitForFunction(() => /Already there|已存在/.test(document.querySelector('[data-testid="edit-queue-form"] [data-testid="edit-ok"]')?.textContent || ''));
+      // The same name with another TTL: RabbitMQ's inequivalent arg, explained as such (the
+      // engine's refusal cause, not the reply text).
+      await page.fill('[data-testid="q-x-message-ttl"]', '5000');
+      await page.click('[data-testid="edit-queue-add"]');
+      const err = page.locator('[data-testid="edit-queue-form"] [data-testid="edit-error"]');
+      await err.waitFor();
+      assert.match(await err.textContent(), /406 PRECONDITION_FAILED - inequivalent arg 'x-message-ttl' for queue 'wait\.10s\.queue'/);
+      assert.match(await err.locator('.alert-explain').textContent(), /already exists with other properties/);
       await top(t);
       await t.screenshot('queue-added');
     },

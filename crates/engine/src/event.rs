@@ -11,7 +11,7 @@
 
 use std::rc::Rc;
 
-use crate::amqp::{ErrorScope, Subject};
+use crate::amqp::{Cause, ErrorScope, Subject};
 use crate::death::Reason;
 use crate::ids::{ConsumerId, CopyId, MsgId};
 use crate::message::{Message, RoutingKeys};
@@ -58,6 +58,8 @@ pub enum EventKind {
         scope: ErrorScope,
         /// What the refusal is about (for a form to point at its box); not in any output.
         subject: Option<Subject>,
+        /// Why, where the code alone does not say it (for a form to explain); not in any output.
+        cause: Option<Cause>,
     },
     /// The delayed-message exchange took the message into its store.
     Delayed {

@@ -27,7 +27,7 @@
 //! the publish form does for `x-delay`: the broker judges, the form does not pre-filter.
 
 use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
-use delaylab_engine::amqp::{AmqpError, Property, Subject};
+use delaylab_engine::amqp::{AmqpError, Cause, Property, Subject};
 use delaylab_engine::routing::headers::X_MATCH;
 use delaylab_engine::scenario::{
     ActionKind, BindingDef, Declare, DestinationKind, ExchangeDef, QueueDef, Scenario, Topology,
@@ -88,6 +88,8 @@ pub struct Refusal {
     pub field: String,
     pub code: u16,
     pub text: String,
+    /// Why, where RabbitMQ's code alone does not say it (the engine's [`Cause`]).
+    pub cause: Option<Cause>,
 }
 
 impl Refusal {
@@ -96,7 +98,39 @@ impl Refusal {
             field: field.to_string(),
             code: 0,
             text: text.into(),
+            cause: None,
         }
+    }
+}
+
+/// The i18n key (`ex_*`) of a refusal's plain-words explanation: the form's own complaint,
+/// the engine's cause, else the argument or property it is about, else the reply code.
+/// RabbitMQ's argument keys are the protocol's names, matched as such.
+pub fn explain(r: &Refusal) -> &'static str {
+    if r.code == 0 {
+        return "ex_form";
+    }
+    match r.cause {
+        Some(Cause::Inequivalent) => return "ex_inequivalent",
+        Some(Cause::NotForQueueType) => return "ex_wrong_qtype",
+        None => {}
+    }
+    match (r.code, r.field.as_str()) {
+        (_, "x-message-ttl") => "ex_ttl",
+        (_, "x-expires") => "ex_expires",
+        (_, "x-max-length" | "x-max-length-bytes") => "ex_maxlen",
+        (_, "x-overflow") => "ex_overflow",
+        (_, "x-dead-letter-exchange" | "x-dead-letter-routing-key" | "alternate-exchange") => {
+            "ex_string"
+        }
+        (_, "x-delivery-limit") => "ex_delivery_limit",
+        (_, "exclusive" | "auto_delete" | "durable") => "ex_quorum_props",
+        (_, "x-delayed-type") => "ex_delayed_type",
+        (_, "x-match") => "ex_x_match",
+        (403, _) => "ex_reserved",
+        (503, _) => "ex_type",
+        (404, _) => "ex_missing",
+        _ => "ex_other",
     }
 }
 
@@ -305,6 +339,7 @@ pub fn check(topology: &Topology, d: &Declare) -> Result<Verdict, AmqpError> {
                 text,
                 scope,
                 subject,
+                cause,
                 ..
             } => {
                 return Err(AmqpError {
@@ -312,6 +347,7 @@ pub fn check(topology: &Topology, d: &Declare) -> Result<Verdict, AmqpError> {
                     text: text.to_string(),
                     scope,
                     subject,
+                    cause,
                 })
             }
             EventKind::ExchangeDeclared { .. }
@@ -398,6 +434,7 @@ pub fn add(s: &mut Scenario, d: Declare) -> Result<Verdict, Refusal> {
         field: field(e.subject.as_ref()).to_string(),
         code: e.code,
         text: e.text,
+        cause: e.cause,
     })?;
     if v == Verdict::Added {
         match d {
@@ -417,6 +454,7 @@ pub fn delete_exchange(s: &mut Scenario, name: &str) -> Result<(), Refusal> {
             field: "name".into(),
             code: e.code,
             text: e.text,
+            cause: e.cause,
         });
     }
     let t = &mut s.topology;

@@ -100,6 +100,7 @@ fn quorum_and_exclusive_is_refused_on_the_exclusive_box() {
         "{}",
         r.text
     );
+    assert_eq!(explain(&r), "ex_wrong_qtype");
 }
 
 #[test]
@@ -109,6 +110,18 @@ fn redeclaring_with_other_arguments_is_inequivalent() {
     let r = add_queue(&mut s, &queue(&existing, &[("x-message-ttl", "5")])).unwrap_err();
     assert_eq!(r.code, 406);
     assert!(r.text.contains("inequivalent arg"), "{}", r.text);
+    // Explained from the engine's cause, though the argument is x-message-ttl.
+    assert_eq!(explain(&r), "ex_inequivalent");
+    let bad_ttl = add_queue(&mut s, &queue("q", &[("x-message-ttl", "-1")])).unwrap_err();
+    assert_eq!(explain(&bad_ttl), "ex_ttl");
+    let mut f = queue("q", &[]);
+    f.extra = vec![ExtraArg {
+        key: "x-flag".into(),
+        ty: ArgType::Bool,
+        value: "maybe".into(),
+    }];
+    let form = f.def().unwrap_err();
+    assert_eq!((form.code, explain(&form)), (0, "ex_form"));
 }
 
 #[test]

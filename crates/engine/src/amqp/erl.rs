@@ -8,7 +8,7 @@
 // The layout code keeps io_lib_pretty's comparisons as written there.
 #![allow(clippy::int_plus_one)]
 
-use crate::amqp::AmqpError;
+use crate::amqp::{AmqpError, Cause};
 use crate::value::{FieldValue, Table};
 
 /// `rabbit_binary_generator:amqp_exception_explanation/2`: a reply text (a shortstr)
@@ -351,6 +351,7 @@ fn inequivalent(resource: &str, key: &str, received: &str, current: &str) -> Amq
     fit(AmqpError::precondition_failed(format!(
         "inequivalent arg '{key}' for {resource}: received {received} but current is {current}"
     )))
+    .because(Cause::Inequivalent)
 }
 
 /// `rabbit_misc:assert_field_equivalence/4` of two booleans (`durable`, ...).

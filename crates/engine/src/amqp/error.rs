@@ -40,6 +40,19 @@ pub enum Subject {
     RoutingKey,
 }
 
+/// Why a declaration was refused, where the reply code alone does not say it (406 covers
+/// both): so the playground explains the refusal in plain words without reading the
+/// reply text. Never serialized, as [`Subject`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// `inequivalent arg`: a re-declare differs from what exists
+    /// (`rabbit_misc:assert_field_equivalence/4`, `assert_args_equivalence/4`).
+    Inequivalent,
+    /// `invalid arg ... of queue type`: an argument this queue type does not take
+    /// (`rabbit_amqqueue:check_declare_arguments/2` per type; 4.3's classic queues, D31).
+    NotForQueueType,
+}
+
 /// A channel or connection close, e.g. 406 `PRECONDITION_FAILED - invalid expiration 'abc': no_integer`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AmqpError {
@@ -50,12 +63,20 @@ pub struct AmqpError {
     /// What the refusal is about, when one part of the command is (`None`: the command
     /// as a whole, e.g. a crash, a publish).
     pub subject: Option<Subject>,
+    /// Why, where the code alone does not say it (`None`: the code says it).
+    pub cause: Option<Cause>,
 }
 
 impl AmqpError {
     /// The same error, saying what it is about.
     pub fn about(mut self, subject: Subject) -> AmqpError {
         self.subject = Some(subject);
+        self
+    }
+
+    /// The same error, saying why.
+    pub fn because(mut self, cause: Cause) -> AmqpError {
+        self.cause = Some(cause);
         self
     }
 
@@ -70,6 +91,7 @@ impl AmqpError {
             text: format!("PRECONDITION_FAILED - {detail}"),
             scope: ErrorScope::Channel,
             subject: None,
+            cause: None,
         }
     }
 
@@ -79,6 +101,7 @@ impl AmqpError {
             text: format!("NOT_FOUND - {detail}"),
             scope: ErrorScope::Channel,
             subject: None,
+            cause: None,
         }
     }
 
@@ -88,6 +111,7 @@ impl AmqpError {
             text: format!("ACCESS_REFUSED - {detail}"),
             scope: ErrorScope::Channel,
             subject: None,
+            cause: None,
         }
     }
 
@@ -97,6 +121,7 @@ impl AmqpError {
             text: format!("COMMAND_INVALID - {detail}"),
             scope: ErrorScope::Connection,
             subject: None,
+            cause: None,
         }
     }
 
@@ -106,6 +131,7 @@ impl AmqpError {
             text: format!("INTERNAL_ERROR - {detail}"),
             scope: ErrorScope::Connection,
             subject: None,
+            cause: None,
         }
     }
 }

@@ -11,4 +11,4 @@ pub mod queue_args;
 pub(crate) mod test_support;
 pub mod x_delay;
 
-pub use error::{AmqpError, ErrorScope, Property, Subject};
+pub use error::{AmqpError, Cause, ErrorScope, Property, Subject};

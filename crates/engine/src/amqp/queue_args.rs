@@ -20,7 +20,7 @@
 //! Texts checked against a live RabbitMQ 3.10.8 (`tests/broker/probe_errors.py`, output in
 //! `tests/broker/probe_errors.out.txt`); the tests below quote that output.
 
-use super::error::{AmqpError, ErrorScope, Property, Subject};
+use super::error::{AmqpError, Cause, ErrorScope, Property, Subject};
 use crate::value::{FieldValue, Table};
 
 /// Longest `expiration` / `x-message-ttl` / `x-expires` RabbitMQ accepts: 10 years in ms
@@ -251,7 +251,8 @@ pub fn validate_queue_declare(
                 rs(queue_name),
                 ty.module()
             )))
-            .about_arg(key));
+            .about_arg(key)
+            .because(Cause::NotForQueueType));
         }
     }
     // rabbit_quorum_queue:declare/2, rabbit_stream_queue:declare/2
@@ -415,6 +416,7 @@ pub(crate) fn internal_error() -> AmqpError {
         text: "INTERNAL_ERROR".to_owned(),
         scope: ErrorScope::Connection,
         subject: None,
+        cause: None,
     }
 }
 
@@ -455,6 +457,7 @@ pub fn equivalence_error(
             ),
             scope: ErrorScope::Channel,
             subject: Some(Subject::Property(Property::Exclusive)),
+            cause: None,
         }));
     }
     let resource = rs(queue_name);
@@ -1174,6 +1177,28 @@ mod tests {
             equivalence_error("x", &decl(true, true, &none), &decl(false, true, &none)),
             None
         );
+    }
+
+    /// The playground explains these from `cause`, never from the text (edit_rules).
+    #[test]
+    fn refusals_say_why_where_the_code_does_not() {
+        let none = Table::new();
+        let ttl = args(&[("x-message-ttl", int(1))]);
+        for (old, new) in [(&none, &ttl), (&ttl, &none)] {
+            let e = equivalence_error("q", &decl(true, false, old), &decl(true, false, new));
+            assert_eq!(e.unwrap().cause, Some(Cause::Inequivalent));
+        }
+        let durable = equivalence_error("q", &decl(true, false, &none), &decl(false, false, &none));
+        assert_eq!(durable.unwrap().cause, Some(Cause::Inequivalent));
+        let e =
+            validate_queue_args("q", true, false, &args(&[("x-max-age", s("1D"))])).unwrap_err();
+        assert_eq!(e.cause, Some(Cause::NotForQueueType));
+        // A bad value is a 406 as well, with no cause beyond its subject.
+        let e =
+            validate_queue_args("q", true, false, &args(&[("x-message-ttl", s("x"))])).unwrap_err();
+        assert_eq!((e.code, e.cause), (406, None));
+        let locked = equivalence_error("q", &decl(true, false, &none), &decl(true, true, &none));
+        assert_eq!(locked.unwrap().cause, None);
     }
 
     #[test]

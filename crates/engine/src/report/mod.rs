@@ -130,6 +130,7 @@ impl Recorder {
                 text,
                 scope,
                 subject: _, // the form's concern, not the report's
+                cause: _,
             } => {
                 let mut m = Map::new();
                 m.insert("at_ms".into(), json!(e.t_ms));

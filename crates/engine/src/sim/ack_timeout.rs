@@ -146,6 +146,7 @@ impl Sim {
                 text: consumer_timeout_text(CONSUMER_CHANNEL, timeout_ms).into(),
                 scope: ErrorScope::Channel,
                 subject: None,
+                cause: None,
             });
             return self.detach_consumer(cid, true);
         }

@@ -78,6 +78,7 @@ impl Sim {
                 text: text.into(),
                 scope: crate::amqp::ErrorScope::Channel,
                 subject: None,
+                cause: None,
             });
             return;
         };
@@ -358,6 +359,7 @@ impl Sim {
                 text: text.into(),
                 scope: crate::amqp::ErrorScope::Channel,
                 subject: None,
+                cause: None,
             });
             return;
         };

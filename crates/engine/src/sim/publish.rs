@@ -83,6 +83,7 @@ impl Sim {
                     .into(),
                 scope: ErrorScope::Connection,
                 subject: None,
+                cause: None,
             });
         }
         let name = self.syms.str(msg.exchange);
@@ -117,6 +118,7 @@ impl Sim {
             text: e.text.into(),
             scope: e.scope,
             subject: e.subject,
+            cause: e.cause,
         });
     }
 

@@ -87,6 +87,7 @@ impl Sim {
             text: err.text.into(),
             scope: err.scope,
             subject: err.subject,
+            cause: err.cause,
         });
     }
 

@@ -12,7 +12,7 @@
 
 use super::{Profile, UnknownExchangeType};
 use crate::amqp::exchange_args::DELAYED_TYPE;
-use crate::amqp::{AmqpError, ErrorScope, Subject};
+use crate::amqp::{AmqpError, Cause, ErrorScope, Subject};
 use crate::scenario::QueueDef;
 use crate::value::FieldValue;
 
@@ -89,7 +89,8 @@ impl Profile {
                 return Err(AmqpError::precondition_failed(format!(
                     "invalid arg '{key}' for {rs} of queue type rabbit_classic_queue"
                 ))
-                .about_arg(key));
+                .about_arg(key)
+                .because(Cause::NotForQueueType));
             }
         }
         if self.queue_version_1_refused && !quorum {
@@ -112,6 +113,7 @@ impl Profile {
                 text: TRANSIENT_NONEXCL_TEXT.into(),
                 scope: ErrorScope::Connection,
                 subject: Some(Subject::Property(crate::amqp::Property::Durable)),
+                cause: None,
             });
         }
         Ok(())
@@ -157,5 +159,26 @@ mod tests {
             V4_3.profile().check_topic_binding("a#.#.#").is_ok(),
             "a# is a literal"
         );
+    }
+
+    #[test]
+    fn d31_a_quorum_argument_on_a_classic_queue_is_not_for_its_type() {
+        let mut arguments = crate::value::Table::new();
+        arguments.insert("x-delayed-retry-min", crate::value::FieldValue::Int(1000));
+        let def = QueueDef {
+            name: "q".into(),
+            durable: true,
+            auto_delete: false,
+            exclusive: false,
+            arguments,
+        };
+        assert!(V4_2.profile().check_queue_declare(&def, false).is_ok());
+        let e = V4_3.profile().check_queue_declare(&def, false).unwrap_err();
+        assert_eq!(e.cause, Some(Cause::NotForQueueType));
+        assert_eq!(
+            e.subject,
+            Some(Subject::Argument("x-delayed-retry-min".into()))
+        );
+        assert!(V4_3.profile().check_queue_declare(&def, true).is_ok());
     }
 }
