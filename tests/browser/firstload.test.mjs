@@ -110,10 +110,13 @@ async function measure(browser, url, net, viewport) {
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     const cdp = await context.newCDPSession(page);
-    const wasm = { requests: 0, bytes: 0, encoding: '' };
+    const wasm = { requests: 0, bytes: 0, encoding: '', lazy: [] };
     const ids = new Set();
     cdp.on('Network.responseReceived', (e) => {
       if (!e.response.url.endsWith('.wasm')) return;
+      // The modules the app imports when needed (pkg-export/, pkg-strategies/): a first
+      // load must not fetch them (counted apart, asserted below).
+      if (/\/pkg[^/]*\//.test(new URL(e.response.url).pathname)) { wasm.lazy.push(e.response.url); return; }
       ids.add(e.requestId);
       wasm.requests++;
       const h = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]));
@@ -263,6 +266,7 @@ export const tests = [
                 + `working if clicked at mount ${atReady.map(s).join(' / ')}${encoding === 'gzip' ? pageGoal : ''}`);
               // The preload and the loader must share one download, never fetch it twice.
               for (const r of runs) assert.equal(r.wasm.requests, 1, `the wasm was fetched ${r.wasm.requests} times`);
+              for (const r of runs) assert.deepEqual(r.wasm.lazy, [], `a first load fetched a module the app imports when needed (${vpName})`);
               for (const r of runs) assert.ok(r.fcp <= r.working, `first paint ${r.fcp} after working ${r.working}`);
             }
           }
