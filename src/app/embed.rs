@@ -213,7 +213,7 @@ pub fn app_base() -> String {
 fn view_options(c: &Ctx) -> ViewOptions {
     ViewOptions {
         speed: Some(c.speed.get_untracked()),
-        lang: Some(super::share::lang_code(c.lang.get_untracked()).to_string()),
+        lang: Some(c.lang.get_untracked().code().to_string()),
         ..ViewOptions::default()
     }
 }

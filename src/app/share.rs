@@ -104,14 +104,6 @@ pub fn describe(lang: Lang, e: &LinkError) -> String {
     }
 }
 
-pub fn lang_code(l: Lang) -> &'static str {
-    if l == Lang::Zh {
-        "zh"
-    } else {
-        "en"
-    }
-}
-
 /// The view options of what the page shows now.
 pub fn current_view(c: &Ctx, read_only: bool) -> ViewOptions {
     let speed = c.speed.get_untracked();
@@ -120,7 +112,7 @@ pub fn current_view(c: &Ctx, read_only: bool) -> ViewOptions {
         speed: (speed != 1.0).then_some(speed),
         autoplay: c.playing.get_untracked(),
         start_ms: (now > 0).then_some(now),
-        lang: Some(lang_code(c.lang.get_untracked()).to_string()),
+        lang: Some(c.lang.get_untracked().code().to_string()),
         read_only,
         compare: c.cmp.ids.get_untracked(),
         ..ViewOptions::default()
@@ -139,10 +131,8 @@ fn base() -> String {
 pub fn open(c: &Ctx, sh: &Share, shared: Shared) {
     c.load_scenario("custom", shared.scenario);
     let v = shared.view;
-    match v.lang.as_deref() {
-        Some("zh") => c.lang.set(Lang::Zh),
-        Some("en") => c.lang.set(Lang::En),
-        _ => {}
+    if let Some(l) = v.lang.as_deref().and_then(Lang::of_code) {
+        c.lang.set(l);
     }
     if let Some(s) = v.speed {
         c.set_speed(s);

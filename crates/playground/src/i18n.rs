@@ -9,7 +9,7 @@ pub enum Lang {
 }
 
 impl Lang {
-    /// The code a module boundary or a link carries: "en" or "zh".
+    /// The code a share link's view options and a module boundary carry: "en" or "zh".
     pub fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
