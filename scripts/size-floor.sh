@@ -3,7 +3,8 @@
 # (the package at most 150 KB gzipped) would need: builds, in a temporary git worktree of
 # HEAD, the playground's wasm with parts of its page left out, and the engine package with
 # every crate at opt-level "z", and prints each one's size (raw, zlib -9, zopfli = what
-# dist/ serves). A measurement, not a test and not in CI (about 5 minutes):
+# dist/ serves). A measurement, not a test and not in CI (about 7 minutes the first time,
+# 5 after; its own target dir, target/size-floor/, so the app's build outputs are untouched):
 #   bash scripts/size-floor.sh
 # The variants, each cut out of the page's markup only (the code the cut views alone use
 # goes with them; the engine, the runner and Leptos stay):
@@ -20,7 +21,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
-export CARGO_TARGET_DIR="$ROOT/target"
+export CARGO_TARGET_DIR="$ROOT/target/size-floor"
 WORK="$(mktemp -d)"
 TREE="$WORK/tree"
 cleanup() { git worktree remove --force "$TREE" >/dev/null 2>&1 || true; rm -rf "$WORK"; }
