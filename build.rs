@@ -1,4 +1,5 @@
-//! Embeds every scenarios/*.json as a preset of the playground's gallery.
+//! Embeds every scenarios/*.json as a preset of the playground's gallery; links the
+//! browser build with its relocations (for the splitter).
 use std::{env, fs, path::PathBuf};
 
 fn main() {
@@ -29,4 +30,10 @@ fn main() {
         out,
     )
     .unwrap();
+    // The browser build is split into a start-up module and chunks loaded when needed
+    // (scripts/build-app.sh, wasm_split_cli_support): the splitter reads the linker's
+    // relocations to move code and data between modules.
+    if env::var("TARGET").is_ok_and(|t| t == "wasm32-unknown-unknown") {
+        println!("cargo:rustc-link-arg-bins=--emit-relocs");
+    }
 }

@@ -9,8 +9,6 @@ cd "$ROOT"
 bash scripts/setup.sh
 export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 # Trunk must use the wasm-bindgen that matches Cargo.lock (it cannot download another).
-TRUNK_TOOLS_WASM_BINDGEN="$(awk '/^name = "wasm-bindgen"$/ {f=1; next} f && /^version = / {gsub(/"/, "", $3); print $3; exit}' Cargo.lock)"
-export TRUNK_TOOLS_WASM_BINDGEN
 
 # dist/pkg/ is the engine as a JavaScript package (index.html copy-dir), for www/ training pages.
 [ -s pkg/delaylab_engine.js ] || bash scripts/build-js.sh

@@ -18,6 +18,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 TRUNK_VERSION="0.21.14"
+SPLIT_VERSION="0.2.4"                   # wasm_split_cli_support: wasm-split-cli
 WASM_OPT_VERSION="version_132"          # npm binaryen@132.0.0, pinned in package.json
 WITH_RABBITMQ="${DELAYLAB_WITH_RABBITMQ:-1}"
 for arg in "$@"; do
@@ -90,9 +91,14 @@ else
   # No --locked: one of its locked dependencies is no longer on the registry.
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
 fi
-if ! grep -Eq "^wasm_bindgen *= *\"$WB_VERSION\"" Trunk.toml; then
-  echo "setup.sh: warning: Trunk.toml [tools] wasm_bindgen differs from Cargo.lock ($WB_VERSION);" \
-       "scripts/serve.sh and scripts/test.sh override it with TRUNK_TOOLS_WASM_BINDGEN, update Trunk.toml" >&2
+
+# The splitter of the app's wasm (scripts/build-app.sh): the crate Leptos's own build tool
+# uses for #[lazy], at the version whose loader matches leptos's wasm_split_helpers 0.2.
+if cargo install --list 2>/dev/null | grep -q "^wasm_split_cli_support v$SPLIT_VERSION:" && command -v wasm-split-cli >/dev/null; then
+  say "wasm-split-cli $SPLIT_VERSION present"
+else
+  say "cargo install wasm_split_cli_support $SPLIT_VERSION (wasm-split-cli, about 2 minutes)"
+  cargo install wasm_split_cli_support --version "$SPLIT_VERSION" --features build-binary --locked --force
 fi
 
 # Trunk builds with `cargo --offline` (Trunk.toml: offline = true), and the native builds never

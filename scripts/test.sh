@@ -33,8 +33,7 @@ finish() {
 section "setup"
 bash scripts/setup.sh
 export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
-TRUNK_TOOLS_WASM_BINDGEN="$(awk '/^name = "wasm-bindgen"$/ {f=1; next} f && /^version = / {gsub(/"/, "", $3); print $3; exit}' Cargo.lock)"
-export TRUNK_TOOLS_WASM_BINDGEN TRUNK_SKIP_VERSION_CHECK=true CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+export TRUNK_SKIP_VERSION_CHECK=true CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 # Habits (issue 13): formatted, and no clippy warning natively or in the app's wasm build.
 step "cargo fmt --check" cargo fmt --all --check || true
@@ -56,14 +55,25 @@ step "build-js (wasm-pack build: pkg/, pkg-export/, pkg-strategies/)" bash scrip
 step "package = native on every preset (headless Chromium)" node tests/pkg/presets.mjs || true
 step "package size and wasm/native speed (headless Chromium)" node tests/pkg/bench.mjs || true
 # ------------------------------------------------------------------------------------------
-# dist/ must hold one real wasm module (two trunk builds at once in the same tree, e.g. a
-# second test.sh, share target/wasm-opt/ and can leave an empty .wasm behind).
+# dist/ must hold one app folder (scripts/dist-post.mjs: app-<content hash>/) with the
+# start-up module, its JS, the chunks' loader and real wasm chunks (two builds at once in
+# the same tree, e.g. a second test.sh, could leave an empty or stale one behind).
 check_dist() {
   python3 - <<'PY'
 import glob, gzip, os, sys
-wasm = glob.glob("dist/*.wasm")
-if len(wasm) != 1 or open(wasm[0], "rb").read(4) != b"\0asm":
-    sys.exit(f"dist/ has no valid wasm module: {[(w, os.path.getsize(w)) for w in wasm]}")
+apps = glob.glob("dist/app-*/")
+if len(apps) != 1:
+    sys.exit(f"dist/ has not exactly one app-<hash>/ folder: {apps}")
+app = apps[0]
+for need in ("app.js", "app_bg.wasm", "__wasm_split.js"):
+    if not os.path.isfile(app + need):
+        sys.exit(f"{app}: no {need} (scripts/build-app.sh)")
+wasm = sorted(glob.glob(app + "*.wasm"))
+for w in wasm:
+    if open(w, "rb").read(4) != b"\0asm":
+        sys.exit(f"{w} is not a wasm module ({os.path.getsize(w)} bytes)")
+if not any(os.path.basename(w).startswith("split_") for w in wasm):
+    sys.exit(f"{app}: no split_*.wasm chunk: the app was not split (src/app/chunks.rs)")
 # The modules the app imports when first needed (scripts/build-js.sh): the code exporter
 # (Export code menu) and the strategy comparison's panel, each its JS and its wasm.
 lazy = []
@@ -72,8 +82,8 @@ for d in ("pkg-export", "pkg-strategies"):
     if len(files) != 2:
         sys.exit(f"dist/{d}/ is not one module and its wasm: {files}")
     lazy += files
-snippets = glob.glob("dist/snippets/**/*.js", recursive=True)
-for f in sorted(glob.glob("dist/*.wasm") + glob.glob("dist/*.js")) + sorted(lazy + snippets):
+snippets = glob.glob(app + "snippets/**/*.js", recursive=True)
+for f in wasm + sorted(glob.glob(app + "*.js") + lazy + snippets):
     data = open(f, "rb").read()
     print(f"  {f}: {len(data)} bytes, {len(gzip.compress(data, 9))} gzipped")
     # The precompressed copies hosts serve (Trunk post_build hook scripts/dist-post.mjs).

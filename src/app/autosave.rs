@@ -10,11 +10,10 @@
 //! "Reset" (share.rs) goes back to the sandbox and removes the key; the untouched
 //! sandbox is never saved (a fresh start shows it anyway).
 
-use delaylab_share::{decode_fragment, encode_fragment, LinkError, Shared};
 use leptos::prelude::*;
 
 use super::share::{current_view, Share};
-use super::Ctx;
+use super::{chunks, Ctx};
 
 /// The localStorage key.
 pub const KEY: &str = "delaylab.autosave";
@@ -26,12 +25,9 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
 }
 
-/// What was saved: `Ok(None)` when nothing was.
-pub fn restore() -> Result<Option<Shared>, LinkError> {
-    match storage().and_then(|s| s.get_item(KEY).ok().flatten()) {
-        Some(text) => decode_fragment(&text).map(Some),
-        None => Ok(None),
-    }
+/// What was saved (a link's fragment, read back by `share::start`), if anything.
+pub fn saved() -> Option<String> {
+    storage().and_then(|s| s.get_item(KEY).ok().flatten())
 }
 
 pub fn clear() {
@@ -40,7 +36,7 @@ pub fn clear() {
     }
 }
 
-fn save(c: &Ctx, sh: &Share, last: StoredValue<String>) {
+fn save(c: Ctx, sh: Share, last: StoredValue<String>) {
     // The sandbox is what a fresh start shows anyway: nothing to keep.
     if c.preset.get_untracked() == "sandbox" && c.runner.with_value(|r| r.recorded == 0) {
         clear();
@@ -49,26 +45,32 @@ fn save(c: &Ctx, sh: &Share, last: StoredValue<String>) {
     }
     let s = c.runner.with_value(|r| r.scenario.clone());
     let mut view = current_view(
-        c,
+        &c,
         sh.link_read_only.get_untracked() || sh.read_only.get_untracked(),
     );
     // A reload reopens the scenario from its start, paused.
     view.start_ms = None;
     view.autoplay = false;
-    let fragment = encode_fragment(&s, &view);
-    if last.with_value(|l| *l == fragment) {
-        return;
-    }
-    if let Some(st) = storage() {
-        // A full storage (quota) only costs the autosave.
-        if st.set_item(KEY, &fragment).is_ok() {
-            last.set_value(fragment);
+    leptos::task::spawn_local(async move {
+        // The codec's chunk not loading only costs this save; the next change tries again.
+        let Ok(fragment) = chunks::encode_link(s, view).await else {
+            return;
+        };
+        if last.with_value(|l| *l == fragment) {
+            return;
         }
-    }
+        if let Some(st) = storage() {
+            // A full storage (quota) only costs the autosave.
+            if st.set_item(KEY, &fragment).is_ok() {
+                last.set_value(fragment);
+            }
+        }
+    });
 }
 
-/// Saves after every change of the scenario or the view options.
-pub fn watch(c: Ctx, sh: Share) {
+/// Saves after every change of the scenario or the view options; nothing while
+/// `restoring` (the saved scenario is being read back: a save now would overwrite it).
+pub fn watch(c: Ctx, sh: Share, restoring: StoredValue<bool>) {
     let pending = StoredValue::new(false);
     let last = StoredValue::new(String::new());
     Effect::new(move |_| {
@@ -87,7 +89,9 @@ pub fn watch(c: Ctx, sh: Share) {
         pending.set_value(true);
         gloo_timers::callback::Timeout::new(DELAY_MS, move || {
             pending.set_value(false);
-            save(&c, &sh, last);
+            if !restoring.get_value() {
+                save(c, sh, last);
+            }
         })
         .forget();
     });

@@ -4,7 +4,7 @@
 //! "Export code" menu (panels/export_code.rs).
 
 use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
-use delaylab_engine::scenario::definitions::{export_definitions, RABBIT_VERSION};
+use delaylab_engine::scenario::definitions::RABBIT_VERSION;
 use delaylab_engine::scenario::ActionKind;
 use delaylab_playground::per_load::PerLoad;
 use leptos::prelude::*;
@@ -38,10 +38,8 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let code_open = RwSignal::new(false);
     let export = move |_| {
-        let (text, info) = c.runner.with_value(|r| {
+        let (scenario, info) = c.runner.with_value(|r| {
             let s = &r.scenario;
-            let text =
-                serde_json::to_string_pretty(&export_definitions(s)).unwrap_or_default() + "\n";
             let t = &s.topology;
             let info = Exported {
                 plugin: t.exchanges.iter().any(|x| x.kind == DELAYED_TYPE),
@@ -54,18 +52,26 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
                         .iter()
                         .any(|a| matches!(a.kind, ActionKind::Declare(_))),
             };
-            (text, info)
+            (s.clone(), info)
         });
-        match download("definitions.json", &text) {
-            Ok(()) => {
-                error.set(None);
-                exported.update(|x| x.set(c.load_now(), info));
+        let load = c.load_now();
+        leptos::task::spawn_local(async move {
+            let saved = match crate::app::chunks::definitions_json(scenario).await {
+                Ok(text) => download("definitions.json", &text)
+                    .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}"))),
+                Err(e) => Err(e.to_string()),
+            };
+            match saved {
+                Ok(()) => {
+                    error.set(None);
+                    exported.update(|x| x.set(load, info));
+                }
+                Err(e) => {
+                    exported.update(PerLoad::clear);
+                    error.set(Some(e));
+                }
             }
-            Err(e) => {
-                exported.update(PerLoad::clear);
-                error.set(Some(e.as_string().unwrap_or_else(|| format!("{e:?}"))));
-            }
-        }
+        });
     };
     view! {
         <div class="scenario-tools">
@@ -114,7 +120,8 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
             }}
             {move || error.get().map(|e| view! { <p class="form-error">"⚠ "{e}</p> })}
         </div>
-        <crate::app::panels::export_code::ExportCodePanel open=code_open />
+        // In a chunk (chunks.rs), fetched once the page works; hidden until opened.
+        <crate::app::deferred::Deferred load=move || crate::app::chunks::export_code_panel(code_open) />
     }
 }
 

@@ -443,6 +443,19 @@ fn Objects() -> impl IntoView {
     }
 }
 
+/// The opened panel's body: the note, the three forms and the object list.
+#[component]
+pub fn EditForms() -> impl IntoView {
+    let c = expect_context::<Ctx>();
+    view! {
+        <p class="hint">{move || tx(c.lang.get(), "edit_note")}</p>
+        <super::edit_exchange::ExchangeForm />
+        <super::edit_queue::QueueForm />
+        <super::edit_binding::BindingForm />
+        <Objects />
+    }
+}
+
 #[component]
 pub fn EditTopology() -> impl IntoView {
     let c = expect_context::<Ctx>();
@@ -456,11 +469,8 @@ pub fn EditTopology() -> impl IntoView {
             <details>
                 <summary id="edit-h" data-testid="edit-open" on:click=move |_| opened.set(true)>{move || tx(c.lang.get(), "edit")}</summary>
                 <Show when=move || opened.get()>
-                    <p class="hint">{move || tx(c.lang.get(), "edit_note")}</p>
-                    <super::edit_exchange::ExchangeForm />
-                    <super::edit_queue::QueueForm />
-                    <super::edit_binding::BindingForm />
-                    <Objects />
+                    // The forms are a chunk of their own (chunks.rs), fetched on the first open.
+                    <super::deferred::Deferred load=super::chunks::edit_forms />
                 </Show>
             </details>
         </section>

@@ -381,9 +381,34 @@ pub fn snippet(base: &str, fragment: &str, name: &str, autoplay: bool, read_only
 pub fn EmbedButton() -> impl IntoView {
     let c = expect_context::<Ctx>();
     let open = RwSignal::new(false);
+    // The last copy's outcome; a new opening shows none.
+    let copied = RwSignal::new(None::<bool>);
+    let lang = move || c.lang.get();
+    view! {
+        <button
+            class="small"
+            data-testid="embed-btn"
+            aria-expanded=move || if open.get() { "true" } else { "false" }
+            aria-controls="embed-box"
+            on:click=move |_| {
+                copied.set(None);
+                open.update(|o| *o = !*o)
+            }
+        >
+            <span aria-hidden="true">"</> "</span>
+            {move || tx(lang(), "embed")}
+        </button>
+        // The snippet box is in a chunk of its own (chunks.rs), fetched once the page works.
+        <super::deferred::Deferred load=move || super::chunks::embed_box(open, copied) />
+    }
+}
+
+/// The snippet box the "Embed" button opens: options, the iframe snippet, copy.
+#[component]
+pub fn EmbedBox(open: RwSignal<bool>, copied: RwSignal<Option<bool>>) -> impl IntoView {
+    let c = expect_context::<Ctx>();
     let autoplay = RwSignal::new(false);
     let read_only = RwSignal::new(true);
-    let copied = RwSignal::new(None::<bool>);
     let text = Memo::new(move |_| {
         if !open.get() {
             return String::new();
@@ -408,19 +433,6 @@ pub fn EmbedButton() -> impl IntoView {
         super::share::write_clipboard(&text.get_untracked(), move |ok| copied.set(Some(ok)));
     };
     view! {
-        <button
-            class="small"
-            data-testid="embed-btn"
-            aria-expanded=move || if open.get() { "true" } else { "false" }
-            aria-controls="embed-box"
-            on:click=move |_| {
-                copied.set(None);
-                open.update(|o| *o = !*o)
-            }
-        >
-            <span aria-hidden="true">"</> "</span>
-            {move || tx(lang(), "embed")}
-        </button>
         <section id="embed-box" class="embed-box" data-testid="embed-box" hidden=move || !open.get() aria-labelledby="embed-h">
             <h3 id="embed-h">{move || tx(lang(), "embed_h")}</h3>
             <p class="hint">{move || tx(lang(), "embed_hint")}</p>

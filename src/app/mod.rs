@@ -7,8 +7,10 @@
 
 pub mod autosave;
 pub mod checked;
+pub mod chunks;
 pub mod clock;
 pub mod compare;
+pub mod deferred;
 pub mod edit;
 pub mod edit_binding;
 pub mod edit_exchange;
@@ -436,7 +438,7 @@ pub fn App() -> impl IntoView {
     // Embed mode (?embed): a compact page that reads its own fragment and options.
     if embed::requested() {
         request_animation_frame(move || clock::frame_loop(ctx));
-        return view! { <embed::Embed /> }.into_any();
+        return view! { <deferred::Deferred load=chunks::embed_page /> }.into_any();
     }
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
@@ -453,7 +455,7 @@ pub fn App() -> impl IntoView {
             <a class="skip" href="#main">{move || ctx.tr("skip")}</a>
             <panels::Header />
             <panels::Controls />
-            <share::LinkNotice />
+            <deferred::Deferred load=chunks::link_notice />
             <main id="main" class="grid">
                 <aside class="area-left">
                     <panels::Gallery />
@@ -467,19 +469,13 @@ pub fn App() -> impl IntoView {
                     <topo_view::Topology />
                 </div>
                 <div class="area-queues">
-                    <panels::Queues />
-                    <orders::Orders />
-                    <panels::Lateness />
+                    <deferred::Deferred load=chunks::queues_area />
                 </div>
                 <aside class="area-right">
-                    <panels::Publish />
-                    <panels::Consumers />
-                    <panels::Inspector />
+                    <deferred::Deferred load=chunks::right_area />
                 </aside>
                 <div class="area-wide">
-                    <compare::Compare />
-                    <strategies::StrategyCompare />
-                    <panels::Log />
+                    <deferred::Deferred load=chunks::wide_area />
                 </div>
             </main>
             <footer class="foot">

@@ -16,14 +16,11 @@
 //! names, bodies and descriptions go into text nodes.
 
 use delaylab_playground::per_load::PerLoad;
-use delaylab_share::{
-    decode_fragment, encode_fragment, looks_like_link, LinkError, Shared, ViewOptions,
-    MAX_FRAGMENT_CHARS,
-};
+use delaylab_share::{looks_like_link, LinkError, Shared, ViewOptions, MAX_FRAGMENT_CHARS};
 use leptos::prelude::*;
 
 use super::i18n::Lang;
-use super::{autosave, AfterSeek, Ctx};
+use super::{autosave, chunks, AfterSeek, Ctx};
 
 /// Share state, provided as a context by [`start`].
 #[derive(Clone, Copy)]
@@ -41,6 +38,8 @@ pub enum Problem {
     Link(LinkError),
     /// What localStorage held.
     Autosave(LinkError),
+    /// The link reader (the share codec's chunk) could not be fetched: why.
+    Unloaded(String),
 }
 
 fn tr(lang: Lang, key: &'static str) -> &'static str {
@@ -69,6 +68,10 @@ fn tr(lang: Lang, key: &'static str) -> &'static str {
             "无法恢复自动保存的场景,已重新开始:",
         ),
         "start_fresh" => ("Start fresh", "重新开始"),
+        "codec_unloaded" => (
+            "the part of the page that reads links could not be loaded; reload the page to try again",
+            "读取链接的页面部分未能加载;请刷新页面重试",
+        ),
         _ => (key, key),
     };
     if lang == Lang::Zh {
@@ -181,20 +184,37 @@ pub fn start(c: Ctx, hash: &str) {
         problem: RwSignal::new(None),
     };
     provide_context(sh);
+    // A link or an autosave is read by the share codec's chunk: the page shows the
+    // sandbox (or the preset) until it is in, and autosave writes nothing meanwhile.
+    let restoring = StoredValue::new(false);
     if looks_like_link(hash) {
-        match decode_fragment(hash) {
-            Ok(shared) => open(&c, &sh, shared),
-            Err(e) => sh.problem.set(Some(Problem::Link(e))),
-        }
-    } else if hash.is_empty() {
-        match autosave::restore() {
-            Ok(Some(shared)) => open(&c, &sh, shared),
-            Ok(None) => {}
-            Err(e) => {
-                autosave::clear();
-                sh.problem.set(Some(Problem::Autosave(e)));
+        let fragment = hash.to_string();
+        leptos::task::spawn_local(async move {
+            match chunks::decode_link(fragment).await {
+                Ok(Ok(shared)) => open(&c, &sh, shared),
+                Ok(Err(e)) => sh.problem.set(Some(Problem::Link(e))),
+                Err(e) => sh.problem.set(Some(Problem::Unloaded(e.to_string()))),
             }
-        }
+        });
+    } else if let (true, Some(saved)) = (hash.is_empty(), autosave::saved()) {
+        restoring.set_value(true);
+        leptos::task::spawn_local(async move {
+            match chunks::decode_link(saved).await {
+                Ok(Ok(shared)) => open(&c, &sh, shared),
+                Ok(Err(e)) => {
+                    autosave::clear();
+                    sh.problem.set(Some(Problem::Autosave(e)));
+                }
+                // Kept: the next visit may fetch the codec.
+                Err(e) => sh.problem.set(Some(Problem::Unloaded(e.to_string()))),
+            }
+            restoring.set_value(false);
+        });
+    } else {
+        // Fetched now, while the reader looks at the page: "Copy link" then copies at once.
+        leptos::task::spawn_local(async {
+            let _ = chunks::preload_share_codec().await;
+        });
     }
     // The read-only view: CSS hides the editing controls (style.css, `.read-only`).
     Effect::new(move |_| {
@@ -210,7 +230,7 @@ pub fn start(c: Ctx, hash: &str) {
             };
         }
     });
-    autosave::watch(c, sh);
+    autosave::watch(c, sh, restoring);
 }
 
 /// Writes `text` to the clipboard, then `done(true)`; `done(false)` when the browser
@@ -243,14 +263,20 @@ pub fn ShareTools() -> impl IntoView {
     let copy = move |_| {
         let load = c.load_now();
         let s = c.runner.with_value(|r| r.scenario.clone());
-        let fragment = encode_fragment(&s, &current_view(&c, sh.link_read_only.get_untracked()));
-        if fragment.len() > MAX_FRAGMENT_CHARS {
-            link.update(PerLoad::clear);
-            return status.update(|st| st.set(load, "too_long"));
-        }
-        let url = format!("{}#{fragment}", base());
-        copy_to_clipboard(&url, status, load);
-        link.update(|l| l.set(load, url));
+        let view = current_view(&c, sh.link_read_only.get_untracked());
+        leptos::task::spawn_local(async move {
+            let fragment = match chunks::encode_link(s, view).await {
+                Ok(f) => f,
+                Err(_) => return status.update(|st| st.set(load, "codec_unloaded")),
+            };
+            if fragment.len() > MAX_FRAGMENT_CHARS {
+                link.update(PerLoad::clear);
+                return status.update(|st| st.set(load, "too_long"));
+            }
+            let url = format!("{}#{fragment}", base());
+            copy_to_clipboard(&url, status, load);
+            link.update(|l| l.set(load, url));
+        });
     };
     let l = move |k| tr(c.lang.get(), k);
     view! {
@@ -309,16 +335,17 @@ pub fn LinkNotice() -> impl IntoView {
     move || {
         sh.problem.get().map(|p| {
             let lang = c.lang.get();
-            let (title, e) = match &p {
-                Problem::Link(e) => (tr(lang, "bad_link"), e),
-                Problem::Autosave(e) => (tr(lang, "bad_autosave"), e),
+            let (title, text) = match &p {
+                Problem::Link(e) => (tr(lang, "bad_link"), describe(lang, e)),
+                Problem::Autosave(e) => (tr(lang, "bad_autosave"), describe(lang, e)),
+                Problem::Unloaded(why) => (tr(lang, "bad_link"), format!("{} ({why})", tr(lang, "codec_unloaded"))),
             };
             view! {
                 <div class="link-problem" role="alert" data-testid="link-error">
                     <p>
                         <strong>"⚠ "{title}</strong>
                         " "
-                        <span data-testid="link-error-text">{describe(lang, e)}</span>
+                        <span data-testid="link-error-text">{text}</span>
                     </p>
                     <button class="primary" data-testid="start-fresh" on:click=move |_| start_fresh(&c, &sh)>
                         {tr(lang, "start_fresh")}

@@ -86,7 +86,7 @@ pub fn StrategyCompare() -> impl IntoView {
             view! {
                 <p class="error" role="alert" data-testid="strat-load-failed">
                     {c.tr("strat_load_failed")} " " {why} " "
-                    <button class="small" on:click=move |_| load()>{c.tr("strat_retry")}</button>
+                    <button class="small" on:click=move |_| load()>{c.tr("try_again")}</button>
                 </p>
             }
             .into_any(),

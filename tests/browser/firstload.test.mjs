@@ -111,24 +111,36 @@ async function measure(browser, url, net, viewport) {
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     const cdp = await context.newCDPSession(page);
-    const wasm = { requests: 0, bytes: 0, encoding: '', lazy: [] };
+    const wasm = { requests: 0, bytes: 0, encoding: '', lazy: [], chunks: [], chunkBytes: 0 };
     const ids = new Set();
+    const chunkIds = new Set();
     // The modules the app imports when needed (pkg-export/, pkg-strategies/): a first load
     // must not wait for them. The comparison's may be fetched once the loaded scenario's
     // page brings its panel near the screen (after the click), so each request's wall
     // time is kept and compared with the page's own "working" moment below.
     const isLazy = (url) => url.endsWith('.wasm') && /\/pkg[^/]*\//.test(new URL(url).pathname);
+    // The app's own chunks (scripts/build-app.sh: split_*.wasm, chunk_*.wasm beside the
+    // start-up module): fetched by the running app, so never before it mounted.
+    const isChunk = (url) => /\/app-[^/]+\/(split|chunk)_[^/]*\.wasm$/.test(new URL(url).pathname);
     cdp.on('Network.requestWillBeSent', (e) => {
       if (isLazy(e.request.url)) wasm.lazy.push({ url: e.request.url, wallMs: e.wallTime * 1000 });
+      if (isChunk(e.request.url)) wasm.chunks.push({ url: e.request.url, wallMs: e.wallTime * 1000, ts: e.timestamp });
     });
     cdp.on('Network.responseReceived', (e) => {
-      if (!e.response.url.endsWith('.wasm') || isLazy(e.response.url)) return;
+      if (isChunk(e.response.url)) chunkIds.add(e.requestId);
+      if (!e.response.url.endsWith('.wasm') || isLazy(e.response.url) || isChunk(e.response.url)) return;
       ids.add(e.requestId);
       wasm.requests++;
       const h = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]));
       wasm.encoding = h['content-encoding'] || 'identity';
     });
-    cdp.on('Network.loadingFinished', (e) => { if (ids.has(e.requestId)) wasm.bytes += e.encodedDataLength; });
+    cdp.on('Network.loadingFinished', (e) => {
+      if (ids.has(e.requestId)) {
+        wasm.bytes += e.encodedDataLength;
+        wasm.finishedTs = e.timestamp;
+      }
+      if (chunkIds.has(e.requestId)) wasm.chunkBytes += e.encodedDataLength;
+    });
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     await cdp.send('Network.emulateNetworkConditions', {
@@ -146,6 +158,9 @@ async function measure(browser, url, net, viewport) {
     const workingWallMs = inPage.origin + (inPage.named ?? working);
     wasm.early = wasm.lazy.filter((r) => r.wallMs < workingWallMs).map((r) => r.url);
     wasm.late = wasm.lazy.filter((r) => r.wallMs >= workingWallMs).map((r) => r.url);
+    // CDP's monotonic timestamps: a chunk requested before the start-up module was in.
+    wasm.chunksEarly = wasm.chunks.filter((r) => !(r.ts >= wasm.finishedTs)).map((r) => r.url);
+    wasm.chunksBeforeWorking = wasm.chunks.filter((r) => r.wallMs < workingWallMs).length;
     if (errors.length) throw new Error(`console errors at ${net.name}: ${errors.join('; ')}`);
     return { fcp, mounted, working, wasm, inPage };
   } finally {
@@ -155,20 +170,28 @@ async function measure(browser, url, net, viewport) {
 
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
-/** The sizes of dist/'s wasm modules: raw, and the .gz and .br copies the host serves. */
+/** The sizes of dist/'s wasm modules: raw, and the .gz and .br copies the host serves
+ * (the app's chunks summed in one line). */
 function wasmSizes() {
   const out = [];
+  const chunks = { n: 0, raw: 0, gz: 0, br: 0 };
+  const size = (f) => (fs.existsSync(f) ? fs.statSync(f).size : NaN);
   const walk = (dir) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.wasm')) {
-        const size = (f) => (fs.existsSync(f) ? fs.statSync(f).size : NaN);
+      else if (/^(split|chunk)_.*\.wasm$/.test(e.name)) {
+        chunks.n++;
+        chunks.raw += size(p);
+        chunks.gz += size(`${p}.gz`);
+        chunks.br += size(`${p}.br`);
+      } else if (e.name.endsWith('.wasm')) {
         out.push(`${path.relative(DIST, p)}: ${size(p)} B raw, ${size(`${p}.gz`)} B gzip, ${size(`${p}.br`)} B br`);
       }
     }
   };
   walk(DIST);
+  out.push(`the app's ${chunks.n} chunks: ${chunks.raw} B raw, ${chunks.gz} B gzip, ${chunks.br} B br`);
   return out.sort();
 }
 
@@ -278,6 +301,9 @@ export const tests = [
               const late = [...new Set(runs.flatMap((r) => r.wasm.late.map((u) => new URL(u).pathname)))];
               if (late.length) console.log(`       fetched once working (the loaded scenario brought its panel near): ${late.join(', ')}`);
               for (const r of runs) assert.deepEqual(r.wasm.early, [], `a first load fetched a module the app imports when needed before it was working (${vpName})`);
+              // The start-up module alone is on the way to working; its chunks follow the mount.
+              for (const r of runs) assert.deepEqual(r.wasm.chunksEarly, [], `a chunk was requested before the start-up module had arrived (${vpName})`);
+              console.log(`       chunks: ${runs.map((r) => `${r.wasm.chunks.length} fetched (${r.wasm.chunksBeforeWorking} before working), ${r.wasm.chunkBytes} B`).join(' / ')}`);
               for (const r of runs) assert.ok(r.fcp <= r.working, `first paint ${r.fcp} after working ${r.working}`);
             }
           }

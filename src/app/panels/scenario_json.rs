@@ -7,6 +7,21 @@ use crate::app::for_load::ForLoad;
 
 #[component]
 pub fn ScenarioJson() -> impl IntoView {
+    let c = ctx();
+    view! {
+        <section class="panel json-editor" aria-labelledby="json-h">
+            <details>
+                <summary id="json-h">{move || c.tr("json_editor")}</summary>
+                // The editor is a chunk of its own (chunks.rs), fetched once the page works.
+                <crate::app::deferred::Deferred load=crate::app::chunks::scenario_json />
+            </details>
+        </section>
+    }
+}
+
+/// The folded panel's body: the scenario as JSON, load and reset.
+#[component]
+pub fn ScenarioJsonBody() -> impl IntoView {
     use delaylab_engine::scenario::{load_str, save::to_string_pretty};
     let c = ctx();
     // The scenario as it is now: a new load, or a user input recorded into it.
@@ -36,9 +51,6 @@ pub fn ScenarioJson() -> impl IntoView {
         }
     };
     view! {
-        <section class="panel json-editor" aria-labelledby="json-h">
-            <details>
-                <summary id="json-h">{move || c.tr("json_editor")}</summary>
                 <p class="hint">{move || c.tr("json_hint")}</p>
                 <textarea
                     class="json-text"
@@ -54,7 +66,5 @@ pub fn ScenarioJson() -> impl IntoView {
                     <button on:click=move |_| fill()>{move || c.tr("json_reset")}</button>
                 </div>
                 <p class="form-error" role="alert" data-testid="json-error">{move || error.get().map(|e| format!("⚠ {e}"))}</p>
-            </details>
-        </section>
     }
 }

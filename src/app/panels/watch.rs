@@ -20,7 +20,8 @@ pub fn Watch() -> impl IntoView {
                 <crate::app::share::ShareTools />
                 <crate::app::embed::EmbedButton />
             </div>
-            <crate::app::checked::CheckedPanel open=checked_open />
+            // In a chunk (chunks.rs), fetched once the page works; hidden until opened.
+            <crate::app::deferred::Deferred load=move || crate::app::chunks::checked_panel(checked_open) />
             <p class="desc">{move || c.meta_texts().description}</p>
             // Nothing to watch: no line at all (a bare label says nothing).
             {move || {

@@ -1,0 +1,77 @@
+//! Parts of the page a first screen does not need, in wasm chunks of their own (issue 13
+//! item 5: a slow phone line waits only for the start-up module before the playground
+//! works). Unlike the modules of `lazy_module.rs` (a Leptos and a memory of their own),
+//! a chunk is a piece of this very program: scripts/build-app.sh splits the linked wasm
+//! at each `#[wasm_split(...)]` function (wasm_split_cli_support, the splitter Leptos's
+//! `#[lazy]` uses), and the chunk shares the start-up module's memory, table and
+//! reactive graph, so its views read the same `Ctx` as every other panel.
+//!
+//! ```text
+//! mount ─ <Deferred load=chunks::queues_area /> ─ fetch + instantiate the chunk ─▶ its view
+//!                                          └ failed: "could not load …" + Try again ─▶ fetch
+//! ```
+//!
+//! A split function is called through its chunk's loader: the first call fetches the
+//! chunk (and the chunks it shares code with), later calls run at once. Where the app is
+//! not split (a native check), the call is a plain call.
+
+use std::future::Future;
+
+use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
+use send_wrapper::SendWrapper;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen_futures::JsFuture;
+
+use super::Ctx;
+
+/// How long a deferred part waits at most for the page to be idle before it is fetched
+/// anyway (a page kept busy, by a fast clock, still gets its panels).
+const IDLE_TIMEOUT_MS: u32 = 1_000;
+
+// requestIdleCallback as a promise (a snippet file: the CSP forbids inline scripts); a
+// browser without it goes on after a macrotask.
+#[wasm_bindgen(inline_js = "export function idle(ms) { return new Promise((done) => \
+    self.requestIdleCallback ? requestIdleCallback(() => done(), { timeout: ms }) : setTimeout(done, 0)); }")]
+extern "C" {
+    fn idle(timeout_ms: u32) -> web_sys::js_sys::Promise;
+}
+
+/// What a split view function gives: its view, or why its chunk did not load.
+pub type Loaded = Result<AnyView, SplitLoaderError>;
+
+/// Shows what `load` gives once its chunk is in (nothing until then: the parts deferred
+/// sit below the first screen, or inside a panel that was just opened), fetched when the
+/// page is first idle. A failed load says so and offers to try again (the splitter's
+/// loader does not keep a failure).
+#[component]
+pub fn Deferred<F, Fut>(load: F) -> impl IntoView
+where
+    F: Fn() -> Fut + Copy + Send + Sync + 'static,
+    Fut: Future<Output = Loaded> + 'static,
+{
+    let c = expect_context::<Ctx>();
+    let attempt = RwSignal::new(0_u32);
+    move || {
+        attempt.track();
+        // The loader's future holds JavaScript promises (not Send); the page has one thread.
+        // Fetched once the page is idle: at start, the reader's first click on the first
+        // screen comes before the compile and the drawing of what is below it.
+        let fut = SendWrapper::new(async move {
+            let _ = JsFuture::from(idle(IDLE_TIMEOUT_MS)).await;
+            load().await
+        });
+        Suspend::new(async move {
+            match fut.await {
+                Ok(view) => view,
+                Err(e) => view! {
+                    <p class="form-error deferred-error" role="alert" data-testid="deferred-error">
+                        "⚠ "{move || c.tr("deferred_failed")}" ("{e.to_string()}") "
+                        <button on:click=move |_| attempt.update(|n| *n += 1)>{move || c.tr("try_again")}</button>
+                    </p>
+                }
+                .into_any(),
+            }
+        })
+    }
+}

@@ -1,0 +1,46 @@
+// The app's chunks (src/app/chunks.rs, split by scripts/build-app.sh): the parts of the
+// page below or beside the first screen come in once the page works, and a chunk that
+// cannot be fetched says so where its panels would be, with "Try again", instead of a
+// blank page or a dead one; the first screen keeps working meanwhile.
+
+/** The chunk of the page's lower panels and the scenario tools' panels. */
+const PAGE_CHUNK = /\/app-[^/]+\/split_page\.wasm$/;
+/** What the splitter's loader and the browser say when a fetch is refused. */
+const FETCH_REFUSED = [/split_page\.wasm/, /Failed to fetch|failed to load|TypeError|net::ERR_FAILED|WebAssembly/i];
+
+export const tests = [
+  {
+    name: 'the lower panels arrive after the mount: publish, queues and the log are there',
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('#head-of-line-blocking', { ready: '[data-testid="app"]' });
+      await page.locator('[data-testid="publish"]').waitFor();
+      for (const sel of ['[data-testid="publish"]', '.area-queues .panel', '.area-wide .panel']) {
+        assert.ok(await page.locator(sel).count() > 0, `${sel} is not on the page`);
+      }
+      assert.equal(await page.locator('[data-testid="deferred-error"]').count(), 0);
+    },
+  },
+  {
+    name: 'a chunk that cannot be fetched: its places say so, Try again brings the panels',
+    allowConsole: FETCH_REFUSED,
+    async run(t) {
+      const { page, assert } = t;
+      let refuse = true;
+      await page.route(PAGE_CHUNK, (route) => (refuse ? route.abort('failed') : route.continue()));
+      await t.goto('#head-of-line-blocking', { ready: '[data-testid="app"]' });
+      const errors = page.locator('[data-testid="deferred-error"]');
+      await errors.first().waitFor();
+      assert.match(await errors.first().innerText(), /could not be loaded/);
+      assert.equal(await page.locator('[data-testid="publish"]').count(), 0);
+      // The first screen still works: a gallery card loads its scenario.
+      await page.locator('[data-testid="preset-order-timeout-queue-ttl"]').click();
+      await page.waitForFunction(() => /30 min/.test(document.querySelector('[data-testid="scenario-name"]')?.textContent ?? ''));
+      refuse = false;
+      const publishArea = page.locator('.area-right [data-testid="deferred-error"] button');
+      await publishArea.click();
+      await page.locator('[data-testid="publish"]').waitFor();
+      assert.equal(await page.locator('.area-right [data-testid="deferred-error"]').count(), 0);
+    },
+  },
+];
