@@ -6,8 +6,11 @@
 // with gzip (the goals' host) and with the .br copies. The load times are printed, not
 // asserted (the goals are FCP <= 1.0 s and working <= 3.0 s at 1.6 Mbps / 150 ms, working
 // <= 1.0 s at 10 Mbps / 40 ms; a shared machine's timing would make a timed assertion
-// flake); asserted are one wasm download per load (the preload is used), the encoding, and
-// that none of the modules the app imports when needed is requested before it is working.
+// flake); asserted are one download of the start-up wasm per load (the preload is used),
+// the encoding, that none of the modules the app imports when needed is requested before
+// it is working, and that none of the app's chunks (scripts/build-app.sh) is requested
+// before the start-up module has arrived (they follow the mount; their count and bytes
+// are printed).
 // "Working" = the app's gallery card for PRESET is there and a click on it has loaded that
 // scenario (its name shows), measured from navigation start. Two clocks are printed: what
 // the driver sees (Playwright's wait, click and poll, each a round trip to the page: on a
