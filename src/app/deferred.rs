@@ -59,7 +59,10 @@ where
         // screen comes before the compile and the drawing of what is below it.
         let fut = SendWrapper::new(async move {
             let _ = JsFuture::from(idle(IDLE_TIMEOUT_MS)).await;
-            load().await
+            let loaded = load().await;
+            // Drawn in an idle moment of its own: a click that came meanwhile goes first.
+            let _ = JsFuture::from(idle(IDLE_TIMEOUT_MS)).await;
+            loaded
         });
         Suspend::new(async move {
             match fut.await {
