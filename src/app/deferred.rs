@@ -37,6 +37,50 @@ extern "C" {
     fn idle(timeout_ms: u32) -> web_sys::js_sys::Promise;
 }
 
+/// The page's root element says whether any deferred part is still on its way:
+/// `<html data-parts="loading">` while one is, `"ready"` when none is (an outward sync,
+/// for tests and tools that want the whole page: tests/browser/run.mjs waits for it).
+const PARTS_ATTRIBUTE: &str = "data-parts";
+
+thread_local! {
+    /// Deferred parts fetched or drawn right now.
+    static PENDING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// One deferred part on its way, counted while it lives (dropped when the part is drawn,
+/// failed, or was removed from the page before it came). A link or an autosave being read
+/// (share.rs) counts too: the page is not what it will be until it is open.
+pub struct Pending;
+
+impl Pending {
+    pub fn start() -> Self {
+        PENDING.with(|n| n.set(n.get() + 1));
+        show_parts();
+        Pending
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        PENDING.with(|n| n.set(n.get().saturating_sub(1)));
+        show_parts();
+    }
+}
+
+fn show_parts() {
+    let state = if PENDING.with(|n| n.get()) == 0 {
+        "ready"
+    } else {
+        "loading"
+    };
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute(PARTS_ATTRIBUTE, state);
+    }
+}
+
 /// What a split view function gives: its view, or why its chunk did not load.
 pub type Loaded = Result<AnyView, SplitLoaderError>;
 
@@ -57,7 +101,9 @@ where
         // The loader's future holds JavaScript promises (not Send); the page has one thread.
         // Fetched once the page is idle: at start, the reader's first click on the first
         // screen comes before the compile and the drawing of what is below it.
+        let pending = Pending::start();
         let fut = SendWrapper::new(async move {
+            let _pending = pending;
             let _ = JsFuture::from(idle(IDLE_TIMEOUT_MS)).await;
             let loaded = load().await;
             // Drawn in an idle moment of its own: a click that came meanwhile goes first.

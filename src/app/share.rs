@@ -19,6 +19,7 @@ use delaylab_playground::per_load::PerLoad;
 use delaylab_share::{looks_like_link, LinkError, Shared, ViewOptions, MAX_FRAGMENT_CHARS};
 use leptos::prelude::*;
 
+use super::deferred::Pending;
 use super::i18n::Lang;
 use super::{autosave, chunks, AfterSeek, Ctx};
 
@@ -189,7 +190,9 @@ pub fn start(c: Ctx, hash: &str) {
     let restoring = StoredValue::new(false);
     if looks_like_link(hash) {
         let fragment = hash.to_string();
+        let pending = Pending::start();
         leptos::task::spawn_local(async move {
+            let _pending = pending;
             match chunks::decode_link(fragment).await {
                 Ok(Ok(shared)) => open(&c, &sh, shared),
                 Ok(Err(e)) => sh.problem.set(Some(Problem::Link(e))),
@@ -198,7 +201,9 @@ pub fn start(c: Ctx, hash: &str) {
         });
     } else if let (true, Some(saved)) = (hash.is_empty(), autosave::saved()) {
         restoring.set_value(true);
+        let pending = Pending::start();
         leptos::task::spawn_local(async move {
+            let _pending = pending;
             match chunks::decode_link(saved).await {
                 Ok(Ok(shared)) => open(&c, &sh, shared),
                 Ok(Err(e)) => {

@@ -84,6 +84,21 @@ fn trunc(s: &str, max: usize) -> String {
     }
 }
 
+/// Frames the first measure waits at most for the frame to be in the page and laid out:
+/// a view drawn from a chunk (embed mode, deferred.rs) is put in the page a moment after
+/// it is built. Two seconds at 60 Hz; a resize measures again in any case.
+const FIRST_MEASURE_FRAMES: u32 = 120;
+
+/// Measures on the next animation frame, and again on the following ones until `measure`
+/// says it could (at most `frames_left` more).
+fn measure_when_laid_out(measure: impl Fn() -> bool + Copy + 'static, frames_left: u32) {
+    request_animation_frame(move || {
+        if !measure() && frames_left > 0 {
+            measure_when_laid_out(measure, frames_left - 1);
+        }
+    });
+}
+
 #[component]
 pub fn Topology() -> impl IntoView {
     let c = expect_context::<Ctx>();
@@ -96,16 +111,21 @@ pub fn Topology() -> impl IntoView {
     // frame pans. `frame_w` is measured on a fit and on every resize.
     let frame_ref = NodeRef::<leptos::html::Div>::new();
     let frame_w = RwSignal::new(0.0f64);
+    // Whether the frame is laid out (a width to measure).
     let measure = move || {
-        if let Some(el) = frame_ref.get_untracked() {
-            let w = f64::from(el.client_width());
-            if w > 0.0 && (w - frame_w.get_untracked()).abs() >= 1.0 {
-                frame_w.set(w);
-            }
+        let Some(el) = frame_ref.get_untracked() else {
+            return false;
+        };
+        let w = f64::from(el.client_width());
+        if w > 0.0 && (w - frame_w.get_untracked()).abs() >= 1.0 {
+            frame_w.set(w);
         }
+        w > 0.0
     };
-    let _ = window_event_listener(leptos::ev::resize, move |_| measure());
-    request_animation_frame(measure);
+    let _ = window_event_listener(leptos::ev::resize, move |_| {
+        measure();
+    });
+    measure_when_laid_out(measure, FIRST_MEASURE_FRAMES);
     // Phones lay the graph out top to bottom (topo::layout) and draw it at its own size,
     // centred, rather than scaled to the width (zoom still widens it).
     let narrow = || {

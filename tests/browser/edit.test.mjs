@@ -8,6 +8,7 @@ const top = (t) => t.page.evaluate(() => window.scrollTo(0, 0));
 async function openEditor(t) {
   const { page } = t;
   await page.click('[data-testid="edit-open"]');
+  await t.partsReady(); // the editor's forms are a chunk fetched on the first opening
   await page.click('[data-testid="edit-queue-open"]');
 }
 
@@ -95,6 +96,7 @@ export const tests = [
       const { page, assert } = t;
       await t.goto('#head-of-line-blocking', ready);
       await page.click('[data-testid="edit-open"]');
+      await t.partsReady();
       const bindings = page.locator('[data-testid="edit-binding"]');
       const n = await bindings.count();
       assert.ok(n >= 2, `only ${n} bindings listed`);

@@ -45,6 +45,7 @@ export const tests = [
       const { page, assert } = t;
       await t.goto('#head-of-line-blocking', ready);
       await page.click('[data-testid="edit-open"]');
+      await t.partsReady();
       await page.click('[data-testid="edit-binding-open"]');
       const source = page.locator('[data-testid="b-source"]');
       const suggested = await source.inputValue();

@@ -1,5 +1,6 @@
 // What the user does is written into the scenario: a share link, the autosave and
 // Restart replay the session (publishes from the form, consumers added or stopped).
+import { partsReady } from './parts.mjs';
 
 const ready = { ready: '[data-testid="topology"] .node' };
 
@@ -37,6 +38,7 @@ async function openLinkElsewhere(page, check) {
     const other = await ctx.newPage();
     await other.goto(link);
     await other.waitForSelector(ready.ready);
+    await partsReady(other);
     await check(other);
   } finally {
     await ctx.close();
@@ -92,6 +94,7 @@ export const tests = [
       await page.waitForTimeout(1200); // the autosave waits 0.4 s after a change
       await page.reload();
       await page.waitForSelector(ready.ready);
+      await partsReady(page);
       await jumpTo(page, '0:10');
       await page.waitForSelector('[data-testid="log-line"][data-kind="delivered"][data-body="mine-kept"]');
       assert.equal((await delivered(page)).length, 1);

@@ -5,7 +5,8 @@
 // Runs, in sequence, the tests exported by every tests/browser/*.test.mjs (sorted by file
 // name). A test file exports `tests`, an array of { name, run(t), timeout?, allowConsole? }:
 //   t.page        a fresh page (own browser context, desktop viewport 1440x900)
-//   t.goto(path)  opens BASE_URL + path and waits until the app has mounted
+//   t.goto(path)  opens BASE_URL + path and waits until the app has mounted and drawn its
+//                 deferred parts (t.partsReady(page?): <html data-parts="ready">)
 //   t.baseUrl, t.assert (node:assert/strict), t.screenshot(label) (desktop + phone PNGs)
 // A test fails if run() throws, times out, or the page logs any console error, page error
 // or failed request (allowConsole: [RegExp] excuses matching messages). After every test,
@@ -18,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { partsReady } from './parts.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -117,8 +119,10 @@ for (const test of queue) {
       const response = await page.goto(new URL(p, BASE_URL).href, { waitUntil: 'load' });
       assert.ok(response && response.ok(), `GET ${p || '/'} answered ${response && response.status()}`);
       if (ready) await page.waitForSelector(ready, { state: 'attached', timeout: 30_000 });
+      await this.partsReady();
       return response;
     },
+    partsReady: (p = page) => partsReady(p),
     async screenshot(label) {
       const base = label ? `${shotBase}--${slug(label)}` : shotBase;
       const files = [];

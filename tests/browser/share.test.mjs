@@ -46,6 +46,7 @@ async function inFreshBrowser(t, url, check) {
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForSelector(ready.ready, { timeout: 30_000 });
+    await t.partsReady(page);
     await check(page);
     t.assert.deepEqual(errors, []);
   } finally {
