@@ -3,7 +3,7 @@
 //   0. builds the app's wasm, split into a start-up module and chunks (scripts/
 //      build-app.sh), into a folder named by its content (`app-<sha256 prefix>/`: a
 //      cached page never mixes files of two builds) and points index.html's boot script
-//      at it (`data-js="{app}/app.js"` -> `app-1a2b.../app.js`);
+//      at it (`data-js="{app}/app.js"` -> `./app-1a2b.../app.js`);
 //   1. writes the static first paint (scripts/first-paint.mjs) at the start of <body>;
 //   2. makes sure the wasm, its JS glue and the chunks' loader are preloaded from <head>,
 //      so the fetches start while the HTML is still parsing (a missing hint is added,
@@ -52,7 +52,11 @@ function fail(msg) {
 // 0: the app, in a folder named by its content.
 function appFolder() {
   const building = path.join(staging, 'app.building');
-  execFileSync('bash', [path.join(ROOT, 'scripts', 'build-app.sh'), building, release ? 'release' : 'debug'], { stdio: 'inherit' });
+  try {
+    execFileSync('bash', [path.join(ROOT, 'scripts', 'build-app.sh'), building, release ? 'release' : 'debug'], { stdio: 'inherit' });
+  } catch (e) {
+    fail(`scripts/build-app.sh failed (${e.status === null ? e.signal : `exit ${e.status}`}; its output is above)`);
+  }
   const hash = crypto.createHash('sha256');
   for (const f of walk(building, [], () => true).sort()) {
     hash.update(path.relative(building, f));

@@ -7,14 +7,14 @@
 //!
 //! | chunk | fetched | holds |
 //! |---|---|---|
-//! | `page` | as the page mounts (after the start-up module: not on the way to working) | every panel below or beside the first screen, the panels the scenario's tool buttons open |
+//! | `page` | once the page is first idle after its mount (after the start-up module: not on the way to working) | every panel below or beside the first screen, the panels the scenario's tool buttons open |
 //! | `share_codec` | at mount, or first when a link or an autosave is opened | the share link's codec and its frozen dictionary |
 //! | `edit_forms` | when "Edit the topology" first opens | the topology editor's forms |
 //! | `definitions` | on "Export definitions" | RabbitMQ's definitions export |
 //! | `embed_page` | embed mode (`?embed`) only | the compact page an iframe shows |
 //!
-//! One chunk for what is fetched together (`page`): a split point of its own per panel
-//! made 55 files of a few hundred bytes, code shared by ever other pairs of panels.
+//! One chunk for what is fetched together (`page`): a chunk of its own per panel made
+//! 68 files, many of a few hundred bytes (the code each pair of panels shares); now 15.
 
 use delaylab_engine::scenario::Scenario;
 use delaylab_share::{LinkError, Shared, ViewOptions};
@@ -107,7 +107,7 @@ pub fn decode_link(fragment: String) -> Result<Result<Shared, LinkError>, SplitL
 }
 
 /// The share-link fragment of a scenario and view options (`delaylab_share::encode_fragment`).
-#[wasm_split(share_codec, fallible, preload(preload_share_codec_encode), wasm_split_path = ::leptos::wasm_split)]
+#[wasm_split(share_codec, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn encode_link(scenario: Scenario, view: ViewOptions) -> Result<String, SplitLoaderError> {
     Ok(delaylab_share::encode_fragment(&scenario, &view))
 }

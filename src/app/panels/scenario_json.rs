@@ -51,20 +51,20 @@ pub fn ScenarioJsonBody() -> impl IntoView {
         }
     };
     view! {
-                <p class="hint">{move || c.tr("json_hint")}</p>
-                <textarea
-                    class="json-text"
-                    data-testid="scenario-json"
-                    rows="16"
-                    spellcheck="false"
-                    aria-labelledby="json-h"
-                    prop:value=move || text.get()
-                    on:input=move |ev| text.set(event_target_value(&ev))
-                ></textarea>
-                <div class="json-actions">
-                    <button class="primary" data-testid="json-load" on:click=move |_| apply()>{move || c.tr("json_load")}</button>
-                    <button on:click=move |_| fill()>{move || c.tr("json_reset")}</button>
-                </div>
-                <p class="form-error" role="alert" data-testid="json-error">{move || error.get().map(|e| format!("⚠ {e}"))}</p>
+        <p class="hint">{move || c.tr("json_hint")}</p>
+        <textarea
+            class="json-text"
+            data-testid="scenario-json"
+            rows="16"
+            spellcheck="false"
+            aria-labelledby="json-h"
+            prop:value=move || text.get()
+            on:input=move |ev| text.set(event_target_value(&ev))
+        ></textarea>
+        <div class="json-actions">
+            <button class="primary" data-testid="json-load" on:click=move |_| apply()>{move || c.tr("json_load")}</button>
+            <button on:click=move |_| fill()>{move || c.tr("json_reset")}</button>
+        </div>
+        <p class="form-error" role="alert" data-testid="json-error">{move || error.get().map(|e| format!("⚠ {e}"))}</p>
     }
 }
