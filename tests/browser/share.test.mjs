@@ -134,6 +134,8 @@ export const tests = [
         // Watching still works.
         await jumpTo(p, '40:00');
         await waitClock(p, '0:40:00.000');
+        // The log is redrawn the frame after the clock arrives (Refresh::log_due).
+        await p.waitForSelector('[data-testid="log-line"][data-kind="delivered"]');
         assert.ok((await deliveries(p)).length > 0);
       });
       await page.click('[data-testid="lang-en"]');
