@@ -77,32 +77,19 @@ impl Ctx {
         self.pacer.with_value(Pacer::busy)
     }
 
-    /// One animation frame: advance the virtual clock, apply the events.
+    /// One animation frame: advance the virtual clock, apply the events, then bring the
+    /// views that follow the clock up to date in the same frame (so the frame that shows a
+    /// seek's arrival also shows its log and figures).
     fn frame(&self) {
         let wall = perf_now();
         self.wall.set(wall);
+        self.advance(wall);
+        self.settle(wall);
+    }
+
+    /// Runs the engine towards the pacer's target for at most [`FRAME_BUDGET_MS`].
+    fn advance(&self, wall: f64) {
         let busy = self.busy();
-        if !busy && self.refresh.with_value(Refresh::snapshot_stale) {
-            self.refresh_snapshot(wall);
-        }
-        if !busy
-            && self.runner.with_value(|r| r.track.delivered.len() as u64)
-                != self.stats.with_untracked(|s| s.total)
-        {
-            self.stats
-                .set(self.runner.with_value(|r| Stats::of(&r.track.delivered)));
-        }
-        if self
-            .refresh
-            .try_update_value(|f| f.log_due(busy, wall))
-            .unwrap_or(false)
-        {
-            self.log_rev.update(|r| *r += 1);
-        }
-        if !self.flights.with_untracked(|f| f.is_empty()) {
-            self.flights
-                .update(|f| f.retain(|x| wall - x.start < FLIGHT_MS));
-        }
         let Some(target) = self.pacer.with_value(|p| p.target(wall)) else {
             // Paused: lanes still catch up with a step, a restart or a user publish.
             self.cmp
@@ -126,6 +113,33 @@ impl Ctx {
         self.sync_clock();
         self.apply(batch, wall);
         self.cmp.follow(now, wall, busy);
+    }
+
+    /// The snapshot, figures and log that were left stale while the clock was busy (or
+    /// changed by a publish or a restart while paused), and the flights that are over.
+    fn settle(&self, wall: f64) {
+        let busy = self.busy();
+        if !busy && self.refresh.with_value(Refresh::snapshot_stale) {
+            self.refresh_snapshot(wall);
+        }
+        if !busy
+            && self.runner.with_value(|r| r.track.delivered.len() as u64)
+                != self.stats.with_untracked(|s| s.total)
+        {
+            self.stats
+                .set(self.runner.with_value(|r| Stats::of(&r.track.delivered)));
+        }
+        if self
+            .refresh
+            .try_update_value(|f| f.log_due(busy, wall))
+            .unwrap_or(false)
+        {
+            self.log_rev.update(|r| *r += 1);
+        }
+        if !self.flights.with_untracked(|f| f.is_empty()) {
+            self.flights
+                .update(|f| f.retain(|x| wall - x.start < FLIGHT_MS));
+        }
     }
 }
 
