@@ -315,6 +315,7 @@ fn scenario(te: bool) -> impl Strategy<Value = Scenario> {
                     orders: None,
                     faults: Vec::new(),
                     broker: None,
+                    versions: Vec::new(),
                     costs: delaylab_engine::costs::CostMode::Ideal,
                     consumer_timeout: Default::default(),
                 }

@@ -30,6 +30,10 @@ pub struct Scenario {
     /// The RabbitMQ version profile (`broker`); `None` (absent) runs as 3.10 and stays
     /// absent when saved, so existing files and share links keep their meaning.
     pub broker: Option<crate::version::BrokerVersion>,
+    /// The versions the scenario is written for (`versions`): its lesson (what-to-watch,
+    /// checks) holds on each. Empty (absent): only the one it runs on
+    /// ([`Scenario::written_for`]).
+    pub versions: Vec<crate::version::BrokerVersion>,
     /// How long the broker's steps take (`costs`: ideal, measured or a profile).
     pub costs: crate::costs::CostMode,
     /// RabbitMQ's `consumer_timeout` setting (`consumer_timeout`; D21).
@@ -300,6 +304,7 @@ impl Scenario {
             orders: None,
             faults: Vec::new(),
             broker: None,
+            versions: Vec::new(),
             costs: crate::costs::CostMode::Ideal,
             consumer_timeout: ConsumerTimeoutSetting::Default,
         }
@@ -308,5 +313,15 @@ impl Scenario {
     /// The version the scenario runs on (3.10 when `broker` is absent).
     pub fn broker_version(&self) -> crate::version::BrokerVersion {
         self.broker.unwrap_or_default()
+    }
+
+    /// The versions the scenario is written for, oldest first: `versions` when given,
+    /// else the one it runs on.
+    pub fn written_for(&self) -> Vec<crate::version::BrokerVersion> {
+        if self.versions.is_empty() {
+            vec![self.broker_version()]
+        } else {
+            self.versions.clone()
+        }
     }
 }

@@ -20,6 +20,10 @@ pub fn to_value(s: &Scenario) -> Value {
     if let Some(b) = s.broker {
         root.insert("broker".into(), json!(b.as_str()));
     }
+    if !s.versions.is_empty() {
+        let list: Vec<&str> = s.versions.iter().map(|v| v.as_str()).collect();
+        root.insert("versions".into(), json!(list));
+    }
     root.insert("name".into(), json!(s.name));
     put_str(&mut root, "description", &s.description);
     put_str(&mut root, "watch", &s.watch);
@@ -306,6 +310,18 @@ mod tests {
             v["topology"]["exchanges"][0],
             json!({"name": "order.delay.exchange", "type": "direct"})
         );
+    }
+
+    #[test]
+    fn broker_and_versions_round_trip() {
+        use crate::version::BrokerVersion::*;
+        let mut s = Scenario::empty("v");
+        s.broker = Some(V4_3);
+        s.versions = vec![V4_0, V4_3];
+        let v = to_value(&s);
+        assert_eq!(v["broker"], json!("4.3"));
+        assert_eq!(v["versions"], json!(["4.0", "4.3"]));
+        round_trip(&s);
     }
 
     #[test]

@@ -128,6 +128,7 @@ pub fn load_value(v: &Value) -> Result<Scenario, LoadError> {
         orders,
         faults,
         broker: broker_field(&root)?,
+        versions: versions_field(&root)?,
         costs: costs_mode(root.get("costs"))?,
         consumer_timeout: consumer_timeout(&root)?,
     })
@@ -160,6 +161,52 @@ fn consumer_timeout(root: &Obj) -> R<ConsumerTimeoutSetting> {
 /// `broker`: one of the version profiles (`crate::version`), absent meaning 3.10.
 fn broker_field(root: &Obj) -> R<Option<crate::version::BrokerVersion>> {
     version_value(root.get("broker"), &root.p("broker"))
+}
+
+/// `versions`: the versions the scenario is written for, a non-empty list of distinct
+/// versions, kept oldest first; the one it runs on (`broker`, 3.10 when absent) must be
+/// among them, as a scenario is first shown on it.
+fn versions_field(root: &Obj) -> R<Vec<crate::version::BrokerVersion>> {
+    let path = root.p("versions");
+    let Some(v) = root.get("versions") else {
+        return Ok(Vec::new());
+    };
+    let Some(items) = v.as_array() else {
+        return fail(
+            path,
+            expected("a list of versions such as [\"4.0\", \"4.3\"]", v),
+        );
+    };
+    if items.is_empty() {
+        return fail(
+            path,
+            "an empty list; leave versions out to mean the broker's version alone",
+        );
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let item_path = format!("{path}[{i}]");
+        let Some(b) = version_value(Some(item), &item_path)? else {
+            unreachable!("a present value gives a version or an error")
+        };
+        if out.contains(&b) {
+            return fail(item_path, format!("\"{b}\" is listed twice"));
+        }
+        out.push(b);
+    }
+    out.sort();
+    let runs_on = root
+        .get("broker")
+        .and_then(|b| b.as_str())
+        .and_then(crate::version::BrokerVersion::parse)
+        .unwrap_or_default();
+    if !out.contains(&runs_on) {
+        return fail(
+            path,
+            format!("does not list \"{runs_on}\", the version the scenario runs on (broker)"),
+        );
+    }
+    Ok(out)
 }
 
 /// A RabbitMQ version (`broker`, `upgrade.to`): one of `BrokerVersion::ALL`.
@@ -215,6 +262,7 @@ const TOP_KEYS: &[&str] = &[
     "orders",
     "faults",
     "broker",
+    "versions",
     "costs",
     "consumer_timeout",
 ];
@@ -491,6 +539,41 @@ pub(crate) mod tests {
             "expected a string, found the number 3",
         );
         assert_err(json!({"name": null}), "name", "found null");
+    }
+
+    #[test]
+    fn versions_lists_what_the_scenario_is_written_for() {
+        use crate::version::BrokerVersion::*;
+        let s = ok(json!({}));
+        assert!(s.versions.is_empty());
+        assert_eq!(s.written_for(), vec![V3_10]);
+        assert_eq!(ok(json!({"broker": "4.3"})).written_for(), vec![V4_3]);
+        // Kept oldest first, whatever the file's order.
+        let s = ok(json!({"broker": "4.0", "versions": ["4.3", "3.10", "4.0"]}));
+        assert_eq!(s.versions, vec![V3_10, V4_0, V4_3]);
+        assert_eq!(s.written_for(), vec![V3_10, V4_0, V4_3]);
+        assert_err(json!({"versions": []}), "versions", "an empty list");
+        assert_err(json!({"versions": "4.3"}), "versions", "a list of versions");
+        assert_err(
+            json!({"versions": ["3.10", "4.4"]}),
+            "versions[1]",
+            "unknown RabbitMQ version",
+        );
+        assert_err(
+            json!({"versions": ["3.10", "3.10"]}),
+            "versions[1]",
+            "listed twice",
+        );
+        assert_err(
+            json!({"broker": "4.3", "versions": ["4.0"]}),
+            "versions",
+            "does not list \"4.3\", the version the scenario runs on",
+        );
+        assert_err(
+            json!({"versions": ["4.3"]}),
+            "versions",
+            "does not list \"3.10\"",
+        );
     }
 
     #[test]
