@@ -36,7 +36,7 @@ use std::hint::black_box;
 use std::num::NonZeroU32;
 use std::rc::Rc;
 
-use crate::exchange::ExchangeKind;
+use crate::amqp::exchange_args::ExchangeKind;
 use crate::ids::CopyId;
 use crate::message::Message;
 use crate::sym::Sym;

@@ -2,38 +2,10 @@
 //! message (the per-type rule). Walking exchange-to-exchange bindings and alternate
 //! exchanges is `sim::route`.
 
+use crate::amqp::exchange_args::ExchangeKind;
 use crate::routing::{headers, topic};
 use crate::sym::{Sym, Symbols};
 use crate::value::Table;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ExchangeKind {
-    Direct,
-    Fanout,
-    Topic,
-    Headers,
-}
-
-impl ExchangeKind {
-    pub fn parse(s: &str) -> Option<ExchangeKind> {
-        match s {
-            "direct" => Some(ExchangeKind::Direct),
-            "fanout" => Some(ExchangeKind::Fanout),
-            "topic" => Some(ExchangeKind::Topic),
-            "headers" => Some(ExchangeKind::Headers),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ExchangeKind::Direct => "direct",
-            ExchangeKind::Fanout => "fanout",
-            ExchangeKind::Topic => "topic",
-            ExchangeKind::Headers => "headers",
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Destination {

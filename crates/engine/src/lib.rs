@@ -8,8 +8,45 @@
 //!   byte for byte, natively and in wasm.
 //! - Every broker rule lives here, once, with its RabbitMQ source cited; callers (the
 //!   CLI, the playground) read typed views ([`snapshot::ExchangeView::is_delayed`],
-//!   [`EventKind::MESSAGE_KINDS`], [`lateness::LatenessSummary`], the loader's limits)
+//!   [`EventKind::MESSAGE_KINDS`], [`lateness::LatenessSummary`],
+//!   [`report::lateness::Lateness`], the loader's limits)
 //!   instead of re-deriving them.
+//!
+//! # Layers
+//!
+//! The modules stand on one another like stairs, lowest first: a module's library code
+//! uses only modules of its own layer or of a layer below it, so the sim never reads a
+//! report, and what a lower layer needs lives down there (the `h:mm:ss.mmm` clock is
+//! `scenario::duration::clock`, the lateness summary is `lateness`). Unit tests
+//! (`#[cfg(test)]`) may use the whole crate. One line per top-level module below: its
+//! layer, its name, why it stands there. `tests/layers.rs` reads this list and fails on
+//! any `crate::` path (or `super::` path leaving its module) that goes up a layer, and
+//! on a module the list does not name.
+//!
+//! - values `value`: AMQP field values and argument tables.
+//! - values `sym`: interned names.
+//! - values `ids`: identifiers the simulation hands out.
+//! - values `rng`: the one seeded pseudo-random generator.
+//! - values `limits`: what a run may use before it is stopped, and the texts saying so.
+//! - values `lateness`: count, mean, p99 and max of lateness values (plain numbers).
+//! - routing `routing`: which bindings of an exchange type a message matches.
+//! - amqp `amqp`: pure AMQP 0-9-1 rules: argument and property parsing, RabbitMQ's errors.
+//! - scenario `scenario`: what a run is given: the model, `duration`, the loader, the writer.
+//! - scenario `version`: the broker version profiles the scenario's `broker` names (3.10-4.3).
+//! - scenario `costs`: the cost profiles the scenario's `costs` names and their pure models.
+//! - queues `message`: a message as the broker holds it.
+//! - queues `death`: the `x-death` history and the dead-letter cycle rule.
+//! - queues `exchange`: exchanges, bindings and one exchange's match of a message.
+//! - queues `queue`: a queue's ready and unacknowledged messages and its rules.
+//! - queues `delayed`: the delayed-message plugin's store.
+//! - queues `consumer`: a consumer's runtime state and its next outcome.
+//! - sim `event`: every state change the sim reports.
+//! - sim `timers`: the sim's one timer queue.
+//! - sim `orders`: the order-timeout lab run beside the broker (spec: `scenario::orders`).
+//! - sim `sim`: the node: commands and timers in, events out.
+//! - report `report`: runs a scenario and reports it: result, trace, timeline, lateness.
+//! - report `snapshot`: a read-only picture of a running sim for a UI.
+//! - report `strategies`: the strategy comparison, run through the sim and reported.
 pub mod amqp;
 pub mod consumer;
 pub mod costs;
@@ -23,10 +60,12 @@ pub mod limits;
 pub mod message;
 pub mod orders;
 pub mod queue;
+pub mod report;
 pub mod rng;
 pub mod routing;
 pub mod scenario;
 pub mod sim;
+pub mod snapshot;
 pub mod strategies;
 pub mod sym;
 pub mod timers;
@@ -35,5 +74,3 @@ pub mod version;
 
 pub use event::{DropReason, Event, EventKind};
 pub use sim::{Command, Progress, Sim};
-pub mod report;
-pub mod snapshot;

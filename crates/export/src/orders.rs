@@ -22,9 +22,9 @@
 //! each under a lock, and says so. Faults (`faults`) are left out by the plan.
 
 use delaylab_engine::limits::Limits;
-use delaylab_engine::orders::spec::{message_delay, DelayField};
-use delaylab_engine::orders::{OrderEvent, OrdersSpec};
+use delaylab_engine::orders::OrderEvent;
 use delaylab_engine::report::run_checked;
+use delaylab_engine::scenario::orders::{message_delay, DelayField, OrdersSpec};
 use delaylab_engine::scenario::{PublishSpec, Scenario};
 use delaylab_engine::EventKind;
 

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
-use delaylab_engine::lateness::Lateness;
+use delaylab_engine::report::lateness::Lateness;
 use delaylab_engine::sym::Sym;
 use delaylab_engine::{Event, EventKind, Sim};
 

@@ -19,10 +19,38 @@
 
 use super::erl;
 use super::error::{AmqpError, Property, Subject};
-use crate::scenario::ExchangeDef;
 use crate::value::{FieldValue, Table};
 
-pub use crate::exchange::ExchangeKind;
+/// The routing types RabbitMQ registers (`rabbit_exchange_type_*`); `x-delayed-message`
+/// wraps one of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExchangeKind {
+    Direct,
+    Fanout,
+    Topic,
+    Headers,
+}
+
+impl ExchangeKind {
+    pub fn parse(s: &str) -> Option<ExchangeKind> {
+        match s {
+            "direct" => Some(ExchangeKind::Direct),
+            "fanout" => Some(ExchangeKind::Fanout),
+            "topic" => Some(ExchangeKind::Topic),
+            "headers" => Some(ExchangeKind::Headers),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExchangeKind::Direct => "direct",
+            ExchangeKind::Fanout => "fanout",
+            ExchangeKind::Topic => "topic",
+            ExchangeKind::Headers => "headers",
+        }
+    }
+}
 
 /// What a valid declaration configures.
 #[derive(Clone, Debug, PartialEq)]
@@ -222,26 +250,19 @@ pub fn equivalence_error(
 /// [`equivalence_error`] as a `Result`, the existing exchange's auto_delete and internal
 /// taken equal to the requested ones.
 pub fn equivalence(
+    name: &str,
     existing_kind: &str,
     existing_durable: bool,
     existing_args: &Table,
-    requested: &ExchangeDef,
+    requested: &ExchangeDeclaration,
 ) -> Result<(), AmqpError> {
     let existing = ExchangeDeclaration {
         kind: existing_kind,
         durable: existing_durable,
-        auto_delete: requested.auto_delete,
-        internal: requested.internal,
         args: existing_args,
+        ..*requested
     };
-    let new = ExchangeDeclaration {
-        kind: &requested.kind,
-        durable: requested.durable,
-        auto_delete: requested.auto_delete,
-        internal: requested.internal,
-        args: &requested.arguments,
-    };
-    equivalence_error(&requested.name, &existing, &new).map_or(Ok(()), Err)
+    equivalence_error(name, &existing, requested).map_or(Ok(()), Err)
 }
 
 #[cfg(test)]
@@ -521,8 +542,9 @@ mod tests {
 
     #[test]
     fn equivalence_as_result() {
-        let def = ExchangeDef::new("x", "fanout");
-        assert!(equivalence("direct", true, &Table::new(), &def).is_err());
-        assert!(equivalence("fanout", true, &Table::new(), &def).is_ok());
+        let none = Table::new();
+        let def = decl("fanout", true, &none);
+        assert!(equivalence("x", "direct", true, &none, &def).is_err());
+        assert!(equivalence("x", "fanout", true, &none, &def).is_ok());
     }
 }

@@ -12,8 +12,8 @@
 use serde_json::{json, Map, Value};
 
 use super::model::Status;
-use super::spec::FaultKind;
 use crate::ids::MsgId;
+use crate::scenario::orders::FaultKind;
 
 /// Why a consumer did not close the order named in a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,8 +26,8 @@
 //! 30:05.200  consumer_attached: m1 m2 m3 delivered again, redelivered, tags 1 2 3
 //! ```
 
-use super::spec::{FaultKind, FaultSpec};
 use crate::rng::Rng;
+use crate::scenario::orders::{FaultKind, FaultSpec};
 
 /// Whether the share faults of `kind` strike this time (one draw per listed fault).
 pub fn strikes<'a>(

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use super::model::Db;
 use super::outcome::Tally;
 use super::policy::Read;
-use super::spec::{FaultSpec, OrdersSpec};
 use crate::ids::{ConsumerId, CopyId};
+use crate::scenario::orders::{FaultSpec, OrdersSpec};
 
 /// The lab's timers (inside `Timer::Order`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -12,7 +12,8 @@
 //! 0:30  message #1 delivered: naive closes #1 (PAID -> CLOSED, stock released: mistake)
 //!                             conditional_update: 0 rows, nothing released
 //! ```
-//! `spec` (what the scenario says), `model` (the tables), `policy` (the consumer),
+//! What the scenario says is `scenario::orders` (the lab's spec, a value the loader builds);
+//! here: `model` (the tables), `policy` (the consumer),
 //! `faults`, `scan` (compensation), `outcome` (counters), `event`, `view` (snapshot),
 //! `lab` (the state the simulation owns; the hooks are in `sim/orders.rs`).
 
@@ -23,9 +24,7 @@ pub mod model;
 pub mod outcome;
 pub mod policy;
 pub mod scan;
-pub mod spec;
 pub mod view;
 
 pub use event::{OrderEvent, Skip};
 pub use lab::{Lab, LabTimer};
-pub use spec::{FaultKind, FaultSpec, OrdersSpec, Policy};

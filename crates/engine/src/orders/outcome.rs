@@ -16,8 +16,8 @@
 use serde_json::{json, Value};
 
 use super::model::{Db, Status};
-use super::spec::Policy;
-use crate::report::lateness_summary;
+use crate::lateness::LatenessSummary;
+use crate::scenario::orders::Policy;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tally {
@@ -50,7 +50,7 @@ pub fn never_closed(db: &Db, now_ms: u64) -> u32 {
 
 impl Tally {
     pub fn to_json(&self, policy: Policy, db: &Db, now_ms: u64) -> Value {
-        let l = lateness_summary(&self.lateness_ms);
+        let l = LatenessSummary::of(&self.lateness_ms).to_json();
         json!({
             "policy": policy.as_str(),
             "paid_closed": self.paid_closed,

@@ -17,7 +17,7 @@
 
 use super::event::Skip;
 use super::model::{Db, Status};
-use super::spec::{Early, Policy};
+use crate::scenario::orders::{Early, Policy};
 
 /// What the consumer read at delivery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

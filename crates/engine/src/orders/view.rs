@@ -4,7 +4,7 @@
 use super::lab::Lab;
 use super::model::{Order, Status};
 use super::outcome::never_closed;
-use crate::report::lateness_summary;
+use crate::lateness::LatenessSummary;
 
 pub const MAX_ROWS: usize = 200;
 
@@ -77,7 +77,7 @@ pub fn of(lab: &Lab, now_ms: u64) -> OrdersView {
         picked.push(o);
     }
     picked.sort_by_key(|o| o.id);
-    let l = lateness_summary(&lab.tally.lateness_ms);
+    let l = LatenessSummary::of(&lab.tally.lateness_ms);
     let t = &lab.tally;
     OrdersView {
         policy: lab.spec.policy.as_str(),
@@ -89,9 +89,9 @@ pub fn of(lab: &Lab, now_ms: u64) -> OrdersView {
         paid_closed: t.paid_closed,
         stock_double_released: t.stock_double_released,
         never_closed: never_closed(&lab.db, now_ms),
-        lateness_mean_ms: l["mean"].as_f64().unwrap_or(0.0).round() as u64,
-        lateness_p99_ms: l["p99"].as_u64().unwrap_or(0),
-        lateness_max_ms: l["max"].as_u64().unwrap_or(0),
+        lateness_mean_ms: l.mean_ms.round() as u64,
+        lateness_p99_ms: l.p99_ms,
+        lateness_max_ms: l.max_ms,
         db_queries: t.db_queries,
         rows_scanned: t.rows_scanned,
         rows: picked.into_iter().map(|o| row(o, now_ms)).collect(),

@@ -3,6 +3,7 @@
 //! timeline for people.
 
 pub mod golden;
+pub mod lateness;
 pub mod render;
 pub mod text;
 pub mod trace;
@@ -12,11 +13,12 @@ use std::rc::Rc;
 use serde_json::{json, Map, Value};
 
 use crate::event::{Event, EventKind};
-use crate::lateness::Lateness;
+use crate::lateness::LatenessSummary;
 use crate::limits::{kept_bytes_text, LimitKind, Limits};
 use crate::message::Message;
 use crate::scenario::Scenario;
 use crate::sim::{Progress, Sim};
+use lateness::Lateness;
 
 /// Collects the contract's result from the event stream.
 #[derive(Default)]
@@ -203,7 +205,7 @@ impl Recorder {
         out.insert("final".into(), final_state(sim));
         out.insert(
             "lateness_ms".into(),
-            lateness_summary(&self.delivered_late_ms),
+            LatenessSummary::of(&self.delivered_late_ms).to_json(),
         );
         let mut stats = Map::new();
         stats.insert("events".into(), json!(self.events));
@@ -260,12 +262,6 @@ pub fn final_state(sim: &Sim) -> Value {
         "queues": Map::from_iter(queues.into_iter().map(|(k, v)| (k.to_string(), v))),
         "delayed": Map::from_iter(delayed.into_iter().map(|(k, v)| (k.to_string(), json!(v)))),
     })
-}
-
-/// Mean, p99 (nearest rank) and max of lateness values, as JSON
-/// ([`crate::lateness::LatenessSummary`] is the typed form).
-pub fn lateness_summary(values: &[u64]) -> Value {
-    crate::lateness::LatenessSummary::of(values).to_json()
 }
 
 /// Runs a scenario to its end (`until`, or until nothing is left to happen), handing

@@ -16,17 +16,9 @@ use crate::sim::Sim;
 
 pub const MAX_LINES: usize = 400;
 
-/// `h:mm:ss.mmm` (the playground's clock format).
-pub fn clock(ms: u64) -> String {
-    let (h, rest) = (ms / 3_600_000, ms % 3_600_000);
-    format!(
-        "{}:{:02}:{:02}.{:03}",
-        h,
-        rest / 60_000,
-        (rest % 60_000) / 1000,
-        rest % 1000
-    )
-}
+/// The clock format lives with the durations (the sim prints it too); kept here as well
+/// because the playground's and the app's many views import it from this path.
+pub use crate::scenario::duration::clock;
 
 /// One line for an event, or None for events not worth a line (confirms, declares).
 pub fn line(e: &Event, sim: &Sim) -> Option<String> {
@@ -269,16 +261,4 @@ pub fn summary(result: &serde_json::Value) -> String {
         let _ = writeln!(out, "STOPPED by a limit: {l}");
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::clock;
-
-    #[test]
-    fn clock_format() {
-        assert_eq!(clock(0), "0:00:00.000");
-        assert_eq!(clock(1_800_000), "0:30:00.000");
-        assert_eq!(clock(7_261_005), "2:01:01.005");
-    }
 }

@@ -11,6 +11,9 @@
 //! The upper bound a scenario may use (`load::MAX_DURATION_MS`) is checked by the loader,
 //! which knows the JSON path; this module only rejects what is not a duration at all
 //! (including values that overflow `u64` milliseconds).
+//!
+//! A point on the virtual timeline is printed by [`clock`] (`h:mm:ss.mmm`), here and not
+//! in `report` because the sim's own texts (a limit's reason) carry it too.
 
 use serde_json::Value;
 
@@ -103,6 +106,19 @@ pub fn format_duration(ms: u64) -> String {
     unreachable!("1 divides every value")
 }
 
+/// `h:mm:ss.mmm`: a virtual time as the playground's clock, the text timeline and the
+/// sim's own texts print it (`7_261_005` -> `2:01:01.005`).
+pub fn clock(ms: u64) -> String {
+    let (h, rest) = (ms / 3_600_000, ms % 3_600_000);
+    format!(
+        "{}:{:02}:{:02}.{:03}",
+        h,
+        rest / 60_000,
+        (rest % 60_000) / 1000,
+        rest % 1000
+    )
+}
+
 fn too_large(text: &str) -> String {
     format!(
         "invalid duration {}: too large; {ACCEPTED_FORMS}",
@@ -137,6 +153,14 @@ pub fn json_kind(v: &Value) -> &'static str {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn clock_format() {
+        assert_eq!(clock(0), "0:00:00.000");
+        assert_eq!(clock(1_800_000), "0:30:00.000");
+        assert_eq!(clock(7_261_005), "2:01:01.005");
+        assert_eq!(clock(90_000_000), "25:00:00.000", "hours do not wrap");
+    }
 
     #[test]
     fn accepts_each_unit() {

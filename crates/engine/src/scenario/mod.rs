@@ -4,6 +4,7 @@ pub mod duration;
 pub mod load;
 pub mod model;
 pub mod names;
+pub mod orders;
 pub mod rename;
 pub mod save;
 pub mod template;

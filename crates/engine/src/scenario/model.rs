@@ -24,9 +24,9 @@ pub struct Scenario {
     pub consumers: Vec<ConsumerSpec>,
     pub actions: Vec<Action>,
     /// The order-timeout lab (`crate::orders`), if the scenario has one.
-    pub orders: Option<crate::orders::OrdersSpec>,
+    pub orders: Option<crate::scenario::orders::OrdersSpec>,
     /// Faults injected into the lab's run (`faults`; needs `orders`).
-    pub faults: Vec<crate::orders::FaultSpec>,
+    pub faults: Vec<crate::scenario::orders::FaultSpec>,
     /// The RabbitMQ version profile (`broker`); `None` (absent) runs as 3.10 and stays
     /// absent when saved, so existing files and share links keep their meaning.
     pub broker: Option<crate::version::BrokerVersion>,

@@ -439,7 +439,7 @@ impl Sim {
             &name,
             &entry.msg.body,
             rounds - 1,
-            &crate::report::text::clock(now),
+            &crate::scenario::duration::clock(now),
         );
         self.halt(crate::limits::LimitKind::RequeueLoop, text);
         self.set_stopped_consumer(name);

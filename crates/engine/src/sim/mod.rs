@@ -1,5 +1,17 @@
-//! The simulated broker: one RabbitMQ 3.10 node with the delayed-message exchange
-//! plugin, driven by commands and timers in virtual time, reporting events.
+//! The simulated broker: one RabbitMQ node, driven by commands and timers in virtual
+//! time, reporting events.
+//!
+//! Which RabbitMQ is the scenario's `broker`: a version profile from 3.10 to 4.3
+//! ([`crate::version::Profile`], 3.10 when the field is absent). The profile answers
+//! every question where versions differ (`sim/*` never compares versions): whether the
+//! delayed-message exchange plugin runs at all (3.10 to 4.2; 4.3 refuses its exchange
+//! type), quorum queues' delivery limit and 4.3's delayed retry, which declarations are
+//! refused. An `upgrade` action moves a running node to another profile (`upgrade`).
+//!
+//! Time is the rules' own by default (every step takes zero time). The scenario's
+//! `costs` ([`crate::costs`], measured or a calibrated profile) add what a real broker
+//! takes (`costed`): costs move times, never outcomes: what happens, and in which order
+//! a rule puts it, stays the rule's.
 //!
 //! Sans-IO, in the style of quinn-proto: nothing here reads a clock. The caller passes
 //! `now_ms` to every entry point; `advance` fires the timers due by then; `poll_event`

@@ -8,9 +8,10 @@
 //! Deleting a queue or purging it never dead-letters: messages are dropped.
 
 use super::Sim;
+use crate::amqp::exchange_args::ExchangeKind;
 use crate::amqp::{exchange_args, queue_args, AmqpError, Subject};
 use crate::event::{DropReason, EventKind};
-use crate::exchange::{Binding, Destination, Exchange, ExchangeKind};
+use crate::exchange::{Binding, Destination, Exchange};
 use crate::ids::QueueId;
 use crate::queue::{Queue, QueueRules};
 use crate::routing::headers;
@@ -108,11 +109,19 @@ impl Sim {
             if def.name.is_empty() {
                 return Err(exchange_args::reserved_name_error(""));
             }
+            let requested = exchange_args::ExchangeDeclaration {
+                kind: &def.kind,
+                durable: def.durable,
+                auto_delete: def.auto_delete,
+                internal: def.internal,
+                args: &def.arguments,
+            };
             return exchange_args::equivalence(
+                &def.name,
                 &existing.declared_type,
                 existing.durable,
                 &existing.arguments,
-                def,
+                &requested,
             );
         }
         let cfg = exchange_args::validate_exchange(&def.name, &def.kind, &def.arguments)

@@ -9,8 +9,8 @@
 use serde_json::Value;
 
 use super::{as_obj, duration, expected, fail, publish, Obj, R};
-use crate::orders::spec::*;
 use crate::scenario::model::{AckMode, ConsumerSpec, PublishSpec};
+use crate::scenario::orders::*;
 
 pub const MAX_ORDERS: u64 = 100_000;
 pub const MAX_ITEMS: u64 = 1_000;

@@ -3,7 +3,7 @@
 use serde_json::{json, Map, Value};
 
 use super::{dur, publish};
-use crate::orders::spec::*;
+use crate::scenario::orders::*;
 
 pub(super) fn orders(s: &OrdersSpec) -> Value {
     let mut m = Map::new();
