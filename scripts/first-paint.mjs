@@ -45,6 +45,10 @@ const FOLDED_PANELS = [
   { cls: 'edit-topology', marker: 'edit_note', key: 'edit' },
 ];
 
+/** The lesson and quiz links above the gallery (src/app/panels/gallery.rs): their words
+ *  are in the table with a `"learn"` arm (crates/playground/src/i18n_page.rs). */
+const LEARN = { marker: 'learn', keys: ['learn', 'lesson_link', 'quiz_link'] };
+
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** `grouped(n) + "x"` as the app writes speeds (strategies::report::grouped). */
@@ -128,6 +132,7 @@ export function firstPaintHtml(root = ROOT) {
 
 function firstPaintSource(root) {
   const w = englishWords(root);
+  const learn = tableWords(root, LEARN.marker, LEARN.keys);
   const list = presets(root);
   const start = list[0];
   const cards = list.map((p) => `
@@ -142,12 +147,13 @@ function firstPaintSource(root) {
     <section class="controls" aria-label="${esc(w.controls)}">
       <div class="ctl-group"><button class="primary" aria-pressed="false" disabled><span aria-hidden="true">▶ </span>${esc(w.play)}</button><button title="${esc(w.step_hint)}" disabled><span aria-hidden="true">⇥ </span>${esc(w.step)}</button><button disabled><span aria-hidden="true">↺ </span>${esc(w.restart)}</button></div>
       <div class="ctl-group speed"><label for="fp-speed">${esc(w.speed)}</label><input id="fp-speed" type="range" min="0" max="5" step="0.01" value="${Math.log10(START_SPEED)}" disabled /><output class="speed-value" for="fp-speed">${speedLabel(START_SPEED)}</output><div class="presets" role="group" aria-label="${esc(w.speed_presets)}">${speeds}</div></div>
-      <div class="ctl-group jump"><label for="fp-jump">${esc(w.jump_to)}</label><input id="fp-jump" placeholder="40:00, 30m, 1h" size="9" disabled /><button type="button" disabled>${esc(w.go)}</button></div>
+      <div class="ctl-group jump"><label for="fp-jump">${esc(w.jump_to)}</label><input id="fp-jump" placeholder="40:00, 2h17m" size="9" disabled /><button type="button" disabled>${esc(w.go)}</button></div>
       <p class="ctl-status first-paint-status" role="status"></p>
     </section>
     <main class="grid" aria-busy="true">
       <aside class="area-left">
         <section class="panel gallery" aria-labelledby="fp-gallery-h">
+          <nav class="learn" aria-label="${esc(learn.learn)}"><a href="www/lesson-head-of-line.html">${esc(learn.lesson_link)}</a><a href="www/quiz-head-of-line.html">${esc(learn.quiz_link)}</a></nav>
           <h2 id="fp-gallery-h">${esc(w.gallery)}</h2>
           <p class="hint">${esc(w.gallery_hint)}</p>
           <ul class="presets-list">${cards}

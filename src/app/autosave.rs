@@ -51,6 +51,7 @@ fn save(c: Ctx, sh: Share, last: StoredValue<String>) {
     // A reload reopens the scenario from its start, paused.
     view.start_ms = None;
     view.autoplay = false;
+    let load = c.load_now();
     leptos::task::spawn_local(async move {
         // The codec's chunk not loading only costs this save; the next change tries again.
         let Ok(fragment) = chunks::encode_link(s, view).await else {
@@ -62,6 +63,11 @@ fn save(c: Ctx, sh: Share, last: StoredValue<String>) {
         if let Some(st) = storage() {
             // A full storage (quota) only costs the autosave.
             if st.set_item(KEY, &fragment).is_ok() {
+                // The history entry of this scenario carries it too (Back after a reload),
+                // unless another scenario was loaded meanwhile.
+                if c.load_now() == load {
+                    c.hist.remember_link(&fragment);
+                }
                 last.set_value(fragment);
             }
         }

@@ -17,15 +17,18 @@ use delaylab_playground::pacer::{Pacer, FRAME_BUDGET_MS};
 use delaylab_playground::refresh::{Refresh, FLIGHT_MS};
 use leptos::prelude::*;
 
-use super::runner::Batch;
+use super::runner::{Batch, Reach};
 use super::{perf_now, AfterSeek, Ctx, Stats, MAX_SEEK_MS};
 
 impl Ctx {
     /// Copies the pacer's state into the signals the views read (only what changed).
     pub(super) fn sync_clock(&self) {
-        let (playing, speed, seeking) = self
+        let (playing, speed, seeking, quiet) = self
             .pacer
-            .with_value(|p| (p.playing(), p.speed(), p.seeking_to()));
+            .with_value(|p| (p.playing(), p.speed(), p.seeking_to(), p.quiet_at()));
+        if self.quiet_at.get_untracked() != quiet {
+            self.quiet_at.set(quiet);
+        }
         if self.playing.get_untracked() != playing {
             self.playing.set(playing);
         }
@@ -98,17 +101,28 @@ impl Ctx {
         };
         let deadline = wall + FRAME_BUDGET_MS;
         let mut batch = Batch::default();
-        let reached = self
+        // Play without an `until` stops where nothing is left to happen (Pacer's rules).
+        let until_quiet = self.pacer.with_value(Pacer::stops_when_quiet);
+        let reach = self
             .runner
-            .try_update_value(|r| r.advance_to(target, &mut batch, || perf_now() > deadline))
-            .unwrap_or(true);
+            .try_update_value(|r| {
+                let out_of_time = || perf_now() > deadline;
+                if until_quiet {
+                    r.advance_until_quiet(target, &mut batch, out_of_time)
+                } else if r.advance_to(target, &mut batch, out_of_time) {
+                    Reach::Target
+                } else {
+                    Reach::OutOfTime
+                }
+            })
+            .unwrap_or(Reach::Target);
         let now = self.runner.with_value(|r| r.now());
         self.pacer.update_value(|p| {
-            if reached {
-                p.reached(wall, now);
-            } else {
-                p.behind(wall, now);
-            }
+            let _ = match reach {
+                Reach::Target => p.reached(wall, now),
+                Reach::OutOfTime => p.behind(wall, now),
+                Reach::Quiet => p.quiet(now),
+            };
         });
         self.sync_clock();
         self.apply(batch, wall);

@@ -25,6 +25,7 @@
 //! posts `ready` to the lesson page) and shows clock, topology and queues.
 
 use delaylab_engine::report::text::clock;
+use delaylab_playground::embed_size;
 use delaylab_share::{decode_fragment, encode_fragment, make_link, LinkError, ViewOptions};
 use leptos::prelude::*;
 
@@ -359,20 +360,23 @@ fn attr(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// The iframe snippet for the current scenario.
-pub fn snippet(base: &str, fragment: &str, name: &str, autoplay: bool, read_only: bool) -> String {
+/// The speed an autoplaying snippet plays at when the page plays at 1x.
+const SNIPPET_AUTOPLAY_SPEED: f64 = 100.0;
+
+/// The iframe snippet for a scenario: `fragment` is its share-link fragment with the view
+/// (time, speed, autoplay...), the query names the panels (and read-only, for a reader
+/// who edits the snippet); the height shows those panels (`embed_size`).
+pub fn snippet(base: &str, fragment: &str, name: &str, read_only: bool) -> String {
     let mut src = format!("{base}?embed&panels={}", DEFAULT_PANELS.join(","));
-    if autoplay {
-        src.push_str("&autoplay=1&speed=100");
-    }
     if read_only {
         src.push_str("&readonly=1");
     }
     format!(
-        "<iframe src=\"{}#{}\" title=\"{}\" width=\"100%\" height=\"560\" loading=\"lazy\"></iframe>",
+        "<iframe src=\"{}#{}\" title=\"{}\" width=\"100%\" height=\"{}\" loading=\"lazy\"></iframe>",
         attr(&src),
         attr(fragment),
-        attr(&format!("delaylab: {name}"))
+        attr(&format!("delaylab: {name}")),
+        embed_size::height_px(&DEFAULT_PANELS),
     )
 }
 
@@ -413,20 +417,29 @@ pub fn EmbedBox(open: RwSignal<bool>, copied: RwSignal<Option<bool>>) -> impl In
         if !open.get() {
             return String::new();
         }
-        let _ = c.meta.get();
-        let (fragment, name) = c.runner.with_value(|r| {
-            (
-                encode_fragment(&r.scenario, &ViewOptions::default()),
-                r.scenario.name.clone(),
-            )
-        });
-        snippet(
-            &app_base(),
-            &fragment,
-            &name,
-            autoplay.get(),
-            read_only.get(),
-        )
+        // What "Copy link" would share now (the scenario with what the user did, the
+        // time, speed, language, compare lanes): the embed opens where the page is.
+        // Followed while paused; while playing, the time the box was last read.
+        let _ = (
+            c.meta.get(),
+            c.scenario_rev.get(),
+            c.load_rev.get(),
+            c.lang.get(),
+        );
+        if !c.playing.get() {
+            let _ = c.now();
+        }
+        let ro = read_only.get();
+        let mut view = super::share::current_view(&c, ro);
+        view.autoplay = autoplay.get();
+        if view.autoplay && view.speed.is_none() {
+            // Playing at 1x shows nothing moving for minutes: the snippet's old default.
+            view.speed = Some(SNIPPET_AUTOPLAY_SPEED);
+        }
+        let (fragment, name) = c
+            .runner
+            .with_value(|r| (encode_fragment(&r.scenario, &view), r.scenario.name.clone()));
+        snippet(&app_base(), &fragment, &name, ro)
     });
     let lang = move || c.lang.get();
     let copy = move |_| {

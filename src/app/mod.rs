@@ -18,6 +18,7 @@ pub mod edit_queue;
 pub mod embed;
 pub mod embed_text;
 pub mod for_load;
+pub mod history;
 pub mod host_api;
 pub mod lazy_module;
 pub mod orders;
@@ -82,6 +83,8 @@ pub struct Ctx {
     pub playing: RwSignal<bool>,
     pub speed: RwSignal<f64>,
     pub jump_to: RwSignal<Option<u64>>,
+    /// Where play stopped because nothing was left to happen (the pacer's `quiet_at`).
+    pub quiet_at: RwSignal<Option<u64>>,
     pub selected: RwSignal<Option<u32>>,
     pub stats: RwSignal<Stats>,
     pub depths: RwSignal<Depths>,
@@ -97,6 +100,9 @@ pub struct Ctx {
     /// Bumped once per scenario load (not on a restart): the key of every view value
     /// that belongs to one scenario (`delaylab_playground::per_load::PerLoad`).
     pub load_rev: RwSignal<u64>,
+    /// Back, Forward and Undo over loads (off in an embed: an iframe's history entries
+    /// would be its host page's).
+    pub hist: history::History,
 }
 
 pub fn perf_now() -> f64 {
@@ -152,30 +158,34 @@ impl Ctx {
         self.snap.with(|s| s.now_ms)
     }
 
-    /// Loads a preset (or the sandbox) and resets everything.
+    /// Loads a preset (or the sandbox) and resets everything (a new history entry).
     pub fn load(&self, id: &str) {
+        self.load_preset_as(id, history::Entry::New);
+    }
+
+    /// Loads a preset as [`Ctx::load_as`] does a scenario.
+    pub fn load_preset_as(&self, id: &str, entry: history::Entry) {
         let Some(text) = preset_text(id) else { return };
         match scenario::load_str(text) {
-            Ok(s) => self.load_scenario(id, s),
+            Ok(s) => self.load_as(id, s, entry),
             Err(e) => self
                 .load_error
                 .set(Some(format!("{}: {}", e.path, e.message))),
         }
     }
 
-    /// Loads a scenario (a preset, or one edited as JSON) and resets everything.
+    /// Loads a scenario (a preset, or one edited as JSON) and resets everything: a new
+    /// entry in the browser's history (Back comes back to what is shown now), with an
+    /// Undo note when it replaced the user's own work (history.rs).
     pub fn load_scenario(&self, id: &str, s: Scenario) {
-        // The preset's name in the address, so a link opens it (#head-of-line-blocking).
-        if let Some(loc) = web_sys::window().map(|w| w.location()) {
-            let want = if id == "sandbox" || id == "custom" {
-                String::new()
-            } else {
-                format!("#{id}")
-            };
-            if loc.hash().unwrap_or_default() != want {
-                let _ = loc.set_hash(&want);
-            }
-        }
+        self.load_as(id, s, history::Entry::New);
+    }
+
+    /// As [`Ctx::load_scenario`]; `entry` says whether the load is a new history entry
+    /// (a user's choice) or what the current entry shows (a link opened at start, Back
+    /// and Forward).
+    pub fn load_as(&self, id: &str, s: Scenario, entry: history::Entry) {
+        let leaving = self.hist.leaving(self, id, entry);
         self.meta.set(PresetMeta::of(id, &s));
         self.preset.set(id.to_string());
         self.load_error.set(None);
@@ -183,8 +193,8 @@ impl Ctx {
         self.reset_views();
         // Last: what is keyed by the load reads the new runner and snapshot.
         self.load_rev.update(|v| *v += 1);
+        self.hist.arrived(self, id, leaving);
     }
-
     /// The current load, for a view value made now (see `load_rev`).
     pub fn load_now(&self) -> u64 {
         self.load_rev.get_untracked()
@@ -412,6 +422,7 @@ pub fn App() -> impl IntoView {
         playing: RwSignal::new(false),
         speed: RwSignal::new(1.0),
         jump_to: RwSignal::new(None),
+        quiet_at: RwSignal::new(None),
         selected: RwSignal::new(None),
         stats: RwSignal::new(Stats::default()),
         depths: RwSignal::new(Depths::default()),
@@ -424,6 +435,7 @@ pub fn App() -> impl IntoView {
         cmp: compare::Cmp::new(),
         scenario_rev: RwSignal::new(0),
         load_rev: RwSignal::new(0),
+        hist: history::History::new(),
     };
     provide_context(ctx);
     Effect::new(move |_| {
@@ -448,6 +460,7 @@ pub fn App() -> impl IntoView {
         ctx.load(hash);
     }
     share::start(ctx, hash);
+    history::start(ctx);
     request_animation_frame(move || clock::frame_loop(ctx));
 
     view! {
@@ -456,6 +469,7 @@ pub fn App() -> impl IntoView {
             <panels::Header />
             <panels::Controls />
             <deferred::Deferred load=chunks::link_notice />
+            <history::UndoNote />
             <main id="main" class="grid">
                 <aside class="area-left">
                     <panels::Gallery />

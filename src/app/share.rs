@@ -133,7 +133,8 @@ fn base() -> String {
 
 /// Loads a link's scenario and applies its view options.
 pub fn open(c: &Ctx, sh: &Share, shared: Shared) {
-    c.load_scenario("custom", shared.scenario);
+    // The scenario of the entry the link was opened in (at start, or Back to it).
+    c.load_as("custom", shared.scenario, super::history::Entry::Same);
     let v = shared.view;
     if let Some(l) = v.lang.as_deref().and_then(Lang::of_code) {
         c.lang.set(l);
@@ -160,6 +161,20 @@ pub fn open(c: &Ctx, sh: &Share, shared: Shared) {
         }
         None => c.set_playing(v.autoplay),
     }
+}
+
+/// Opens a link's fragment (the share codec is a chunk: fetched first if need be), or
+/// says what is wrong with it.
+pub fn open_link(c: Ctx, sh: Share, fragment: String) {
+    let pending = Pending::start();
+    leptos::task::spawn_local(async move {
+        let _pending = pending;
+        match chunks::decode_link(fragment).await {
+            Ok(Ok(shared)) => open(&c, &sh, shared),
+            Ok(Err(e)) => sh.problem.set(Some(Problem::Link(e))),
+            Err(e) => sh.problem.set(Some(Problem::Unloaded(e.to_string()))),
+        }
+    });
 }
 
 /// Back to the gallery with the sandbox: no fragment, no autosave, no notice.
@@ -189,16 +204,7 @@ pub fn start(c: Ctx, hash: &str) {
     // sandbox (or the preset) until it is in, and autosave writes nothing meanwhile.
     let restoring = StoredValue::new(false);
     if looks_like_link(hash) {
-        let fragment = hash.to_string();
-        let pending = Pending::start();
-        leptos::task::spawn_local(async move {
-            let _pending = pending;
-            match chunks::decode_link(fragment).await {
-                Ok(Ok(shared)) => open(&c, &sh, shared),
-                Ok(Err(e)) => sh.problem.set(Some(Problem::Link(e))),
-                Err(e) => sh.problem.set(Some(Problem::Unloaded(e.to_string()))),
-            }
-        });
+        open_link(c, sh, hash.to_string());
     } else if let (true, Some(saved)) = (hash.is_empty(), autosave::saved()) {
         restoring.set_value(true);
         let pending = Pending::start();

@@ -10,7 +10,7 @@ use super::runner::MoveKind;
 use super::topo::{self, EdgeKind, NodeKind, TNode};
 use super::Ctx;
 use delaylab_playground::per_load::PerLoad;
-use delaylab_playground::topo_fit;
+use delaylab_playground::{topo_fit, topo_route};
 
 type Pos = HashMap<String, (f64, f64)>;
 /// What a layout belongs to: the scenario load and the number of ranks side by side.
@@ -31,47 +31,10 @@ struct Drag {
     scale: f64,
 }
 
-/// Start and end of an edge between two boxes, with the cubic's control points: side to
-/// side when `b` stands to the right of `a` (the wide layout), bottom to top when it
-/// stands below (the phone layout), else a loop around both (a dead-letter cycle).
-fn curve(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> [(f64, f64); 4] {
-    let (ax, ay, aw, ah) = a;
-    let (bx, by, bw, bh) = b;
-    let s = (ax + aw, ay + ah / 2.0);
-    let e = (bx, by + bh / 2.0);
-    if e.0 >= s.0 + 10.0 {
-        let dx = ((e.0 - s.0) / 2.0).max(30.0);
-        return [s, (s.0 + dx, s.1), (e.0 - dx, e.1), e];
-    }
-    let (s, e) = ((ax + aw / 2.0, ay + ah), (bx + bw / 2.0, by));
-    if e.1 >= s.1 + 10.0 {
-        let dy = ((e.1 - s.1) / 2.0).max(20.0);
-        return [s, (s.0, s.1 + dy), (e.0, e.1 - dy), e];
-    }
-    // A back edge: loop to the right of both boxes, out of the side and back in.
-    let right = (ax + aw).max(bx + bw) + 60.0;
-    let (s, e) = ((ax + aw, ay + ah / 2.0), (bx + bw, by + bh / 2.0));
-    [s, (right, s.1), (right, e.1), e]
-}
-
-/// Whether an edge runs top to bottom (its label then sits beside it, not on it).
-fn is_vertical(c: &[(f64, f64); 4]) -> bool {
-    (c[3].1 - c[0].1).abs() > (c[3].0 - c[0].0).abs()
-}
-
-fn at(c: &[(f64, f64); 4], t: f64) -> (f64, f64) {
-    let u = 1.0 - t;
-    let f = |i: usize| -> f64 {
-        let p = |k: usize| if i == 0 { c[k].0 } else { c[k].1 };
-        u * u * u * p(0) + 3.0 * u * u * t * p(1) + 3.0 * u * t * t * p(2) + t * t * t * p(3)
-    };
-    (f(0), f(1))
-}
-
-/// The `textLength` that fits `chars` characters of the 11 px monospace info line into a
-/// box `box_w` wide, or none when they fit as they are.
+/// The `textLength` that fits `chars` characters of the 13-unit monospace info line (the
+/// counters, style.css) into a box `box_w` wide, or none when they fit as they are.
 fn squeeze(chars: usize, box_w: f64) -> Option<String> {
-    const CHAR_W: f64 = 6.7;
+    const CHAR_W: f64 = 7.9;
     let room = box_w - 18.0;
     (chars as f64 * CHAR_W > room).then(|| format!("{room:.0}"))
 }
@@ -252,21 +215,33 @@ pub fn Topology() -> impl IntoView {
 
     let rect_of = move |p: &Pos, n: &TNode| p.get(&n.id).map(|&(x, y)| (x, y, n.w, n.h));
 
+    // An edge's route between its boxes, clear of the other boxes (topo_route).
+    let route_of = move |m: &topo::Model, p: &Pos, from: &str, to: &str| {
+        let a = m.nodes.iter().find(|n| n.id == from)?;
+        let b = m.nodes.iter().find(|n| n.id == to)?;
+        let others: Vec<topo_route::Rect> = m
+            .nodes
+            .iter()
+            .filter(|n| n.id != from && n.id != to)
+            .filter_map(|n| rect_of(p, n))
+            .collect();
+        let vertical = base.with_untracked(|b| b.1);
+        Some(topo_route::route(
+            rect_of(p, a)?,
+            rect_of(p, b)?,
+            vertical,
+            &others,
+        ))
+    };
     let edges = move |labels: bool| {
         model.with(|m| {
             pos.with(|p| {
                 m.edges
                     .iter()
                     .filter_map(|e| {
-                        let a = m.nodes.iter().find(|n| n.id == e.from)?;
-                        let b = m.nodes.iter().find(|n| n.id == e.to)?;
-                        let cv = curve(rect_of(p, a)?, rect_of(p, b)?);
-                        let d = format!(
-                            "M{:.1},{:.1} C{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
-                            cv[0].0, cv[0].1, cv[1].0, cv[1].1, cv[2].0, cv[2].1, cv[3].0, cv[3].1
-                        );
-                        let mid = at(&cv, 0.5);
-                        let (lx, ly, anchor) = if is_vertical(&cv) { (mid.0 + 7.0, mid.1 + 4.0, "start") } else { (mid.0, mid.1 - 5.0, "middle") };
+                        let r = route_of(m, p, &e.from, &e.to)?;
+                        let d = r.d();
+                        let topo_route::Label { x: lx, y: ly, anchor } = r.label();
                         let cls = match e.kind {
                             EdgeKind::Publish => "edge publish",
                             EdgeKind::Bind => "edge bind",
@@ -373,13 +348,12 @@ pub fn Topology() -> impl IntoView {
                 NodeKind::Queue => s
                     .queue(&nm)
                     .map(|q| {
-                        let mut t = format!(
-                            "{} {} · {} {}",
-                            c.tr("ready"),
-                            q.ready,
-                            c.tr("unacked"),
-                            q.unacked
-                        );
+                        let mut t = format!("{} {}", c.tr("ready"), q.ready);
+                        // A wait queue (no consumer) that holds overdue messages says so
+                        // in the room "unacked 0" took: the line stays whole at 13 units.
+                        if q.unacked > 0 || q.overdue == 0 {
+                            t.push_str(&format!(" · {} {}", c.tr("unacked"), q.unacked));
+                        }
                         if q.overdue > 0 {
                             t.push_str(&format!(" · ⚠ {} {}", c.tr("overdue"), q.overdue));
                         }
@@ -503,13 +477,8 @@ pub fn Topology() -> impl IntoView {
 
     // A flying chip: its curve is fixed when it starts; each frame only moves it.
     let flight_view = move |fl: super::Flight| {
-        let cv = model.with_untracked(|m| {
-            pos.with_untracked(|p| {
-                let a = m.nodes.iter().find(|n| n.id == fl.mv.from)?;
-                let b = m.nodes.iter().find(|n| n.id == fl.mv.to)?;
-                Some(curve(rect_of(p, a)?, rect_of(p, b)?))
-            })
-        });
+        let cv = model
+            .with_untracked(|m| pos.with_untracked(|p| route_of(m, p, &fl.mv.from, &fl.mv.to)));
         let label = if fl.mv.count > 1 {
             format!("+{}", fl.mv.count)
         } else {
@@ -528,7 +497,7 @@ pub fn Topology() -> impl IntoView {
             let transform = move || {
                 let t = ((c.wall.get() - start) / 800.0).clamp(0.0, 1.0);
                 let t = t * t * (3.0 - 2.0 * t);
-                let (x, y) = at(&cv, t);
+                let (x, y) = cv.at(t);
                 format!("translate({:.1},{:.1})", x - w / 2.0, y - 9.0)
             };
             view! {

@@ -45,7 +45,6 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "jump_to" => ("Jump to", "跳转到"),
         "go" => ("Go", "跳转"),
         "nothing_next" => ("Nothing is scheduled: publish a message or load a scenario.", "没有待发生的事件:发布一条消息或加载一个场景。"),
-        "bad_time" => ("Write a time like 40:00, 0:30:00.000, 30m or 90s.", "请输入时间,例如 40:00、0:30:00.000、30m 或 90s。"),
         "max" => ("max", "最大"),
         "manual_ack" => ("manual ack", "手动确认"),
         "c_stopped" => ("stopped", "已停止"),

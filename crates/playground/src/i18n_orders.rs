@@ -56,7 +56,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "k_order_reminded" => ("payment reminder", "催付提醒"),
         "k_scan_run" => ("compensation scan", "补偿扫描"),
         "k_fault_injected" => ("fault injected", "注入故障"),
-        _ => (key, key),
+        _ => return crate::i18n_page::t(lang, key),
     };
     match lang {
         Lang::En => en,

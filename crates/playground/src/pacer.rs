@@ -12,6 +12,10 @@
 //!   is reached, then the clock pauses or plays as the seek asked ([`AfterSeek`]).
 //! - A scenario's `until` stops play there, unless play started at or after it (then the
 //!   learner chose to go on).
+//! - Without an `until`, play stops when nothing is left to happen
+//!   ([`Pacer::stops_when_quiet`], [`Pacer::quiet`]): the app runs the engine with
+//!   `Runner::advance_until_quiet`, which stops at the last thing that happened, as
+//!   `delaylab run` does; the page says so ([`Pacer::quiet_at`]) until the clock moves.
 //! - Behind (the engine needs more than a frame): the base follows the engine, so the
 //!   clock never runs away from what is drawn.
 //!
@@ -61,6 +65,8 @@ pub enum Arrival {
     SeekDone(AfterSeek),
     /// Play reached the scenario's `until` and stopped.
     ReachedUntil,
+    /// Play stopped: nothing is left to happen (a scenario without `until`).
+    Quiet,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -71,6 +77,8 @@ pub struct Pacer {
     seek_to: Option<u64>,
     after_seek: AfterSeek,
     until_ms: Option<u64>,
+    /// Where play stopped because nothing was left to happen, until the clock moves.
+    quiet_at: Option<u64>,
 }
 
 impl Default for Pacer {
@@ -88,6 +96,7 @@ impl Pacer {
             seek_to: None,
             after_seek: AfterSeek::Pause,
             until_ms,
+            quiet_at: None,
         }
     }
 
@@ -113,18 +122,41 @@ impl Pacer {
         self.until_ms
     }
 
+    /// The time play stopped at because nothing was left to happen (cleared when the
+    /// clock is moved again: play, a seek, a restart).
+    pub fn quiet_at(&self) -> Option<u64> {
+        self.quiet_at
+    }
+
+    /// Whether this frame's run should stop when nothing is left to happen: playing (no
+    /// seek on its way) a scenario that has no `until` to stop at.
+    pub fn stops_when_quiet(&self) -> bool {
+        self.playing && self.seek_to.is_none() && self.until_ms.is_none()
+    }
+
+    /// The frame's run found nothing left to happen at `now_ms`: play stops there.
+    pub fn quiet(&mut self, now_ms: u64) -> Arrival {
+        self.playing = false;
+        self.quiet_at = Some(now_ms);
+        Arrival::Quiet
+    }
+
     /// A new scenario (or a restart): paused, no seek; the speed stays.
     pub fn reset(&mut self, until_ms: Option<u64>) {
         self.playing = false;
         self.seek_to = None;
         self.after_seek = AfterSeek::Pause;
         self.until_ms = until_ms;
+        self.quiet_at = None;
     }
 
     /// Play (from the engine's `now_ms`) or pause; an explicit choice cancels a play
     /// promised after a seek.
     pub fn set_playing(&mut self, on: bool, wall_ms: f64, now_ms: u64) {
         self.after_seek = AfterSeek::Pause;
+        if on {
+            self.quiet_at = None;
+        }
         if on {
             self.rebase(wall_ms, now_ms);
         }
@@ -156,6 +188,7 @@ impl Pacer {
     /// past); play stops until it arrives.
     pub fn seek(&mut self, ms: u64, after: AfterSeek) {
         self.playing = false;
+        self.quiet_at = None;
         self.seek_to = Some(ms);
         self.after_seek = after;
     }
@@ -285,6 +318,38 @@ mod tests {
         assert_eq!(p.target(2.0), Some(10_000), "the seek still wins");
         assert_eq!(p.reached(3.0, 10_000), Arrival::SeekDone(AfterSeek::Play));
         assert_eq!(p.target(4.0), Some(10_001));
+    }
+
+    #[test]
+    fn without_until_play_stops_when_quiet_and_says_where_until_the_clock_moves() {
+        let mut p = Pacer::new(None);
+        assert!(!p.stops_when_quiet(), "paused");
+        p.set_playing(true, 0.0, 0);
+        assert!(p.stops_when_quiet());
+        assert_eq!(p.quiet(1_800_100), Arrival::Quiet);
+        assert!(!p.playing());
+        assert_eq!(p.target(10.0), None);
+        assert_eq!(p.quiet_at(), Some(1_800_100));
+        p.set_playing(false, 20.0, 1_800_100);
+        assert_eq!(p.quiet_at(), Some(1_800_100), "a pause keeps the note");
+        p.set_playing(true, 30.0, 1_800_100);
+        assert_eq!(p.quiet_at(), None, "play again: time runs on");
+        p.quiet(1_800_100);
+        p.seek(60_000, AfterSeek::Pause);
+        assert_eq!(p.quiet_at(), None);
+        assert!(
+            !p.stops_when_quiet(),
+            "a seek goes exactly where it is asked"
+        );
+        p.set_playing(true, 40.0, 60_000);
+        assert!(!p.stops_when_quiet(), "still seeking");
+
+        let mut u = Pacer::new(Some(60_000));
+        u.set_playing(true, 0.0, 0);
+        assert!(
+            !u.stops_when_quiet(),
+            "a scenario's until says where play stops"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use delaylab_engine::scenario::duration::parse_duration;
 use delaylab_engine::scenario::load::MAX_BODY_BYTES;
 use delaylab_engine::scenario::template::body_of_run;
-use delaylab_engine::scenario::{Action, ActionKind, Properties, PublishSpec, Repeat};
+use delaylab_engine::scenario::{Action, ActionKind, Properties, PublishSpec, Repeat, Scenario};
 use delaylab_engine::value::{FieldValue, Table};
 
 use crate::i18n::{t, Lang};
@@ -74,10 +74,23 @@ impl PublishError {
     }
 }
 
+/// How many messages the scenario's publish actions send in all (a `repeat` counts its
+/// runs): a single publish from the form is the next one, numbered after them.
+pub fn publish_runs(s: &Scenario) -> u32 {
+    s.actions
+        .iter()
+        .filter(|a| matches!(a.kind, ActionKind::Publish(_)))
+        .map(|a| a.repeat.map_or(1, |r| r.count))
+        .fold(0u32, u32::saturating_add)
+}
+
 impl PublishForm {
     /// The action to run at `now_ms`: one publish, or one with `repeat` whose body keeps
-    /// its `{n}` (a single publish is run 1: its `{n}` is written as `1`).
-    pub fn action(&self, now_ms: u64) -> Result<Action, PublishError> {
+    /// its `{n}` for the engine (runs numbered from 1, the template's rule). A single
+    /// publish is the scenario's publish number `runs_before + 1` (`publish_runs`): its
+    /// `{n}` is written as that number through the engine's template, so three single
+    /// publishes of `order-{n}` into an empty sandbox are order-1, order-2, order-3.
+    pub fn action(&self, now_ms: u64, runs_before: u32) -> Result<Action, PublishError> {
         let mut props = Properties::default();
         let exp = self.expiration.trim();
         if !exp.is_empty() {
@@ -120,7 +133,7 @@ impl PublishForm {
         let body = if repeat.is_some() {
             self.body.clone()
         } else {
-            body_of_run(&self.body, 0)
+            body_of_run(&self.body, runs_before)
         };
         Ok(Action {
             at_ms: now_ms,
@@ -149,9 +162,32 @@ mod tests {
 
     #[test]
     fn a_single_publish_is_run_one() {
-        let a = PublishForm::default().action(5_000).unwrap();
+        let a = PublishForm::default().action(5_000, 0).unwrap();
         assert_eq!((a.at_ms, a.repeat), (5_000, None));
         assert_eq!(publish(&a).body, "order-1");
+    }
+
+    #[test]
+    fn single_publishes_are_numbered_after_the_scenarios_publishes() {
+        let mut s = delaylab_engine::scenario::load_str(
+            r#"{"version": 1, "name": "n", "topology": {"queues": [{"name": "q"}]},
+                "actions": [{"at": "0s", "publish": {"exchange": "", "routing_key": "q", "body": "A"}},
+                            {"at": "1s", "publish": {"exchange": "", "routing_key": "q", "body": "m{n}"},
+                             "repeat": {"count": 3, "every": "1s"}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(publish_runs(&s), 4);
+        let f = PublishForm::default();
+        let a = f.action(9_000, publish_runs(&s)).unwrap();
+        assert_eq!(publish(&a).body, "order-5");
+        s.actions.push(a);
+        let b = f.action(9_500, publish_runs(&s)).unwrap();
+        assert_eq!(publish(&b).body, "order-6", "the next one counts the last");
+        let plain = PublishForm {
+            body: "paid".into(),
+            ..f
+        };
+        assert_eq!(publish(&plain.action(0, 7).unwrap()).body, "paid");
     }
 
     #[test]
@@ -163,7 +199,7 @@ mod tests {
             expiration: " 60000 ".into(),
             ..PublishForm::default()
         };
-        let a = f.action(0).unwrap();
+        let a = f.action(0, 0).unwrap();
         assert_eq!(
             a.repeat,
             Some(Repeat {
@@ -186,7 +222,7 @@ mod tests {
             x_delay: "5s".into(),
             ..PublishForm::default()
         };
-        let a = f.action(0).unwrap();
+        let a = f.action(0, 0).unwrap();
         assert_eq!(
             publish(&a).properties.headers.get("x-delay"),
             Some(&FieldValue::str("5s"))
@@ -195,7 +231,7 @@ mod tests {
 
     #[test]
     fn refusals_name_the_problem() {
-        let bad = |f: PublishForm| f.action(0).unwrap_err();
+        let bad = |f: PublishForm| f.action(0, 0).unwrap_err();
         let d = PublishForm::default;
         assert_eq!(
             bad(PublishForm {

@@ -24,6 +24,17 @@ use crate::node_id;
 use crate::track::RawNode;
 pub use crate::track::{Alert, Batch, Entry, Move, MoveKind, Track, LOG_CAP, TRACK_MSGS};
 
+/// Where a frame's run of [`Runner::advance_until_quiet`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// At the target time.
+    Target,
+    /// The frame's time ran out first.
+    OutOfTime,
+    /// Nothing is left to happen: the clock stays at the last thing that happened.
+    Quiet,
+}
+
 pub struct Runner {
     pub scenario: Scenario,
     pub sim: Sim,
@@ -129,6 +140,53 @@ impl Runner {
                     }
                 }
                 None => return true,
+            }
+        }
+    }
+
+    /// As [`Runner::advance_to`], for play without an `until`: when the last pending
+    /// thing happens on the way to `target`, the clock stops right there
+    /// ([`Reach::Quiet`]), as `delaylab run` ends a run when nothing is left to happen
+    /// (the engine's `report::run_checked`). With nothing pending at the start, time runs
+    /// to `target` (the learner pressed Play on a quiet scenario: to publish later).
+    ///
+    /// ```text
+    /// sandbox, A published at 0:00 with expiration 30 min, play at 1000x
+    ///   frame ...      target 29:59.0  -> Target (A's expiry still pending)
+    ///   frame n        target 30:15.0  -> A expires, is delivered at 30:00.000 and
+    ///                  acked at 30:00.100; nothing pending: Quiet, clock at 30:00.100
+    /// ```
+    ///
+    /// It runs one timer instant at a time (the engine fires everything due at that
+    /// instant), so it knows the instant the last one fired.
+    pub fn advance_until_quiet(
+        &mut self,
+        target: u64,
+        batch: &mut Batch,
+        mut out_of_time: impl FnMut() -> bool,
+    ) -> Reach {
+        let reach = |done: bool| {
+            if done {
+                Reach::Target
+            } else {
+                Reach::OutOfTime
+            }
+        };
+        if self.next_at().is_none() {
+            return reach(self.advance_to(target, batch, out_of_time));
+        }
+        loop {
+            if self.sim.halted() {
+                return Reach::Target;
+            }
+            match self.next_at() {
+                None => return Reach::Quiet,
+                Some(t) if t > target => return reach(self.advance_to(target, batch, out_of_time)),
+                Some(t) => {
+                    if !self.advance_to(t, batch, &mut out_of_time) || out_of_time() {
+                        return Reach::OutOfTime;
+                    }
+                }
             }
         }
     }

@@ -41,7 +41,7 @@ fn a_repeated_publish_is_one_action_the_engine_runs() {
     };
     let mut b = Batch::default();
     let actions_before = r.scenario.actions.len();
-    assert!(r.run_scheduled(form.action(r.now()).unwrap(), &mut b));
+    assert!(r.run_scheduled(form.action(r.now(), 0).unwrap(), &mut b));
     assert_eq!(
         r.scenario.actions.len(),
         actions_before + 1,
@@ -95,4 +95,65 @@ fn a_seek_paced_over_frames_arrives_and_pauses() {
     }
     assert_eq!(r.now(), 120_000);
     assert!(!p.playing());
+}
+
+/// A wait queue dead-lettering into a consumed queue, no `until`: what the sandbox is.
+fn quiet_pipeline() -> Scenario {
+    load_str(
+        r#"{"version": 1, "name": "quiet",
+            "topology": {
+              "exchanges": [{"name": "dlx", "type": "fanout"}],
+              "queues": [{"name": "wait", "arguments": {"x-dead-letter-exchange": "dlx"}},
+                         {"name": "done"}],
+              "bindings": [{"source": "dlx", "destination": "done", "destination_type": "queue", "routing_key": ""}]},
+            "consumers": [{"name": "closer", "queue": "done", "ack": "manual", "prefetch": 10, "handle": "100ms", "outcome": "ack"}],
+            "actions": [{"at": "0s", "publish": {"exchange": "", "routing_key": "wait", "body": "A",
+                                                 "properties": {"expiration": "1800000"}}}]}"#,
+    )
+    .expect("loads")
+}
+
+#[test]
+fn play_without_until_stops_at_the_last_thing_that_happened() {
+    use delaylab_playground::runner::Reach;
+    let mut r = Runner::new(quiet_pipeline());
+    let mut p = Pacer::new(r.scenario.until_ms);
+    p.set_speed(100_000.0, 0.0, 0);
+    p.set_playing(true, 0.0, 0);
+    let mut wall = 0.0;
+    loop {
+        wall += 16.0;
+        let target = p.target(wall).expect("playing");
+        assert!(p.stops_when_quiet());
+        let mut b = Batch::default();
+        match r.advance_until_quiet(target, &mut b, || false) {
+            Reach::Target => {
+                p.reached(wall, r.now());
+            }
+            Reach::OutOfTime => unreachable!("no frame budget here"),
+            Reach::Quiet => {
+                p.quiet(r.now());
+                break;
+            }
+        }
+        assert!(wall < 100_000.0, "play stops");
+    }
+    // A expires at 30:00 and is delivered; the closer acks 100 ms later: the end.
+    assert_eq!(r.now(), 1_800_100);
+    assert_eq!(p.quiet_at(), Some(1_800_100));
+    assert!(!p.playing());
+    assert_eq!(r.next_at(), None);
+
+    // The same run headless (the CLI's way): the same end.
+    let sim = delaylab_engine::report::run_with(&r.scenario, Default::default(), |_, _| {});
+    assert_eq!(sim.now_ms(), r.now());
+
+    // Play pressed on a quiet scenario runs time on (to publish later), as before.
+    p.set_playing(true, wall, r.now());
+    let mut b = Batch::default();
+    assert_eq!(
+        r.advance_until_quiet(2_000_000, &mut b, || false),
+        Reach::Target
+    );
+    assert_eq!(r.now(), 2_000_000);
 }

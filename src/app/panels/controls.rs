@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::{ctx, fmt_speed};
 use crate::app::{parse_clock, AfterSeek};
+use delaylab_playground::clock::TimeError;
 
 /// The speed preset buttons (virtual ms per wall ms).
 const SPEED_PRESETS: [f64; 5] = [1.0, 10.0, 100.0, 1000.0, 10000.0];
@@ -18,6 +19,8 @@ pub fn Controls() -> impl IntoView {
     let c = ctx();
     let jump_text = RwSignal::new(String::new());
     let msg = RwSignal::new(None::<&'static str>);
+    // Why the Jump box's text is not a time (said in the page's language when shown).
+    let bad_time = RwSignal::new(None::<TimeError>);
     let step = move |_| match c.runner.with_value(|r| r.next_at()) {
         Some(t) if c.seek(t, AfterSeek::Pause) => msg.set(None),
         Some(_) => msg.set(Some("seek_too_far")),
@@ -27,10 +30,16 @@ pub fn Controls() -> impl IntoView {
         }
     };
     // The same seek as the host API's and a link's start time (Ctx::seek).
-    let jump = move || match parse_clock(&jump_text.get_untracked()) {
-        Ok(t) if c.seek(t, AfterSeek::Pause) => msg.set(None),
-        Ok(_) => msg.set(Some("seek_too_far")),
-        Err(_) => msg.set(Some("bad_time")),
+    let jump = move || {
+        bad_time.set(None);
+        match parse_clock(&jump_text.get_untracked()) {
+            Ok(t) if c.seek(t, AfterSeek::Pause) => msg.set(None),
+            Ok(_) => msg.set(Some("seek_too_far")),
+            Err(e) => {
+                msg.set(None);
+                bad_time.set(Some(e));
+            }
+        }
     };
     let slider = move || c.speed.get().log10();
     view! {
@@ -105,8 +114,10 @@ pub fn Controls() -> impl IntoView {
                 <input
                     id="jump"
                     data-testid="jump-input"
-                    placeholder="40:00, 30m, 1h"
+                    placeholder="40:00, 2h17m"
                     size="9"
+                    aria-invalid=move || if bad_time.with(Option::is_some) { "true" } else { "false" }
+                    aria-describedby="jump-error"
                     prop:value=move || jump_text.get()
                     on:input=move |ev| jump_text.set(event_target_value(&ev))
                 />
@@ -115,6 +126,9 @@ pub fn Controls() -> impl IntoView {
                 </button>
             </form>
             <p class="ctl-status" role="status" data-testid="status">
+                <span id="jump-error" data-testid="jump-error">
+                    {move || bad_time.get().map(|e| format!("⚠ {}", e.text(c.lang.get())))}
+                </span>
                 {move || msg.get().map(|k| c.tr(k))}
                 {move || c.jump_to.get().map(|t| format!("{} {}", c.tr("running_to"), clock(t)))}
                 {move || {
@@ -125,6 +139,16 @@ pub fn Controls() -> impl IntoView {
                         }
                         _ => String::new(),
                     }
+                }}
+                {move || {
+                    // Play stopped where nothing was left to happen (no `until`).
+                    c.quiet_at.get().filter(|_| !c.playing.get()).map(|t| {
+                        view! {
+                            <span data-testid="quiet-stop">
+                                {format!("{} {} {}", c.tr("quiet_stop"), clock(t), c.tr("quiet_stop_after"))}
+                            </span>
+                        }
+                    })
                 }}
                 {move || c.limit.get().map(|l| format!("⚠ {l}"))}
             </p>

@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use super::ctx;
+use crate::app::i18n::Lang;
 use crate::app::preset_texts;
 
 #[component]
@@ -11,6 +12,17 @@ pub fn Gallery() -> impl IntoView {
     let items = c.presets.get_value();
     view! {
         <section class="panel gallery" aria-labelledby="gallery-h">
+            // The lesson and the quiz built on these scenarios (www/), in the page's
+            // language (the quiz reads ?lang=; the lesson is written in both).
+            <nav class="learn" aria-label=move || c.tr("learn") data-testid="learn">
+                <a href="www/lesson-head-of-line.html" data-testid="lesson-link">{move || c.tr("lesson_link")}</a>
+                <a
+                    href=move || if c.lang.get() == Lang::Zh { "www/quiz-head-of-line.html?lang=zh" } else { "www/quiz-head-of-line.html" }
+                    data-testid="quiz-link"
+                >
+                    {move || c.tr("quiz_link")}
+                </a>
+            </nav>
             <h2 id="gallery-h">{move || c.tr("gallery")}</h2>
             <p class="hint">{move || c.tr("gallery_hint")}</p>
             {move || c.load_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}

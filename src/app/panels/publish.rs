@@ -3,7 +3,7 @@
 //! `repeat` that the engine schedules.
 
 use delaylab_engine::report::text::clock;
-use delaylab_playground::publish_form::{PublishForm, MAX_REPEAT_COUNT};
+use delaylab_playground::publish_form::{publish_runs, PublishForm, MAX_REPEAT_COUNT};
 use leptos::prelude::*;
 
 use super::ctx;
@@ -122,8 +122,10 @@ pub fn Publish() -> impl IntoView {
             count: count.get_untracked(),
             every: every.get_untracked(),
         };
-        let now = c.runner.with_value(|r| r.now());
-        match form.action(now) {
+        let (now, runs) = c
+            .runner
+            .with_value(|r| (r.now(), publish_runs(&r.scenario)));
+        match form.action(now, runs) {
             Ok(action) if action.repeat.is_some() => c.run_scheduled(action),
             Ok(action) => c.run_now(action.kind),
             Err(e) => return error.set(Some(e.text(c.lang.get_untracked()))),
