@@ -33,7 +33,7 @@ const LOADING = 'Loading the simulation (WebAssembly)…';
 /** UI words the static page shows, by their i18n key. */
 const KEYS = ['tagline', 'virtual_time', 'controls', 'play', 'step', 'step_hint', 'restart',
   'speed', 'speed_presets', 'jump_to', 'go', 'gallery', 'gallery_hint', 'scenario', 'what_to_watch',
-  'json_editor'];
+  'json_editor', 'publish'];
 /**
  * The collapsed panels below the gallery (src/app/panels/scenario_json.rs ScenarioJson,
  * src/app/edit.rs EditTopology), drawn closed so that on a phone, where the columns stack,
@@ -148,6 +148,7 @@ function firstPaintSource(root) {
       <div class="ctl-group"><button class="primary" aria-pressed="false" disabled><span aria-hidden="true">▶ </span>${esc(w.play)}</button><button title="${esc(w.step_hint)}" disabled><span aria-hidden="true">⇥ </span>${esc(w.step)}</button><button disabled><span aria-hidden="true">↺ </span>${esc(w.restart)}</button></div>
       <div class="ctl-group speed"><label for="fp-speed">${esc(w.speed)}</label><input id="fp-speed" type="range" min="0" max="5" step="0.01" value="${Math.log10(START_SPEED)}" disabled /><output class="speed-value" for="fp-speed">${speedLabel(START_SPEED)}</output><div class="presets" role="group" aria-label="${esc(w.speed_presets)}">${speeds}</div></div>
       <div class="ctl-group jump"><label for="fp-jump">${esc(w.jump_to)}</label><input id="fp-jump" placeholder="40:00, 2h17m" size="9" disabled /><button type="button" disabled>${esc(w.go)}</button></div>
+      <button type="button" class="small go-publish" disabled>${esc(w.publish)}<span aria-hidden="true"> ↓</span></button>
       <p class="ctl-status first-paint-status" role="status"></p>
     </section>
     <main class="grid" aria-busy="true">

@@ -98,9 +98,14 @@ pub fn Topology() -> impl IntoView {
             .is_some_and(|w| w <= 760.0)
     };
     // Ranks side by side that stay readable in the frame; more wrap into bands below.
+    // On a phone: boxes side by side in one line of the top-to-bottom layout.
     let cols = Memo::new(move |_| {
         let widest = model.with(|m| m.nodes.iter().map(|n| n.w).fold(0.0, f64::max));
-        topo_fit::columns_for(frame_w.get(), widest)
+        if narrow() {
+            topo_fit::per_line_for(frame_w.get(), widest)
+        } else {
+            topo_fit::columns_for(frame_w.get(), widest)
+        }
     });
     let layout_key = Memo::new(move |_| (c.load_rev.get(), cols.get()));
     let ids = Memo::new(move |_| {
@@ -160,6 +165,25 @@ pub fn Topology() -> impl IntoView {
         });
     };
 
+    let rect_of = move |p: &Pos, n: &TNode| p.get(&n.id).map(|&(x, y)| (x, y, n.w, n.h));
+    // An edge's route between its boxes, clear of the other boxes (topo_route).
+    let route_of = move |m: &topo::Model, p: &Pos, from: &str, to: &str| {
+        let a = m.nodes.iter().find(|n| n.id == from)?;
+        let b = m.nodes.iter().find(|n| n.id == to)?;
+        let others: Vec<topo_route::Rect> = m
+            .nodes
+            .iter()
+            .filter(|n| n.id != from && n.id != to)
+            .filter_map(|n| rect_of(p, n))
+            .collect();
+        let vertical = base.with_untracked(|b| b.1);
+        Some(topo_route::route(
+            rect_of(p, a)?,
+            rect_of(p, b)?,
+            vertical,
+            &others,
+        ))
+    };
     // The frame shows the boxes' bounds; a drag holds it where it was (until Fit, or a
     // new box or scenario refits), as a zoom holds until then.
     let bounds = Memo::new(move |_| {
@@ -172,6 +196,22 @@ pub fn Topology() -> impl IntoView {
                         y0 = y0.min(y);
                         x1 = x1.max(x + n.w);
                         y1 = y1.max(y + n.h + 14.0);
+                    }
+                }
+                // A route through the gaps beside the boxes, and its label, are drawn too.
+                for e in &m.edges {
+                    let Some(r) = route_of(m, p, &e.from, &e.to) else {
+                        continue;
+                    };
+                    if let topo_route::Route::Lines(pts, _) = &r {
+                        for &(x, y) in pts {
+                            x1 = x1.max(x);
+                            y1 = y1.max(y);
+                        }
+                        let l = r.label();
+                        if l.anchor == "start" {
+                            x1 = x1.max(l.x + trunc(&e.label, 16).chars().count() as f64 * 6.1);
+                        }
                     }
                 }
             })
@@ -213,26 +253,6 @@ pub fn Topology() -> impl IntoView {
         zoomed.update(|z| z.set(view_key.get_untracked(), k));
     };
 
-    let rect_of = move |p: &Pos, n: &TNode| p.get(&n.id).map(|&(x, y)| (x, y, n.w, n.h));
-
-    // An edge's route between its boxes, clear of the other boxes (topo_route).
-    let route_of = move |m: &topo::Model, p: &Pos, from: &str, to: &str| {
-        let a = m.nodes.iter().find(|n| n.id == from)?;
-        let b = m.nodes.iter().find(|n| n.id == to)?;
-        let others: Vec<topo_route::Rect> = m
-            .nodes
-            .iter()
-            .filter(|n| n.id != from && n.id != to)
-            .filter_map(|n| rect_of(p, n))
-            .collect();
-        let vertical = base.with_untracked(|b| b.1);
-        Some(topo_route::route(
-            rect_of(p, a)?,
-            rect_of(p, b)?,
-            vertical,
-            &others,
-        ))
-    };
     let edges = move |labels: bool| {
         model.with(|m| {
             pos.with(|p| {

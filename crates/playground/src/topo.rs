@@ -277,8 +277,10 @@ pub const BAND_GAP: f64 = 40.0;
 
 /// The wide layout with at most `max_cols` ranks side by side: further ranks wrap into
 /// a band below (ranks 0..k, then k..2k...), so a long DLX chain stays readable in a
-/// frame narrower than its row instead of shrinking (`topo_fit::columns_for`). The
-/// vertical layout ignores `max_cols`.
+/// frame narrower than its row instead of shrinking (`topo_fit::columns_for`). In the
+/// vertical layout `max_cols` is the most boxes side by side in one line: a rank with
+/// more takes further lines (`topo_fit::per_line_for`: on a 390 px phone one box a line,
+/// so the sandbox's two exchanges stand one under the other instead of past the frame).
 pub fn layout_wrapped(m: &Model, vertical: bool, max_cols: usize) -> HashMap<String, (f64, f64)> {
     let max_cols = max_cols.max(1);
     let idx: HashMap<&str, usize> = m
@@ -367,6 +369,13 @@ pub fn layout_wrapped(m: &Model, vertical: bool, max_cols: usize) -> HashMap<Str
     let rank_h_v = m.nodes.iter().map(|n| n.h).fold(0.0, f64::max) + 46.0;
     let mut row_of: Vec<f64> = vec![0.0; n];
     let mut pos = HashMap::new();
+    // Vertical: the first line of each rank (a rank of more than `max_cols` boxes takes
+    // several lines).
+    let mut line_of_rank = vec![0usize; max_rank + 2];
+    for r in 0..=max_rank {
+        let count = rank.iter().filter(|x| **x == Some(r)).count();
+        line_of_rank[r + 1] = line_of_rank[r] + count.div_ceil(max_cols).max(1);
+    }
     // Wrapped wide layout: the top of each band, from the most rows of its ranks.
     let bands = max_rank / max_cols + 1;
     let mut band_top = vec![0.0; bands + 1];
@@ -403,9 +412,10 @@ pub fn layout_wrapped(m: &Model, vertical: bool, max_cols: usize) -> HashMap<Str
             row_of[*i] = row as f64;
             let node = &m.nodes[*i];
             let at = if vertical {
+                let (line, slot) = (row / max_cols, row % max_cols);
                 (
-                    20.0 + row as f64 * col_w_v + (col_w_v - 28.0 - node.w) / 2.0,
-                    20.0 + r as f64 * rank_h_v,
+                    20.0 + slot as f64 * col_w_v + (col_w_v - 28.0 - node.w) / 2.0,
+                    20.0 + (line_of_rank[r] + line) as f64 * rank_h_v,
                 )
             } else {
                 (

@@ -32,6 +32,18 @@ pub fn columns_for(frame_w: f64, node_w: f64) -> usize {
     ((room / crate::topo::COL_W).floor().max(0.0) as usize + 1).max(2)
 }
 
+/// How many boxes at most `node_w` wide stand side by side in one line of the phone's
+/// top-to-bottom layout in a frame `frame_w` px wide, at a readable scale (at least 1;
+/// unbounded before the frame is known). A 390 px phone (a ~350 px frame) fits one.
+pub fn per_line_for(frame_w: f64, node_w: f64) -> usize {
+    if frame_w <= 0.0 {
+        return usize::MAX;
+    }
+    // The vertical layout: 20 units before the first box, 28 between two, plus the margin.
+    let room = frame_w / MIN_READABLE_SCALE - 2.0 * crate::topo::MARGIN - 20.0 - node_w;
+    ((room / (node_w + 28.0)).floor().max(0.0) as usize + 1).max(1)
+}
+
 /// The size of the drawn SVG in CSS px.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fit {
@@ -76,6 +88,17 @@ mod tests {
         // Four ranks drawn in 1,100 px stay readable.
         let w = 3.0 * crate::topo::COL_W + 192.0 + 2.0 * crate::topo::MARGIN;
         assert!(fit(w, 300.0, 1100.0, 1.0).scale >= MIN_READABLE_SCALE);
+    }
+
+    #[test]
+    fn a_phone_line_holds_one_box_a_tablet_two() {
+        assert_eq!(per_line_for(350.0, 192.0), 1);
+        assert_eq!(per_line_for(520.0, 192.0), 2);
+        assert_eq!(per_line_for(10.0, 192.0), 1);
+        assert_eq!(per_line_for(0.0, 192.0), usize::MAX);
+        // One box and its margins fit 350 px at a readable scale.
+        let w = 20.0 + 192.0 + 2.0 * crate::topo::MARGIN;
+        assert!(fit(w, 900.0, 350.0, 1.0).width_px <= 350.0);
     }
 
     #[test]

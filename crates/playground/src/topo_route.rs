@@ -139,7 +139,26 @@ pub fn route(a: Rect, b: Rect, vertical: bool, others: &[Rect]) -> Route {
         let under_a = s.1 + ABOVE_TARGET;
         let down_source = Route::Lines(vec![s, (s.0, above_b), (e.0, above_b), e], 0);
         let down_target = Route::Lines(vec![s, (s.0, under_a), (e.0, under_a), e], 2);
-        return [down_source, down_target]
+        // Boxes stacked in one column (a phone's line holds one box): out of `a`'s side,
+        // down a lane beside the boxes in between, into `b`'s side.
+        let between = |r: &&Rect| r.1 < by && r.1 + r.3 > ay + ah;
+        let right = others
+            .iter()
+            .filter(between)
+            .map(|r| r.0 + r.2)
+            .fold((ax + aw).max(bx + bw), f64::max)
+            + SIDE_OUT;
+        let (a_mid, b_mid) = (ay + ah / 2.0, by + bh / 2.0);
+        let lane = Route::Lines(
+            vec![
+                (ax + aw, a_mid),
+                (right, a_mid),
+                (right, b_mid),
+                (bx + bw, b_mid),
+            ],
+            1,
+        );
+        return [down_source, down_target, lane]
             .into_iter()
             .find(|r| !r.hits(others))
             .unwrap_or(curve);
@@ -341,6 +360,20 @@ mod tests {
         }
         let wall = (300.0, 100.0, 100.0, 200.0);
         assert!(matches!(route(queue, dlx, false, &[wall]), Route::Curve(_)));
+    }
+
+    #[test]
+    fn boxes_stacked_in_one_column_are_passed_by_a_lane_beside_them() {
+        let publisher = (56.0, 20.0, 120.0, 48.0);
+        let first = (20.0, 140.0, 192.0, 58.0);
+        let second = (20.0, 260.0, 192.0, 74.0);
+        let r = route(publisher, second, true, &[first]);
+        let Route::Lines(p, _) = &r else {
+            panic!("{r:?}")
+        };
+        assert!(!r.hits(&[first]));
+        assert_eq!(p[1].0, 212.0 + SIDE_OUT, "beside the widest box in between");
+        assert_eq!(r.label().anchor, "start");
     }
 
     #[test]

@@ -117,5 +117,16 @@ fn every_band_width_and_the_phone_layout_draw_clean() {
         Vec::<String>::new(),
         "one band"
     );
-    assert_eq!(problems(usize::MAX, true), Vec::<String>::new(), "phone");
+    assert_eq!(
+        problems(usize::MAX, true),
+        Vec::<String>::new(),
+        "phone, wide lines"
+    );
+    let one = delaylab_playground::topo_fit::per_line_for(350.0, 192.0);
+    assert_eq!(one, 1);
+    assert_eq!(
+        problems(one, true),
+        Vec::<String>::new(),
+        "a 390 px phone: one box a line"
+    );
 }

@@ -125,10 +125,33 @@ pub fn Controls() -> impl IntoView {
                     {move || c.tr("go")}
                 </button>
             </form>
+            // On a phone the publish form is a scroll away: this takes the reader there
+            // (a button, not a #fragment: the address names the scenario).
+            <button
+                type="button"
+                class="small go-publish"
+                data-testid="go-publish"
+                on:click=move |_| {
+                    // The button in the middle of the screen, the form's fields above it
+                    // (the sticky header and controls cover the top of the screen).
+                    if let Some(el) = web_sys::window()
+                        .and_then(|w| w.document())
+                        .and_then(|d| d.query_selector("[data-testid=\"publish-btn\"]").ok().flatten())
+                    {
+                        let o = web_sys::ScrollIntoViewOptions::new();
+                        o.set_block(web_sys::ScrollLogicalPosition::Center);
+                        el.scroll_into_view_with_scroll_into_view_options(&o);
+                    }
+                }
+            >
+                {move || c.tr("publish")}
+                <span aria-hidden="true">" ↓"</span>
+            </button>
             <p class="ctl-status" role="status" data-testid="status">
-                <span id="jump-error" data-testid="jump-error">
-                    {move || bad_time.get().map(|e| format!("⚠ {}", e.text(c.lang.get())))}
-                </span>
+                // Only while there is one: an empty status line takes no room (style.css).
+                {move || bad_time.get().map(|e| view! {
+                    <span id="jump-error" data-testid="jump-error">{move || format!("⚠ {}", e.text(c.lang.get()))}</span>
+                })}
                 {move || msg.get().map(|k| c.tr(k))}
                 {move || c.jump_to.get().map(|t| format!("{} {}", c.tr("running_to"), clock(t)))}
                 {move || {

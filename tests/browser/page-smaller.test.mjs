@@ -1,0 +1,75 @@
+// The smaller items of issue 22: `order-{n}` numbers single publishes across publishes,
+// Jump takes compound durations (and names a bad one), the sandbox's clock stops when
+// nothing is left to happen, and the strategies table shows its parameters column whole.
+
+const ready = { ready: '[data-testid="topology"] .node' };
+
+const clockText = async (page) => (await page.locator('[data-testid="clock"]').first().textContent()).trim();
+
+async function jumpTo(page, time) {
+  await page.fill('[data-testid="jump-input"]', time);
+  await page.click('[data-testid="jump-btn"]');
+}
+
+export const tests = [
+  {
+    name: 'three single publishes of order-{n} are order-1, order-2, order-3',
+    timeout: 60_000,
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('', ready);
+      assert.equal(await page.inputValue('[data-testid="pub-body"]'), 'order-{n}');
+      for (let i = 0; i < 3; i++) await page.click('[data-testid="publish-btn"]');
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="log-line"][data-kind="published"]').length === 3);
+      const bodies = await page.$$eval('[data-testid="log-line"][data-kind="published"]', (els) => els.map((e) => e.dataset.body));
+      assert.deepEqual(bodies.sort(), ['order-1', 'order-2', 'order-3']);
+    },
+  },
+  {
+    name: 'Jump takes 2h17m, and names the part of a bad time that is not one',
+    timeout: 60_000,
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('#head-of-line-blocking', ready);
+      await jumpTo(page, '2h17m');
+      await page.waitForFunction(() => document.querySelector('[data-testid="clock"]').textContent.trim() === '2:17:00.000');
+      assert.equal(await page.locator('[data-testid="jump-error"]').count(), 0);
+      await jumpTo(page, '2h17x');
+      const err = page.locator('[data-testid="jump-error"]');
+      await page.waitForFunction(() => document.querySelector('[data-testid="jump-error"]')?.textContent?.includes('17x'));
+      assert.match(await err.textContent(), /"17x".*2h17m/);
+      assert.equal(await page.getAttribute('[data-testid="jump-input"]', 'aria-invalid'), 'true');
+      assert.equal(await clockText(page), '2:17:00.000', 'a bad time moves nothing');
+      await page.click('[data-testid="lang-zh"]');
+      assert.match(await err.textContent(), /请输入时间/);
+    },
+  },
+  {
+    name: 'the sandbox clock stops once nothing is left to happen, and says so',
+    timeout: 60_000,
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('', ready);
+      // One order that waits 5 s, played at 100x: expired, dead-lettered, delivered, acked.
+      await page.click('[data-testid="quick-5000"]');
+      await page.click('[data-testid="publish-btn"]');
+      await page.click('[data-testid="speed-100"]');
+      await page.click('[data-testid="play"]');
+      const note = page.locator('[data-testid="quiet-stop"]');
+      await note.waitFor({ timeout: 20_000 });
+      assert.equal(await page.getAttribute('[data-testid="play"]', 'aria-pressed'), 'false');
+      const at = await clockText(page);
+      // Stopped at the last thing that happened: the ack, a handling time after delivery.
+      const acked = await page.$$eval('[data-testid="log-line"][data-kind="acked"] .t', (els) => els.map((e) => e.textContent.trim()));
+      assert.equal(acked.length, 1);
+      assert.equal(at, acked[0].length < at.length ? `0:${acked[0]}` : acked[0], `stopped at ${at}, acked ${acked}`);
+      assert.match(await note.textContent(), new RegExp(`Nothing is left to happen.*${at.replace(/\./g, '\\.')}`));
+      await page.waitForTimeout(600);
+      assert.equal(await clockText(page), at, 'the clock ran on');
+      // Play again: time runs on, and the note goes.
+      await page.click('[data-testid="play"]');
+      await page.waitForFunction((a) => document.querySelector('[data-testid="clock"]').textContent.trim() !== a, at);
+      assert.equal(await note.count(), 0);
+    },
+  },
+];
