@@ -29,7 +29,7 @@ use web_sys::wasm_bindgen::JsValue;
 
 use super::i18n::Lang;
 use super::share::{self, Share};
-use super::{preset_text, AfterSeek, Ctx};
+use super::{AfterSeek, Ctx};
 
 /// Whether a load is a new history entry or what the current one shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +64,8 @@ pub struct Leaving {
     shown: Option<Shown>,
     replaced: Option<(String, u32)>,
     entry: Entry,
+    /// The new load's address fragment (`Ctx::fragment_for`).
+    fragment: String,
 }
 
 #[derive(Clone, Copy)]
@@ -84,12 +86,10 @@ fn browser_history() -> Option<web_sys::History> {
     web_sys::window().and_then(|w| w.history().ok())
 }
 
-/// The address of a load: `#preset-id`, or the page without a fragment for the sandbox
-/// and a custom scenario (its share link is a button away; the autosave keeps it).
-fn address(id: &str) -> String {
-    let loc = web_sys::window().map(|w| w.location());
-    let path = loc
-        .as_ref()
+/// This page's address with `fragment` (`#head-of-line-blocking`, or none).
+fn address(fragment: &str) -> String {
+    let path = web_sys::window()
+        .map(|w| w.location())
         .map(|l| {
             format!(
                 "{}{}",
@@ -98,11 +98,7 @@ fn address(id: &str) -> String {
             )
         })
         .unwrap_or_default();
-    if id == "sandbox" || id == "custom" {
-        path
-    } else {
-        format!("{path}#{id}")
-    }
+    format!("{path}{fragment}")
 }
 
 impl History {
@@ -118,12 +114,13 @@ impl History {
     }
 
     /// Called by `Ctx::load_as` before the new scenario replaces the current one.
-    pub fn leaving(&self, c: &Ctx, id: &str, entry: Entry) -> Leaving {
+    pub fn leaving(&self, c: &Ctx, id: &str, fragment: String, entry: Entry) -> Leaving {
         if !self.on() || entry == Entry::Same {
             return Leaving {
                 shown: None,
                 replaced: None,
                 entry,
+                fragment,
             };
         }
         let shown = shown(c);
@@ -135,15 +132,16 @@ impl History {
             shown: Some(shown),
             replaced,
             entry,
+            fragment,
         }
     }
 
     /// Called by `Ctx::load_as` once the new scenario is in: its history entry.
-    pub fn arrived(&self, c: &Ctx, id: &str, l: Leaving) {
+    pub fn arrived(&self, c: &Ctx, l: Leaving) {
         let Some(h) = browser_history().filter(|_| self.on()) else {
             return;
         };
-        let url = address(id);
+        let url = address(&l.fragment);
         match (l.entry, l.shown) {
             (Entry::New, Some(shown)) => {
                 let mark = self
@@ -218,7 +216,7 @@ fn on_pop(c: Ctx, sh: Share, ev: web_sys::PopStateEvent) {
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
     let hash = hash.trim_start_matches('#').to_string();
-    let scenario_address = preset_text(&hash).is_some() || looks_like_link(&hash);
+    let scenario_address = c.fragment_names_preset(&hash) || looks_like_link(&hash);
     let here = hist.visits.with_value(|v| v.as_ref().map(|v| v.mark("")));
     let same_entry =
         matches!((&mark, &here), (Some(m), Some(h)) if m.session == h.session && m.key == h.key);
@@ -239,9 +237,12 @@ fn on_pop(c: Ctx, sh: Share, ev: web_sys::PopStateEvent) {
     // link, else its address.
     match mark.map(|m| m.link).filter(|l| !l.is_empty()) {
         Some(link) => share::open_link(c, sh, link),
-        None if preset_text(&hash).is_some() => c.load_preset_as(&hash, Entry::Same),
         None if looks_like_link(&hash) => share::open_link(c, sh, hash),
-        None => c.load_preset_as("sandbox", Entry::Same),
+        None => {
+            if !c.load_address(&hash, Entry::Same) {
+                c.load_preset_as("sandbox", Entry::Same);
+            }
+        }
     }
 }
 

@@ -163,6 +163,31 @@ impl Ctx {
         self.load_preset_as(id, history::Entry::New);
     }
 
+    /// Whether an address fragment (without the `#`) names a preset.
+    pub fn fragment_names_preset(&self, fragment: &str) -> bool {
+        preset_text(fragment).is_some()
+    }
+
+    /// Loads the preset an address fragment names (`head-of-line-blocking`, without the
+    /// `#`); false when it names none (an in-page anchor, a share link).
+    pub fn load_address(&self, fragment: &str, entry: history::Entry) -> bool {
+        if !self.fragment_names_preset(fragment) {
+            return false;
+        }
+        self.load_preset_as(fragment, entry);
+        true
+    }
+
+    /// The address fragment of a load: `#head-of-line-blocking`, none for the sandbox and
+    /// a custom scenario (its share link is a button away; the autosave keeps it).
+    pub fn fragment_for(&self, id: &str, _s: &Scenario) -> String {
+        if id == "sandbox" || id == "custom" {
+            String::new()
+        } else {
+            format!("#{id}")
+        }
+    }
+
     /// Loads a preset as [`Ctx::load_as`] does a scenario.
     pub fn load_preset_as(&self, id: &str, entry: history::Entry) {
         let Some(text) = preset_text(id) else { return };
@@ -185,7 +210,9 @@ impl Ctx {
     /// (a user's choice) or what the current entry shows (a link opened at start, Back
     /// and Forward).
     pub fn load_as(&self, id: &str, s: Scenario, entry: history::Entry) {
-        let leaving = self.hist.leaving(self, id, entry);
+        let leaving = self
+            .hist
+            .leaving(self, id, self.fragment_for(id, &s), entry);
         self.meta.set(PresetMeta::of(id, &s));
         self.preset.set(id.to_string());
         self.load_error.set(None);
@@ -193,7 +220,7 @@ impl Ctx {
         self.reset_views();
         // Last: what is keyed by the load reads the new runner and snapshot.
         self.load_rev.update(|v| *v += 1);
-        self.hist.arrived(self, id, leaving);
+        self.hist.arrived(self, leaving);
     }
     /// The current load, for a view value made now (see `load_rev`).
     pub fn load_now(&self) -> u64 {
@@ -456,8 +483,8 @@ pub fn App() -> impl IntoView {
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
     let hash = hash.trim_start_matches('#');
-    if !hash.is_empty() && preset_text(hash).is_some() {
-        ctx.load(hash);
+    if !hash.is_empty() {
+        ctx.load_address(hash, history::Entry::Same);
     }
     share::start(ctx, hash);
     history::start(ctx);

@@ -72,4 +72,33 @@ export const tests = [
       assert.equal(await note.count(), 0);
     },
   },
+  {
+    name: 'the strategies table shows its parameters column whole at 1440 and 1024 px',
+    timeout: 90_000,
+    async run(t) {
+      const { page, assert } = t;
+      for (const vp of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+        await page.setViewportSize(vp);
+        await t.goto('', { ready: '[data-testid="strategies"]' });
+        await page.locator('[data-testid="strategies"]').scrollIntoViewIfNeeded();
+        await page.locator('[data-testid="strat-body"]').waitFor();
+        await page.fill('[data-testid="strat-count"]', '200');
+        await page.click('[data-testid="strat-run"]');
+        await page.waitForFunction(
+          () => document.querySelector('[data-testid="strat-status"]')?.textContent.trim() === 'done',
+          null, { timeout: 30_000 });
+        const cut = await page.evaluate(() => {
+          const wrap = document.querySelector('.strat-table-wrap').getBoundingClientRect();
+          return [...document.querySelectorAll('[data-testid="strat-table"] tbody tr')].map((tr) => {
+            const td = tr.lastElementChild;
+            const r = td.getBoundingClientRect();
+            return { row: tr.dataset.testid, text: td.textContent.trim(), past: Math.round(r.right - wrap.right), hidden: td.scrollWidth - td.clientWidth };
+          }).filter((c) => c.past > 1 || c.hidden > 1);
+        });
+        assert.deepEqual(cut, [], `${vp.width} px: parameters cut off`);
+      }
+      await page.locator('[data-testid="strat-table"]').scrollIntoViewIfNeeded();
+      await t.screenshot('strategies-table');
+    },
+  },
 ];
