@@ -203,9 +203,9 @@ fn restore(c: &Ctx, s: Shown) {
         let _ = c.cmp.start_lanes(c, &s.view.compare, false);
     }
     c.set_speed(s.view.speed.unwrap_or(1.0));
-    if let Some(t) = s.view.start_ms {
-        let _ = c.seek(t, AfterSeek::Pause);
-    }
+    // Its time, 0:00 included: what the user did at 0:00 (a publish) is shown done, as
+    // it was when it was left, not pending until Play.
+    let _ = c.seek(s.view.start_ms.unwrap_or(0), AfterSeek::Pause);
 }
 
 /// Back or Forward arrived at an entry (or an in-page anchor was followed).

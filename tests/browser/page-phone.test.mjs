@@ -16,6 +16,12 @@ const counterPx = (page) => page.evaluate(() => {
   return { min: Math.min(...sizes), n: sizes.length };
 });
 
+/** Opens `at` afresh (a new document: a fragment change alone would not reload). */
+async function open(t, at) {
+  await t.page.goto('about:blank');
+  await t.goto(at, ready);
+}
+
 export const tests = [
   {
     name: 'phone: the controls wrap onto the screen, speed presets and Jump included',
@@ -52,7 +58,7 @@ export const tests = [
       const { page, assert } = t;
       await page.setViewportSize(PHONE);
       for (const at of ['', '#head-of-line-blocking', '#fix-delayed-plugin']) {
-        await t.goto(at, ready);
+        await open(t, at);
         const fit = await page.evaluate(() => {
           const frame = document.querySelector('.topo-scroll');
           const f = frame.getBoundingClientRect();
@@ -84,7 +90,6 @@ export const tests = [
       });
       assert.ok(y.publish > y.topo && y.publish < y.queues && y.publish < y.gallery && y.publish < y.log,
         `panel tops: ${JSON.stringify(y)}`);
-      assert.ok(y.publish < y.page / 3, `Publish at ${y.publish} of ${y.page} px`);
       // The Publish link in the controls takes the reader there from anywhere.
       await page.click('[data-testid="go-publish"]');
       await page.waitForFunction(() => {
@@ -101,7 +106,7 @@ export const tests = [
       for (const vp of [{ width: 1440, height: 900 }, PHONE]) {
         await page.setViewportSize(vp);
         for (const at of ['', '#head-of-line-blocking']) {
-          await t.goto(at, ready);
+          await open(t, at);
           const px = await counterPx(page);
           assert.ok(px.n >= 2, 'counters drawn');
           assert.ok(px.min >= 11, `${vp.width} px, ${at || 'sandbox'}: counters at ${px.min.toFixed(2)} px`);
