@@ -23,14 +23,16 @@ async function waitClock(page, want, timeout = 30_000) {
   );
 }
 
-/** The bodies of the publishes in the event log. */
-const published = (page) => page.$$eval('[data-testid="log-line"][data-kind="published"]',
-  (els) => els.map((e) => e.dataset.body));
+/** The form's publishes (bodies order-N) in the event log. */
+const MINE = '[data-testid="log-line"][data-kind="published"][data-body^="order-"]';
+const published = (page) => page.$$eval(MINE, (els) => els.map((e) => e.dataset.body));
+const waitPublished = (page, n) => page.waitForFunction(
+  ({ sel, k }) => document.querySelectorAll(sel).length === k, { sel: MINE, k: n });
 
 /** Publishes `n` messages from the form as it is preset (the sandbox's own exchange). */
 async function publish(page, n) {
   for (let i = 0; i < n; i++) await page.click('[data-testid="publish-btn"]');
-  await page.waitForFunction((k) => document.querySelectorAll('[data-testid="log-line"][data-kind="published"]').length === k, n);
+  await waitPublished(page, n);
 }
 
 async function jumpTo(page, time) {
@@ -55,8 +57,8 @@ export const tests = [
       await t.screenshot('undo-note');
       await page.click('[data-testid="undo"]');
       await waitName(page, sandbox);
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="log-line"][data-kind="published"]').length === 2);
-      assert.equal((await published(page)).length, 2, 'the published messages came back');
+      await waitPublished(page, 2);
+      assert.deepEqual((await published(page)).sort(), ['order-1', 'order-2'], 'the published messages came back');
       assert.equal(await note.count(), 0, 'the note is gone once used');
     },
   },
@@ -78,7 +80,7 @@ export const tests = [
 
       await page.goBack();
       await waitName(page, sandbox);
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="log-line"][data-kind="published"]').length === 1);
+      await waitPublished(page, 1);
       assert.equal(await page.locator('.lane').count(), 0, 'the lanes belong to the other entry');
 
       await page.goForward();

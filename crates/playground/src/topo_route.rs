@@ -272,11 +272,19 @@ impl Route {
                         y: (a.1 + b.1) / 2.0 + 4.0,
                         anchor: "start",
                     }
+                } else if b.0 < a.0 {
+                    // At the corner the run starts from, so two runs along one gap (the
+                    // DLX edge and an edge into the band below) keep their labels apart.
+                    Label {
+                        x: a.0 - 6.0,
+                        y: a.1 - LABEL_LIFT,
+                        anchor: "end",
+                    }
                 } else {
                     Label {
-                        x: (a.0 + b.0) / 2.0,
+                        x: a.0 + 6.0,
                         y: a.1 - LABEL_LIFT,
-                        anchor: "middle",
+                        anchor: "start",
                     }
                 }
             }
