@@ -73,11 +73,11 @@ export const tests = [
     },
   },
   {
-    name: 'the strategies table shows its parameters column whole at 1440 and 1024 px',
+    name: 'the strategies table shows its parameters column whole at 1440 and 1280 px',
     timeout: 90_000,
     async run(t) {
       const { page, assert } = t;
-      for (const vp of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+      for (const vp of [{ width: 1440, height: 900 }, { width: 1280, height: 800 }]) {
         await page.setViewportSize(vp);
         await t.goto('', { ready: '[data-testid="strategies"]' });
         await page.locator('[data-testid="strategies"]').scrollIntoViewIfNeeded();
