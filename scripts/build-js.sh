@@ -9,7 +9,7 @@
 # Offline: `--mode no-install` makes wasm-pack use the wasm-bindgen on PATH (it must be
 # Cargo.lock's version, which setup.sh installs) or fail, never download one; and
 # this script runs the first wasm-opt on PATH, which is checked below to be binaryen 132
-# (Debian's wasm-opt 108 breaks the module). Tools: scripts/setup.sh (+ setup.d/30-wasm-pack.sh).
+# (Debian's wasm-opt 108 breaks the module). Tools: scripts/setup.sh --js.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -17,7 +17,7 @@ export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 WASM_OPT_VERSION="version_132"   # = scripts/setup.sh
 
 die() { printf -- 'build-js.sh: %s\n' "$*" >&2; exit 1; }
-command -v wasm-pack >/dev/null || die "wasm-pack missing: bash scripts/setup.sh (setup.d/30-wasm-pack.sh)"
+command -v wasm-pack >/dev/null || die "wasm-pack missing: bash scripts/setup.sh --js"
 case "$(wasm-opt --version 2>/dev/null || true)" in
   *"($WASM_OPT_VERSION)"*) ;;
   *) die "the first wasm-opt on PATH is not binaryen $WASM_OPT_VERSION ($(command -v wasm-opt || echo none)): run bash scripts/setup.sh" ;;

@@ -5,11 +5,19 @@
 # Only the package registries are reachable (crates.io, npm, PyPI, apt): see
 # shared/docs/toolchain.md for why each version is what it is.
 #
-#   bash scripts/setup.sh [--without-rabbitmq]
+#   bash scripts/setup.sh [--serve | --js] [--without-rabbitmq]
 #
-# Also installs rabbitmq-server from apt (not started; the conformance suite,
-# scripts/conformance.sh, starts its own node). --without-rabbitmq (or
-# DELAYLAB_WITH_RABBITMQ=0) skips it; --with-rabbitmq is accepted (the default).
+# --serve (scripts/serve.sh): only what building and serving the playground needs: the
+#   wasm32 target, wasm-bindgen-cli (Cargo.lock's version), wasm-split-cli, the crates
+#   (cargo fetch) and the npm packages (wasm-opt from binaryen).
+# --js: that, and wasm-pack for the engine's JS modules (scripts/build-js.sh), which
+#   serve.sh builds after the playground is up.
+# Neither (scripts/test.sh): all of it, and what the tests need: Chromium, rabbitmq-server
+#   from apt (not started; scripts/conformance.sh starts its own node), Trunk 0.21.14,
+#   then every scripts/setup.d/*.sh part (test-only: the exported programs' toolchains,
+#   the 4.x brokers' chroots, ...).
+# --without-rabbitmq (or DELAYLAB_WITH_RABBITMQ=0) skips rabbitmq-server; --with-rabbitmq is
+# accepted (the default).
 # Afterwards, put the tools on PATH the way scripts/serve.sh and scripts/test.sh do:
 #   export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 set -euo pipefail
@@ -20,12 +28,16 @@ cd "$ROOT"
 TRUNK_VERSION="0.21.14"
 SPLIT_VERSION="0.2.4"                   # wasm_split_cli_support: wasm-split-cli
 WASM_OPT_VERSION="version_132"          # npm binaryen@132.0.0, pinned in package.json
+WASM_PACK_VERSION="0.15.1"
 WITH_RABBITMQ="${DELAYLAB_WITH_RABBITMQ:-1}"
+PART=all                                # all | serve | js
 for arg in "$@"; do
   case "$arg" in
+    --serve) PART=serve ;;
+    --js) PART=js ;;
     --with-rabbitmq) WITH_RABBITMQ=1 ;;
     --without-rabbitmq) WITH_RABBITMQ=0 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
@@ -43,30 +55,8 @@ lock_version() {
   ' Cargo.lock
 }
 
-# --- apt: Chromium (+ chromedriver) for the browser tests, optionally RabbitMQ -------------
-# fonts-wqy-microhei: CJK glyphs, so the Chinese UI renders in headless screenshots.
-apt_pkgs=(chromium chromium-driver fonts-wqy-microhei)
-[ "$WITH_RABBITMQ" = 1 ] && apt_pkgs+=(rabbitmq-server)
-missing=()
-for p in "${apt_pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  command -v apt-get >/dev/null || die "apt-get not found; install ${missing[*]} by hand"
-  SUDO=""
-  if [ "$(id -u)" != 0 ]; then
-    command -v sudo >/dev/null || die "need root (or sudo) to apt-get install ${missing[*]}"
-    SUDO="sudo"
-  fi
-  say "apt-get install ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-else
-  say "apt packages present: ${apt_pkgs[*]}"
-fi
-[ -x /usr/bin/chromium ] || die "/usr/bin/chromium missing after install"
-
-# --- Rust: wasm32 target, Trunk, wasm-bindgen-cli ------------------------------------------
+# ============ what serving the playground needs (--serve) ==================================
+# --- Rust: wasm32 target, wasm-bindgen-cli, wasm-split-cli ---------------------------------
 command -v cargo >/dev/null || die "cargo not found (install Rust with rustup first)"
 if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   say "rust target wasm32-unknown-unknown present"
@@ -75,21 +65,16 @@ else
   rustup target add wasm32-unknown-unknown
 fi
 
-if command -v trunk >/dev/null && trunk --version 2>/dev/null | grep -qw "$TRUNK_VERSION"; then
-  say "trunk $TRUNK_VERSION present"
-else
-  say "cargo install trunk $TRUNK_VERSION (about 10 minutes on a bare machine)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked
-fi
-
 WB_VERSION="$(lock_version wasm-bindgen)"
 [ -n "$WB_VERSION" ] || die "no wasm-bindgen in Cargo.lock (run cargo generate-lockfile?)"
 if command -v wasm-bindgen >/dev/null && [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$WB_VERSION" ]; then
   say "wasm-bindgen $WB_VERSION present"
 else
-  say "cargo install wasm-bindgen-cli $WB_VERSION (about 4 minutes on a bare machine)"
+  say "cargo install wasm-bindgen-cli $WB_VERSION (about 3 minutes on a bare machine)"
   # No --locked: one of its locked dependencies is no longer on the registry.
-  cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+  # --no-default-features: no TLS stack (rustls, ring); its only HTTP client is the test
+  # runner's, which talks to a chromedriver on this machine over plain HTTP.
+  cargo install wasm-bindgen-cli --version "$WB_VERSION" --no-default-features --force
 fi
 
 # The splitter of the app's wasm (scripts/build-app.sh): the crate Leptos's own build tool
@@ -124,11 +109,71 @@ case "$got" in
   *) die "wasm-opt first on PATH is '$(command -v wasm-opt || echo none)': '$got', want $WASM_OPT_VERSION" ;;
 esac
 
+if [ "$PART" = serve ]; then
+  say "ok (serving): wasm-bindgen $WB_VERSION, wasm-split-cli $SPLIT_VERSION, wasm-opt $WASM_OPT_VERSION, $(node --version | sed 's/^/node /')"
+  exit 0
+fi
+
+# ============ the engine's JS modules (--js; scripts/build-js.sh) ==========================
+# wasm-pack from crates.io builds pkg/, pkg-export/ and pkg-strategies/ and runs `wasm-pack
+# test` of the engine's golden traces (scripts/test.sh). It never downloads here: it is
+# always run with `--mode no-install`, which makes it take wasm-bindgen (and
+# wasm-bindgen-test-runner) from PATH (Cargo.lock's version, above) or fail, and
+# chromedriver from PATH (Debian's chromium-driver, below). wasm-opt is npm binaryen 132
+# from node_modules/.bin (see scripts/build-js.sh).
+if command -v wasm-pack >/dev/null && wasm-pack --version 2>/dev/null | grep -qw "$WASM_PACK_VERSION"; then
+  say "wasm-pack $WASM_PACK_VERSION present"
+else
+  say "cargo install wasm-pack $WASM_PACK_VERSION (about 3 minutes on a bare machine)"
+  cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked
+fi
+if [ "$PART" = js ]; then
+  say "ok (JS modules): wasm-pack $WASM_PACK_VERSION"
+  exit 0
+fi
+
+# ============ what the tests need besides (scripts/test.sh) ================================
+# --- apt: Chromium (+ chromedriver) for the browser tests, optionally RabbitMQ -------------
+# fonts-wqy-microhei: CJK glyphs, so the Chinese UI renders in headless screenshots.
+apt_pkgs=(chromium chromium-driver fonts-wqy-microhei)
+[ "$WITH_RABBITMQ" = 1 ] && apt_pkgs+=(rabbitmq-server)
+missing=()
+for p in "${apt_pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  command -v apt-get >/dev/null || die "apt-get not found; install ${missing[*]} by hand"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null || die "need root (or sudo) to apt-get install ${missing[*]}"
+    SUDO="sudo"
+  fi
+  say "apt-get install ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  say "apt packages present: ${apt_pkgs[*]}"
+fi
+[ -x /usr/bin/chromium ] || die "/usr/bin/chromium missing after install"
+command -v chromedriver >/dev/null || die "chromedriver not on PATH after install (wasm-pack test needs it)"
+
+# --- Trunk: builds dist/ for the tests (scripts/test.sh) and rebuilds on change (serve.sh) -
+if command -v trunk >/dev/null && trunk --version 2>/dev/null | grep -qw "$TRUNK_VERSION"; then
+  say "trunk $TRUNK_VERSION present"
+else
+  say "cargo install trunk $TRUNK_VERSION (several minutes on a bare machine)"
+  # Trunk's own release profile is fat LTO in one codegen unit: minutes of single-threaded
+  # linking for a few percent of speed in a tool that mostly waits for cargo.
+  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    cargo install trunk --version "$TRUNK_VERSION" --locked
+fi
+
+
 say "ok: trunk $TRUNK_VERSION, wasm-bindgen $WB_VERSION, wasm-opt $WASM_OPT_VERSION, $(node --version | sed 's/^/node /'), chromium $(dpkg-query -W -f='${Version}' chromium)"
 
-# --- optional parts: each scripts/setup.d/*.sh installs (idempotently) what one part of the
-# project needs beyond the above (a toolchain for exported code, wasm-pack, ...). Each is run
-# with this script's PATH; one that fails fails setup.
+# --- test parts: each scripts/setup.d/*.sh installs (idempotently) what one part of the
+# tests needs beyond the above (a toolchain for exported code, brokers, ...); none is run
+# for --serve or --js. Each is run with this script's PATH; one that fails fails setup.
 for part in "$ROOT"/scripts/setup.d/*.sh; do
   [ -e "$part" ] || continue
   say "$(basename "$part")"

@@ -8,6 +8,9 @@
 //   t.goto(path)  opens BASE_URL + path and waits until the app has mounted and drawn its
 //                 deferred parts (t.partsReady(page?): <html data-parts="ready">)
 //   t.baseUrl, t.assert (node:assert/strict), t.screenshot(label) (desktop + phone PNGs)
+//   t.axe(label, opts?)  checks the page as it is now with axe-core at desktop and phone
+//                 size, every frame, and throws listing each violation (tests/browser/a11y.mjs)
+// A test may set `locale` ('zh-CN': the browser's language, which the app follows).
 // A test fails if run() throws, times out, or the page logs any console error, page error
 // or failed request (allowConsole: [RegExp] excuses matching messages). After every test,
 // pass or fail, the page is saved as tests/artifacts/<file>--<test>--desktop.png (1440x900)
@@ -19,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { axeCheck, VIEWPORTS } from './a11y.mjs';
 import { partsReady } from './parts.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -27,7 +31,6 @@ const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
 const BASE_URL = new URL(process.env.BASE_URL || 'http://127.0.0.1:8080/').href;
 const FILTER = process.argv[2] || '';
 const DEFAULT_TIMEOUT_MS = 60_000;
-const VIEWPORTS = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -92,7 +95,7 @@ for (const test of queue) {
   const t0 = Date.now();
   const problems = [];
   const allowed = (msg) => (test.allowConsole || []).some((re) => re.test(msg));
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, ...(test.locale ? { locale: test.locale } : {}) });
   const page = await context.newPage();
   page.on('console', (m) => {
     if (m.type() !== 'error' || allowed(m.text())) return;
@@ -123,6 +126,7 @@ for (const test of queue) {
       return response;
     },
     partsReady: (p = page) => partsReady(p),
+    axe: (label, opts) => axeCheck(page, label, opts),
     async screenshot(label) {
       const base = label ? `${shotBase}--${slug(label)}` : shotBase;
       const files = [];
