@@ -64,7 +64,9 @@ html = html.replace(/^[ \t]*<link\b[^>]*\sdata-trunk\b[^>]*>[ \t]*\n?/gm, (tag) 
       return fail(`index.html has a data-trunk link this script does not know: ${tag.trim()}`);
   }
 });
-if (/\sdata-trunk\b/.test(html)) fail('index.html has a data-trunk element that is not a <link> on a line of its own');
+if (/<[a-z][^>]*\sdata-trunk[\s=/>]/i.test(html.replace(/<!--[\s\S]*?-->/g, ''))) {
+  fail('index.html has a data-trunk element that is not a <link> on a line of its own');
+}
 fs.writeFileSync(path.join(out, 'index.html'), html);
 if (missing.length) console.log(`build-page: not built yet, left out: ${missing.join(', ')}`);
 
