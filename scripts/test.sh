@@ -98,6 +98,8 @@ if step "trunk build --release" trunk build --release --skip-version-check; then
 else
   finish
 fi
+# The page serve.sh builds without Trunk (scripts/build-page.mjs) boots: release, smoke tests.
+step "serve.sh's page, built without Trunk, boots" bash scripts/serve-check.sh || true
 
 # --- conformance: the simulation against a live RabbitMQ 3.10.8 (issue 5) ---------------
 # Starts its own broker on 127.0.0.1, runs tests/conformance/*.json through `delaylab run`

@@ -392,7 +392,7 @@ fn Objects() -> impl IntoView {
                 let t = c.runner.with_value(|r| r.scenario.topology.clone());
                 let none = move || view! { <li class="muted">{move || tx(c.lang.get(), "none")}</li> };
                 view! {
-                    <h4>{move || c.tr("h_exchanges")}</h4>
+                    <h3>{move || c.tr("h_exchanges")}</h3>
                     <ul class="obj-list" data-testid="edit-exchanges">
                         {t.exchanges.is_empty().then(none)}
                         {t.exchanges.iter().map(|x| {
@@ -407,7 +407,7 @@ fn Objects() -> impl IntoView {
                             }
                         }).collect_view()}
                     </ul>
-                    <h4>{move || c.tr("h_queues")}</h4>
+                    <h3>{move || c.tr("h_queues")}</h3>
                     <ul class="obj-list" data-testid="edit-queues">
                         {t.queues.is_empty().then(none)}
                         {t.queues.iter().map(|q| {
@@ -423,7 +423,7 @@ fn Objects() -> impl IntoView {
                             }
                         }).collect_view()}
                     </ul>
-                    <h4>{move || c.tr("h_bindings")}</h4>
+                    <h3>{move || c.tr("h_bindings")}</h3>
                     <ul class="obj-list" data-testid="edit-bindings">
                         {t.bindings.is_empty().then(none)}
                         {t.bindings.iter().enumerate().map(|(i, b)| {

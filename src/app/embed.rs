@@ -311,9 +311,11 @@ pub fn Embed() -> impl IntoView {
     let lang = move || c.lang.get();
     let notes = opts.notes.clone();
     view! {
-        <div class="embed" data-testid="embed">
+        // Its own document in an iframe: one main landmark holding it all, the scenario's
+        // name its heading (axe: landmark-one-main, page-has-heading-one, region).
+        <main class="embed" data-testid="embed">
             <header class="embed-head">
-                <span class="embed-name" data-testid="scenario-name">{move || c.meta_texts().name}</span>
+                <h1 class="embed-name" data-testid="scenario-name">{move || c.meta_texts().name}</h1>
                 <span class="embed-clock" role="timer" aria-live="off">
                     <span class="visually-hidden">{move || tx(lang(), "time")}" "</span>
                     <span class="clock-value" data-testid="clock">{move || clock(c.now())}</span>
@@ -348,7 +350,7 @@ pub fn Embed() -> impl IntoView {
             <div class="embed-panels">
                 {opts.panels.iter().map(|p| view! { <Panel name=*p /> }).collect_view()}
             </div>
-        </div>
+        </main>
     }
 }
 

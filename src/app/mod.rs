@@ -498,7 +498,7 @@ pub fn App() -> impl IntoView {
             <deferred::Deferred load=chunks::link_notice />
             <history::UndoNote />
             <main id="main" class="grid">
-                <aside class="area-left">
+                <aside class="area-left" aria-label=move || ctx.tr("area_left")>
                     <panels::Gallery />
                     <panels::ScenarioJson />
                     <edit::EditTopology />
@@ -512,7 +512,7 @@ pub fn App() -> impl IntoView {
                 <div class="area-queues">
                     <deferred::Deferred load=chunks::queues_area />
                 </div>
-                <aside class="area-right">
+                <aside class="area-right" aria-label=move || ctx.tr("area_right")>
                     <deferred::Deferred load=chunks::right_area />
                 </aside>
                 <div class="area-wide">

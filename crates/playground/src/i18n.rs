@@ -31,6 +31,9 @@ impl Lang {
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
     let (en, zh) = match key {
         "skip" => ("Skip to the playground", "跳到主要内容"),
+        // The playground's two side columns (<aside>): landmarks need names that tell them apart.
+        "area_left" => ("Scenarios", "场景"),
+        "area_right" => ("Publish, consume, inspect", "发布、消费与查看消息"),
         "tagline" => ("Watch RabbitMQ delayed messages move: DLX + TTL wait queues and the delayed-message plugin.", "看 RabbitMQ 延迟消息怎么走:DLX + TTL 等待队列,以及延迟消息插件。"),
         "virtual_time" => ("virtual time", "虚拟时间"),
         "footer" => ("a deterministic simulation of RabbitMQ (3.10 to 4.3) running in your browser (WebAssembly)", "在浏览器中运行的 RabbitMQ(3.10 至 4.3)确定性模拟(WebAssembly)"),

@@ -48,7 +48,8 @@ pub fn Inspector() -> impl IntoView {
                             <line x1="10" y1="14" x2="290" y2="14" class="axis" />
                             {dots}
                         </svg>
-                        <ol class="steps">
+                        // It scrolls (style.css): focusable, so a keyboard can scroll it.
+                        <ol class="steps" tabindex="0">
                             {steps
                                 .into_iter()
                                 .map(|s| {
@@ -81,7 +82,7 @@ pub fn Inspector() -> impl IntoView {
                                 view! {
                                     <details open>
                                         <summary>{c.tr("as_delivered")}</summary>
-                                        <pre class="json" data-testid="delivered-headers">
+                                        <pre class="json" data-testid="delivered-headers" tabindex="0">
                                             "properties: " {p} "\nheaders: " {h}
                                         </pre>
                                     </details>
