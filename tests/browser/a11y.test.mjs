@@ -3,7 +3,8 @@
 // (1440x900) and phone (390x844) size (t.axe: tests/browser/a11y.mjs). Each check looks at
 // the whole document, so views added later are checked too; the playground is checked
 // in the states that show most of it: the first screen, after playing, with the
-// inspector, the JSON editor, the topology editor, the Export code menu and Compare open.
+// inspector, the JSON editor, the topology editor, the Export code menu, Compare and the
+// strategy comparison open.
 // Chinese is the browser's language (the app and the embeds follow navigator.language;
 // the quiz is switched by its own button); each test checks that the page took it.
 
@@ -25,7 +26,7 @@ async function waitClock(t, want, timeout = 60_000) {
 
 function playground(lang) {
   return {
-    name: `playground (${lang}): first screen, after playing, inspector, JSON and topology editors, export code, compare`,
+    name: `playground (${lang}): first screen, after playing, inspector, JSON and topology editors, export code, compare, strategies`,
     locale: LANGS[lang],
     timeout: 240_000,
     async run(t) {
@@ -78,6 +79,15 @@ function playground(lang) {
       await page.click('[data-testid="jump-btn"]');
       await waitClock(t, '0:06:30.000');
       await t.axe(`playground ${lang}, compare at 6:30`);
+
+      // The strategy comparison: its panel is imported when it comes near; one small run.
+      await page.locator('[data-testid="strategies"]').scrollIntoViewIfNeeded();
+      await page.locator('[data-testid="strat-body"]').waitFor();
+      await page.fill('[data-testid="strat-count"]', '1000');
+      await page.click('[data-testid="strat-run"]');
+      await page.waitForFunction(() => /^(done|完成)$/.test(document.querySelector('[data-testid="strat-status"]')?.textContent.trim() ?? ''),
+        null, { timeout: 60_000 });
+      await t.axe(`playground ${lang}, strategy comparison run`);
     },
   };
 }

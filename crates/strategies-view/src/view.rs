@@ -432,7 +432,8 @@ fn CostSwitch(costs: RwSignal<CostChoice>, lang: Signal<Lang>) -> impl IntoView 
 #[component]
 fn ResultTable(results: RwSignal<Vec<StrategyResult>>, lang: Signal<Lang>) -> impl IntoView {
     view! {
-        <div class="strat-table-wrap">
+        // It scrolls sideways on a phone (style.css): focusable, so a keyboard can scroll it.
+        <div class="strat-table-wrap" tabindex="0">
             <table class="strat-table" data-testid="strat-table">
                 <thead>
                     <tr>{HEADER_KEYS.map(|k| view! { <th scope="col">{move || tr(lang.get(), k)}</th> }).collect_view()}</tr>
