@@ -24,6 +24,16 @@ async function waitClock(t, want, timeout = 60_000) {
     want, { timeout });
 }
 
+/** Clicks the button `testid`, waits for `shown`, then jumps to `time` (the clock reads `clock`). */
+async function openAt(t, testid, shown, time, clock) {
+  await t.page.click(`[data-testid="${testid}"]`);
+  await t.page.waitForSelector(shown);
+  await t.partsReady();
+  await t.page.fill('[data-testid="jump-input"]', time);
+  await t.page.click('[data-testid="jump-btn"]');
+  await waitClock(t, clock);
+}
+
 function playground(lang) {
   return {
     name: `playground (${lang}): first screen, after playing, inspector, JSON and topology editors, export code, compare, strategies`,
@@ -36,12 +46,7 @@ function playground(lang) {
       await t.axe(`playground ${lang}, first screen`);
 
       // Head-of-line blocking played to its end at 10,000x: chips, overdue, log, charts, lateness.
-      await page.click('[data-testid="preset-head-of-line-blocking"]');
-      await page.waitForSelector('[data-testid="node-q:order.delay.queue"]');
-      await t.partsReady();
-      await page.fill('[data-testid="jump-input"]', '10:00');
-      await page.click('[data-testid="jump-btn"]');
-      await waitClock(t, '0:10:00.000');
+      await openAt(t, 'preset-head-of-line-blocking', '[data-testid="node-q:order.delay.queue"]', '10:00', '0:10:00.000');
       await t.axe(`playground ${lang}, head-of-line at 10:00 (B overdue)`);
       await page.click('[data-testid="speed-10000"]');
       await page.click('[data-testid="play"]');
@@ -72,12 +77,7 @@ function playground(lang) {
       await page.keyboard.press('Escape');
 
       // Compare: three topologies side by side, played a little.
-      await page.click('[data-testid="compare-live"]');
-      await page.waitForSelector('[data-testid="lane-head-of-line-blocking"]');
-      await t.partsReady();
-      await page.fill('[data-testid="jump-input"]', '6:30');
-      await page.click('[data-testid="jump-btn"]');
-      await waitClock(t, '0:06:30.000');
+      await openAt(t, 'compare-live', '[data-testid="lane-head-of-line-blocking"]', '6:30', '0:06:30.000');
       await t.axe(`playground ${lang}, compare at 6:30`);
 
       // The strategy comparison: its panel is imported when it comes near; one small run.
