@@ -78,7 +78,7 @@ export interface CheckState {
   status: "pending" | "passed" | "failed" | "undecided";
   /** When it passed or failed (virtual ms). */
   at_ms: number | null;
-  /** The figure seen: nothing, at (`ms`), count (`value`), duration (`ms`), order (`position`, `got`), missing. */
+  /** The figure seen: nothing, at (`ms`), other_headers (`ms`), count (`value`), duration (`ms`), order (`position`, `got`), missing. */
   seen: { kind: string; ms?: number; value?: number; position?: number; got?: string | null };
   /** The message concerned (its id, as in events' `msg`) and body, where there is one. */
   msg: number | null;

@@ -8,7 +8,8 @@
 //!  "expected": "B delivered by 0:06:00.000",
 //!  "text": "failed at 0:06:00.000: saw B delivered at 0:30:00.000; expected ..."}
 //! ```
-//! `seen.kind`: `nothing`, `at` (`ms`), `count` (`value`), `duration` (`ms`), `order`
+//! `seen.kind`: `nothing`, `at` (`ms`), `other_headers` (`ms`: a delivery that matched
+//! all but the headers), `count` (`value`), `duration` (`ms`), `order`
 //! (`position`, 0-based, and `got`, null when the run ended first), `missing`.
 //! `undecided` (a sentence) is there when `status` is `undecided`, and `live: true`
 //! when the reason is a live broker's.
@@ -35,6 +36,7 @@ pub fn seen_json(s: &Seen) -> Value {
     match s {
         Seen::Nothing => json!({"kind": "nothing"}),
         Seen::At(ms) => json!({"kind": "at", "ms": ms}),
+        Seen::OtherHeaders(ms) => json!({"kind": "other_headers", "ms": ms}),
         Seen::Count(n) => json!({"kind": "count", "value": n}),
         Seen::Duration(ms) => json!({"kind": "duration", "ms": ms}),
         Seen::Order { position, got } => {

@@ -49,6 +49,20 @@ impl Selector {
     }
 
     pub fn matches(&self, o: &Obs) -> bool {
+        self.matches_but_headers(o)
+            && self
+                .filter
+                .headers
+                .as_ref()
+                .is_none_or(|h| contains_table(&o.headers.value(), h))
+    }
+
+    /// True when the check names headers and `o` matches all else.
+    pub fn has_headers(&self) -> bool {
+        self.filter.headers.is_some()
+    }
+
+    pub fn matches_but_headers(&self, o: &Obs) -> bool {
         let f = &self.filter;
         let same = |want: &Option<String>, got: Option<&str>| {
             want.as_deref().is_none_or(|w| got == Some(w))
@@ -58,9 +72,6 @@ impl Selector {
             && f.reason.is_none_or(|r| o.reason == Some(r))
             && f.code.is_none_or(|c| o.code == Some(c))
             && self.body_matches(o.body)
-            && f.headers
-                .as_ref()
-                .is_none_or(|h| contains_table(&o.headers.value(), h))
     }
 }
 

@@ -54,6 +54,8 @@ pub enum Seen {
     Nothing,
     /// The first matching happening, at this virtual time (in the window or not).
     At(u64),
+    /// A delivery that matched all but the check's `headers`, at this time.
+    OtherHeaders(u64),
     /// A count (of happenings, of messages in a queue, of orders).
     Count(u64),
     /// A lateness, in ms.

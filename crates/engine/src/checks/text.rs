@@ -37,7 +37,7 @@ pub fn expected(c: &Check) -> String {
             bound,
         } => {
             format!(
-                "the number of times {}{} {}",
+                "the number of times {}{}: {}",
                 happening(*what, filter),
                 window_words(*window),
                 bound_words(*bound, false)
@@ -115,6 +115,11 @@ pub fn seen(c: &Check, s: &CheckState) -> String {
             )
         }
         (Seen::At(t), _) => format!("at {}", clock(*t)),
+        (Seen::OtherHeaders(t), _) => format!(
+            "{} delivered at {} without those headers",
+            body.unwrap_or("a message"),
+            clock(*t)
+        ),
         (Seen::Count(n), _) => n.to_string(),
         (Seen::Duration(ms), _) => match body {
             Some(b) => format!("{} ({b})", format_duration(*ms)),

@@ -174,6 +174,13 @@ impl Track {
         match self {
             Track::Happens { sel, window, never } => {
                 if !sel.matches(o) {
+                    // Delivered, but without the headers it names: worth showing.
+                    let near = !*never && sel.has_headers() && s.seen == Seen::Nothing;
+                    if near && s.status != Status::Passed && sel.matches_but_headers(o) {
+                        s.seen = Seen::OtherHeaders(o.t_ms);
+                        note(s, Hit::of(o));
+                        return true;
+                    }
                     return false;
                 }
                 let h = Hit::of(o);
@@ -186,7 +193,10 @@ impl Track {
                         };
                         decide(s, status, o.t_ms, Seen::At(o.t_ms), Some(h));
                     }
-                } else if !*never && s.seen == Seen::Nothing && s.status != Status::Passed {
+                } else if !*never
+                    && matches!(s.seen, Seen::Nothing | Seen::OtherHeaders(_))
+                    && s.status != Status::Passed
+                {
                     // Outside the window: what a failing check shows beside it.
                     s.seen = Seen::At(o.t_ms);
                     note(s, h);
