@@ -28,8 +28,8 @@ use super::state::{CheckState, Undecided};
 use super::state_source::BrokerState;
 use super::track::{undecided, Track};
 use crate::event::{Event, EventKind};
-use crate::lateness::Lateness;
 use crate::message::Message;
+use crate::report::lateness::Lateness;
 use crate::sim::Sim;
 
 pub struct Evaluator {

@@ -2,8 +2,8 @@
 //! as the run goes on. A layer above `sim`, beside `report`: it reads events and, at the
 //! times a check names, the broker's state; it never changes the run.
 //!
-//! - `spec`: what a file's `checks` say (loaded by `scenario::load`, written by
-//!   `scenario::save`);
+//! - `spec` (= `scenario::checks`, the layer below): what a file's `checks` say (loaded
+//!   by `scenario::load`, written by `scenario::save`);
 //! - `eval`: the [`Evaluator`], fed events in order, answering per check pending /
 //!   passed at T / failed at T ([`CheckState`]); `track` holds each kind's rules,
 //!   `select` which happenings a check is about, `obs` the happenings themselves;
@@ -18,12 +18,13 @@
 //! `late_ms`, `lateness_ms`), depths from `snapshot`, order-lab figures from its tally.
 
 pub mod eval;
+/// What the checks say (the scenario layer's model: `scenario::checks`).
+pub use crate::scenario::checks as spec;
 pub mod json;
 pub mod live;
 mod obs;
 pub mod run;
 mod select;
-pub mod spec;
 pub mod state;
 pub mod state_source;
 pub mod text;

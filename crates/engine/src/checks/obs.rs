@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::spec::{Happening, ReasonSel};
+use super::spec::Happening;
 use crate::event::{Event, EventKind};
 use crate::message::Message;
 use crate::report::render;
@@ -20,7 +20,8 @@ pub struct Obs<'a> {
     pub body: Option<&'a str>,
     pub queue: Option<&'a str>,
     pub consumer: Option<&'a str>,
-    pub reason: Option<ReasonSel>,
+    /// `dead_lettered`, `dropped`: why, as the run result names it.
+    pub reason: Option<&'static str>,
     pub code: Option<u16>,
     /// A delivery's lateness so far (`crate::lateness`: the run result's `late_ms`);
     /// `None` on a live broker, which does not say when a message was due.
@@ -106,14 +107,14 @@ impl<'a> Obs<'a> {
                 msg, queue, reason, ..
             } => Obs {
                 queue: Some(syms.str(*queue)),
-                reason: Some(ReasonSel::DeadLetter(*reason)),
+                reason: Some(reason.as_str()),
                 ..base(Happening::DeadLettered, Some(msg.0))
             },
             EventKind::Dropped {
                 msg, queue, reason, ..
             } => Obs {
                 queue: queue.map(|q| syms.str(q)),
-                reason: Some(ReasonSel::Drop(*reason)),
+                reason: Some(reason.as_str()),
                 ..base(Happening::Dropped, Some(msg.0))
             },
             EventKind::Returned { msg, code, .. } => Obs {
@@ -126,5 +127,54 @@ impl<'a> Obs<'a> {
             },
             _ => return None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::death::Reason;
+    use crate::event::DropReason;
+    use crate::scenario::checks::{DEAD_LETTER_REASONS, DROP_REASONS};
+
+    /// The scenario layer lists the reasons a check may name; they are the sim's.
+    #[test]
+    fn the_reasons_a_check_names_are_the_runs() {
+        use DropReason::*;
+        let drops = [
+            Expired,
+            Rejected,
+            Maxlen,
+            DeliveryLimit,
+            DlxMissing,
+            DeadLetterCycle,
+            RejectPublish,
+            Unroutable,
+            NodeLost,
+            QueueDeleted,
+            Purged,
+            LostInStore,
+            PluginRemoved,
+        ];
+        // A new DropReason must be added to `drops` (and to DROP_REASONS): this match says so.
+        for d in drops {
+            match d {
+                Expired | Rejected | Maxlen | DeliveryLimit | DlxMissing | DeadLetterCycle
+                | RejectPublish | Unroutable | NodeLost | QueueDeleted | Purged | LostInStore
+                | PluginRemoved => {}
+            }
+        }
+        assert_eq!(drops.map(DropReason::as_str), DROP_REASONS);
+        let deaths = [
+            Reason::Expired,
+            Reason::Rejected,
+            Reason::Maxlen,
+            Reason::DeliveryLimit,
+        ];
+        for r in deaths {
+            match r {
+                Reason::Expired | Reason::Rejected | Reason::Maxlen | Reason::DeliveryLimit => {}
+            }
+        }
+        assert_eq!(deaths.map(Reason::as_str), DEAD_LETTER_REASONS);
     }
 }

@@ -69,7 +69,7 @@ impl Selector {
         };
         same(&f.queue, o.queue)
             && same(&f.consumer, o.consumer)
-            && f.reason.is_none_or(|r| o.reason == Some(r))
+            && f.reason.as_deref().is_none_or(|r| o.reason == Some(r))
             && f.code.is_none_or(|c| o.code == Some(c))
             && self.body_matches(o.body)
     }

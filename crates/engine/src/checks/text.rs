@@ -207,8 +207,8 @@ fn happening(what: Happening, f: &Filter) -> String {
     if let Some(c) = &f.consumer {
         out.push_str(&format!(" to consumer {c}"));
     }
-    if let Some(r) = f.reason {
-        out.push_str(&format!(" (reason {})", r.as_str()));
+    if let Some(r) = &f.reason {
+        out.push_str(&format!(" (reason {r})"));
     }
     if let Some(code) = f.code {
         out.push_str(&format!(" (code {code})"));

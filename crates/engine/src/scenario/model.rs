@@ -40,7 +40,7 @@ pub struct Scenario {
     pub consumer_timeout: ConsumerTimeoutSetting,
     /// What must happen in a run (`checks`; `crate::checks`): empty when absent, and a
     /// file without them means what it meant before.
-    pub checks: Vec<crate::checks::spec::Check>,
+    pub checks: Vec<super::checks::Check>,
 }
 
 /// The broker's consumer acknowledgement timeout (`consumer_timeout` in rabbitmq.conf):

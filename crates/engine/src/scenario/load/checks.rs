@@ -1,4 +1,4 @@
-//! `checks`: a scenario's named assertions (`crate::checks::spec`), each an object with
+//! `checks`: a scenario's named assertions (`scenario::checks`), each an object with
 //! a `label`, an optional `name` and exactly one kind key:
 //!
 //! ```text
@@ -23,9 +23,7 @@ use serde_json::Value;
 use super::errors::{expected, fail, index, R};
 use super::json::{as_obj, duration, table, uint, Obj};
 use super::limits::*;
-use crate::checks::spec::*;
-use crate::death::Reason;
-use crate::event::DropReason;
+use crate::scenario::checks::*;
 use crate::scenario::duration::format_duration;
 use crate::scenario::model::*;
 
@@ -45,29 +43,6 @@ const KINDS: &[&str] = &[
 
 const WINDOW_KEYS: &[&str] = &["at", "by", "within"];
 const BOUND_KEYS: &[&str] = &["equals", "at_least", "at_most"];
-
-const DEAD_LETTER_REASONS: [Reason; 4] = [
-    Reason::Expired,
-    Reason::Rejected,
-    Reason::Maxlen,
-    Reason::DeliveryLimit,
-];
-
-const DROP_REASONS: [DropReason; 13] = [
-    DropReason::Expired,
-    DropReason::Rejected,
-    DropReason::Maxlen,
-    DropReason::DeliveryLimit,
-    DropReason::DlxMissing,
-    DropReason::DeadLetterCycle,
-    DropReason::RejectPublish,
-    DropReason::Unroutable,
-    DropReason::NodeLost,
-    DropReason::QueueDeleted,
-    DropReason::Purged,
-    DropReason::LostInStore,
-    DropReason::PluginRemoved,
-];
 
 /// Loads `checks` against the rest of the scenario `s` (already loaded).
 pub(super) fn checks(items: &[Value], s: &Scenario) -> R<Vec<Check>> {
@@ -339,31 +314,15 @@ fn consumer_ref(o: &Obj, names: &Names) -> R<Option<String>> {
     Ok(Some(c))
 }
 
-fn reason(v: &Value, path: &str, what: Happening) -> R<ReasonSel> {
-    let (allowed, found): (Vec<&str>, Option<ReasonSel>) = match what {
-        Happening::DeadLettered => (
-            DEAD_LETTER_REASONS.iter().map(|r| r.as_str()).collect(),
-            v.as_str().and_then(|s| {
-                DEAD_LETTER_REASONS
-                    .into_iter()
-                    .find(|r| r.as_str() == s)
-                    .map(ReasonSel::DeadLetter)
-            }),
-        ),
-        _ => (
-            DROP_REASONS.iter().map(|r| r.as_str()).collect(),
-            v.as_str().and_then(|s| {
-                DROP_REASONS
-                    .into_iter()
-                    .find(|r| r.as_str() == s)
-                    .map(ReasonSel::Drop)
-            }),
-        ),
+fn reason(v: &Value, path: &str, what: Happening) -> R<String> {
+    let allowed: &[&str] = match what {
+        Happening::DeadLettered => &DEAD_LETTER_REASONS,
+        _ => &DROP_REASONS,
     };
-    found.map_or_else(
-        || fail(path, expected(&format!("one of {}", allowed.join(", ")), v)),
-        Ok,
-    )
+    match v.as_str() {
+        Some(r) if allowed.contains(&r) => Ok(r.to_string()),
+        _ => fail(path, expected(&format!("one of {}", allowed.join(", ")), v)),
+    }
 }
 
 fn window(o: &Obj, names: &Names) -> R<Window> {
@@ -662,7 +621,7 @@ mod tests {
             CheckKind::Happens {
                 what: Happening::Dropped,
                 filter: Filter {
-                    reason: Some(ReasonSel::Drop(DropReason::NodeLost)),
+                    reason: Some("node_lost".into()),
                     ..Filter::default()
                 },
                 window: Window::Within(60_000, 120_000),

@@ -4,7 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use super::dur;
-use crate::checks::spec::*;
+use crate::scenario::checks::*;
 
 pub(super) fn check(c: &Check) -> Value {
     let mut m = Map::new();
@@ -114,8 +114,8 @@ fn put_filter(m: &mut Map<String, Value>, f: &Filter) {
     };
     put_opt(m, "queue", &f.queue);
     put_opt(m, "consumer", &f.consumer);
-    if let Some(r) = f.reason {
-        m.insert("reason".into(), json!(r.as_str()));
+    if let Some(r) = &f.reason {
+        m.insert("reason".into(), json!(r));
     }
     if let Some(c) = f.code {
         m.insert("code".into(), json!(c));

@@ -1,6 +1,7 @@
 //! What a scenario's `checks` say: named assertions over what a run produces, as the
 //! loader (`scenario::load`, module `checks`) builds them and the saver writes them back.
-//! Plain owned values; the evaluator (`checks::Evaluator`) reads them.
+//! Plain owned values, in the scenario layer (a scenario holds them); the evaluator a
+//! layer up (`crate::checks`, re-exported there as `checks::spec`) reads them.
 //!
 //! ```json
 //! "checks": [
@@ -16,9 +17,6 @@
 //! and `lateness_ms`), queue depths are the snapshot's, order-lab figures the lab's tally.
 
 use serde_json::{Map, Value};
-
-use crate::death::Reason;
-use crate::event::DropReason;
 
 /// One named assertion.
 #[derive(Clone, Debug, PartialEq)]
@@ -140,8 +138,9 @@ pub struct Filter {
     pub queue: Option<String>,
     /// `delivered`: the consumer's name.
     pub consumer: Option<String>,
-    /// `dead_lettered`, `dropped`: why.
-    pub reason: Option<ReasonSel>,
+    /// `dead_lettered`, `dropped`: why, as the run names it (one of
+    /// [`DEAD_LETTER_REASONS`] or [`DROP_REASONS`]).
+    pub reason: Option<String>,
     /// `error`, `returned`: the reply code (406, 312, ...).
     pub code: Option<u16>,
     /// `delivered`: headers the delivered copy must carry (a subset: tables by key,
@@ -165,21 +164,27 @@ impl BodyMatch {
     }
 }
 
-/// A dead-lettering reason (`x-death`'s) or a drop reason (the run result's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReasonSel {
-    DeadLetter(Reason),
-    Drop(DropReason),
-}
+/// The `x-death` reasons (`death::Reason::as_str`), which `dead_lettered` may name.
+/// Listed here, below the sim's layer that defines them; `checks::obs`'s test keeps the
+/// two lists equal.
+pub const DEAD_LETTER_REASONS: [&str; 4] = ["expired", "rejected", "maxlen", "delivery_limit"];
 
-impl ReasonSel {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ReasonSel::DeadLetter(r) => r.as_str(),
-            ReasonSel::Drop(r) => r.as_str(),
-        }
-    }
-}
+/// The run result's drop reasons (`event::DropReason::as_str`), which `dropped` may name.
+pub const DROP_REASONS: [&str; 13] = [
+    "expired",
+    "rejected",
+    "maxlen",
+    "delivery_limit",
+    "dlx_missing",
+    "dead_letter_cycle",
+    "reject_publish",
+    "unroutable",
+    "node_lost",
+    "queue_deleted",
+    "purged",
+    "lost_in_store",
+    "plugin_removed",
+];
 
 /// When the happening must (or, with `never`, must not) take place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
