@@ -14,7 +14,7 @@
 //! `undecided` (a sentence) is there when `status` is `undecided`, and `live: true`
 //! when the reason is a live broker's.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::spec::{Check, CheckKind};
 use super::state::{CheckState, Seen};
@@ -33,35 +33,52 @@ pub fn kind_name(c: &Check) -> &'static str {
 }
 
 pub fn seen_json(s: &Seen) -> Value {
-    match s {
-        Seen::Nothing => json!({"kind": "nothing"}),
-        Seen::At(ms) => json!({"kind": "at", "ms": ms}),
-        Seen::OtherHeaders(ms) => json!({"kind": "other_headers", "ms": ms}),
-        Seen::Count(n) => json!({"kind": "count", "value": n}),
-        Seen::Duration(ms) => json!({"kind": "duration", "ms": ms}),
-        Seen::Order { position, got } => {
-            json!({"kind": "order", "position": position, "got": got})
+    // Built field by field rather than with `json!`: the JavaScript package carries
+    // this code, and each `json!` object is a few hundred bytes of wasm.
+    let mut m = Map::new();
+    let (kind, fields): (&str, [(&str, Value); 2]) = match s {
+        Seen::Nothing => ("nothing", [("", Value::Null), ("", Value::Null)]),
+        Seen::At(ms) => ("at", [("ms", (*ms).into()), ("", Value::Null)]),
+        Seen::OtherHeaders(ms) => ("other_headers", [("ms", (*ms).into()), ("", Value::Null)]),
+        Seen::Count(n) => ("count", [("value", (*n).into()), ("", Value::Null)]),
+        Seen::Duration(ms) => ("duration", [("ms", (*ms).into()), ("", Value::Null)]),
+        Seen::Order { position, got } => (
+            "order",
+            [
+                ("position", (*position as u64).into()),
+                ("got", got.clone().map_or(Value::Null, Value::String)),
+            ],
+        ),
+        Seen::Missing => ("missing", [("", Value::Null), ("", Value::Null)]),
+    };
+    m.insert("kind".into(), kind.into());
+    for (k, v) in fields {
+        if !k.is_empty() {
+            m.insert(k.into(), v);
         }
-        Seen::Missing => json!({"kind": "missing"}),
     }
+    Value::Object(m)
 }
 
 /// One check (the `index`-th) and its state.
 pub fn state_json(index: usize, c: &Check, s: &CheckState) -> Value {
-    let mut m = Map::new();
-    m.insert("id".into(), json!(c.id(index)));
-    m.insert("label".into(), json!(c.label));
-    m.insert("kind".into(), json!(kind_name(c)));
-    m.insert("status".into(), json!(s.status.as_str()));
-    m.insert("at_ms".into(), json!(s.at_ms));
-    m.insert("seen".into(), seen_json(&s.seen));
-    m.insert("msg".into(), json!(s.msg));
-    m.insert("body".into(), json!(s.body));
-    m.insert("expected".into(), json!(text::expected(c)));
-    m.insert("text".into(), json!(text::outcome(c, s)));
+    let opt = |v: Option<u64>| v.map_or(Value::Null, Value::from);
+    let fields: [(&str, Value); 10] = [
+        ("id", c.id(index).into()),
+        ("label", c.label.as_str().into()),
+        ("kind", kind_name(c).into()),
+        ("status", s.status.as_str().into()),
+        ("at_ms", opt(s.at_ms)),
+        ("seen", seen_json(&s.seen)),
+        ("msg", opt(s.msg.map(u64::from))),
+        ("body", s.body.clone().map_or(Value::Null, Value::String)),
+        ("expected", text::expected(c).into()),
+        ("text", text::outcome(c, s).into()),
+    ];
+    let mut m: Map<String, Value> = fields.into_iter().map(|(k, v)| (k.into(), v)).collect();
     if let Some(u) = &s.undecided {
-        m.insert("undecided".into(), json!(text::undecided(u)));
-        m.insert("live".into(), json!(u.is_live()));
+        m.insert("undecided".into(), text::undecided(u).into());
+        m.insert("live".into(), u.is_live().into());
     }
     Value::Object(m)
 }

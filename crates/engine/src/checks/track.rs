@@ -17,8 +17,6 @@
 //! ```
 //! "Closes" means every event up to the window's last millisecond has been seen.
 
-use std::collections::BTreeSet;
-
 use super::obs::Obs;
 use super::select::Selector;
 use super::spec::*;
@@ -57,7 +55,6 @@ pub enum Track {
     Order {
         sel: Selector,
         bodies: Vec<String>,
-        named: BTreeSet<String>,
         next: usize,
     },
     Lateness {
@@ -129,7 +126,6 @@ impl Track {
                     ..Filter::default()
                 }),
                 bodies: bodies.clone(),
-                named: bodies.iter().cloned().collect(),
                 next: 0,
             },
             CheckKind::Lateness {
@@ -221,13 +217,10 @@ impl Track {
                     }
                 }
             }
-            Track::Order {
-                sel,
-                bodies,
-                named,
-                next,
-            } => {
-                let Some(body) = o.body.filter(|b| named.contains(*b)) else {
+            Track::Order { sel, bodies, next } => {
+                // A scan: at most MAX_ORDER_BODIES (100) short strings, where a set would
+                // cost the JavaScript package a sort and a tree of its own.
+                let Some(body) = o.body.filter(|b| bodies.iter().any(|x| x == b)) else {
                     return false;
                 };
                 if !s.is_pending() || !sel.matches(o) {

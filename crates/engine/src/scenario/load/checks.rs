@@ -761,7 +761,7 @@ mod tests {
             (
                 json!([{"label": "x", "order": {"bodies": ["a"]}}]),
                 "checks[0].order.bodies",
-                "2 to 1000 bodies",
+                "2 to 100 bodies",
             ),
             (
                 json!([{"label": "x", "lateness": {"at_most": "1s"}}]),

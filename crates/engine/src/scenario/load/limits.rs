@@ -26,5 +26,5 @@ pub const MAX_LABEL_BYTES: usize = 300;
 pub const MAX_CHECK_NAME_BYTES: usize = 64;
 /// A `body_matches` pattern (`*`, `?`).
 pub const MAX_PATTERN_BYTES: usize = 255;
-/// Bodies an `order` check lists.
-pub const MAX_ORDER_BODIES: usize = 1_000;
+/// Bodies an `order` check lists (each delivery is compared with each of them).
+pub const MAX_ORDER_BODIES: usize = 100;
