@@ -102,18 +102,7 @@ pub fn not_replayable(checks: &[Check], why: &str) -> Evaluator {
 }
 
 fn bare<'a>(what: Happening, t: &Value) -> Obs<'a> {
-    Obs {
-        t_ms: t.as_u64().unwrap_or(0),
-        what,
-        msg: None,
-        body: None,
-        queue: None,
-        consumer: None,
-        reason: None,
-        code: None,
-        late_ms: None,
-        headers: Headers::None,
-    }
+    Obs::bare(t.as_u64().unwrap_or(0), what)
 }
 
 fn code(v: &Value) -> Option<u16> {

@@ -59,6 +59,22 @@ impl Headers<'_> {
 }
 
 impl<'a> Obs<'a> {
+    /// A happening at `t_ms` with nothing known of it yet.
+    pub fn bare(t_ms: u64, what: Happening) -> Obs<'a> {
+        Obs {
+            t_ms,
+            what,
+            msg: None,
+            body: None,
+            queue: None,
+            consumer: None,
+            reason: None,
+            code: None,
+            late_ms: None,
+            headers: Headers::None,
+        }
+    }
+
     /// The happening an engine event is, if it is one; `body_of` finds the body of a
     /// message the event names by id only.
     pub fn of_event(
@@ -68,16 +84,9 @@ impl<'a> Obs<'a> {
     ) -> Option<Obs<'a>> {
         let syms = sim.symbols();
         let base = |what: Happening, msg: Option<u32>| Obs {
-            t_ms: e.t_ms,
-            what,
             msg,
             body: msg.and_then(&body_of),
-            queue: None,
-            consumer: None,
-            reason: None,
-            code: None,
-            late_ms: None,
-            headers: Headers::None,
+            ..Obs::bare(e.t_ms, what)
         };
         Some(match &e.kind {
             EventKind::Delivered {
