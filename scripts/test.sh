@@ -41,6 +41,9 @@ step "cargo clippy" cargo clippy --workspace --all-targets -- -D warnings || tru
 step "cargo clippy (app and strategies panel, wasm32)" cargo clippy --target wasm32-unknown-unknown -p delaylab-app -p delaylab-strategies-view -- -D warnings || true
 step "cargo test --workspace" cargo test --workspace || true
 step "cargo build --release" cargo build --release || true
+# Every preset's lesson as checks (issue 24), on every version its `versions` names: a
+# lesson that stops being true on a version fails here instead of misleading a reader.
+step "preset checks on every version they name (delaylab test)" target/release/delaylab test scenarios/*.json || true
 # The engine's golden traces again, compiled to wasm and run in headless Chromium through
 # wasm-pack (crates/engine-js/tests/wasm_golden.rs includes the engine's test): the browser
 # must give byte-identical results. --mode no-install: wasm-bindgen(-test-runner) from PATH

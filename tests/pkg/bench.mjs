@@ -34,8 +34,11 @@ const SIZE_GOAL_BYTES = 150 * 1000;
  * for the engine to grow and still fails on the regressions that matter: compare() back
  * in the main module (+46 KB) or the whole package at opt-level 3 (+17 KB with compare
  * out, +63 KB in all).
+ * Scenario checks (issue 24: their loader, the evaluator sim.checks() runs as events come,
+ * its words) added 33 KB: 370.2 KB measured (365.1 + 5.1); 380 KB leaves 10 KB and still
+ * catches both regressions above.
  */
-const SIZE_BUDGET_BYTES = 360 * 1000;
+const SIZE_BUDGET_BYTES = 380 * 1000;
 /** compare()'s module (pkg/compare/, fetched on its first call; today 399.8 KB, the size the whole package had): reported, guarded loosely. */
 const COMPARE_BUDGET_BYTES = 440 * 1000;
 const RATIO_GOAL = 1.3;

@@ -10,6 +10,7 @@
 //! delaylab export code --lang java|spring|python|node|go|rust SCENARIO.json --out DIR [--comments en|zh]
 //! delaylab link SCENARIO.json [--base URL]
 //! delaylab compare WORKLOAD.json [--strategies a,b,...] [--count N] [--format json|text] [--timing]
+//! delaylab test SCENARIO.json... [--broker V]... [--costs M] [--amqp URL] [--format text|tap|junit|json]
 //! ```
 
 mod alloc;
@@ -24,6 +25,8 @@ mod export_code;
 mod link;
 mod replay;
 mod run;
+mod test;
+mod test_report;
 
 use std::process::ExitCode;
 
@@ -138,6 +141,28 @@ enum Cmd {
         /// Broker costs for the broker strategies: ideal, measured, or a cost file.
         #[arg(long, default_value = "ideal")]
         costs: String,
+    },
+    /// Run scenarios and evaluate their `checks` on each version they are written for;
+    /// exit 0 all passed, 1 one failed, 2 bad input.
+    Test {
+        /// Scenario files (or share links).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// A RabbitMQ version to run on; repeat for several (default: each scenario's
+        /// `versions`, or its `broker`). With --amqp: the live broker's version.
+        #[arg(long = "broker")]
+        brokers: Vec<String>,
+        /// Broker costs: ideal, measured, or a cost file from `calibrate`.
+        #[arg(long)]
+        costs: Option<String>,
+        /// Run on this live broker through `replay` instead of the simulation.
+        #[arg(long)]
+        amqp: Option<String>,
+        /// With --amqp: multiply every duration by F (as `replay --time-scale`).
+        #[arg(long, default_value_t = 1.0)]
+        time_scale: f64,
+        #[arg(long, value_enum, default_value = "text")]
+        format: test_report::TestFormat,
     },
     /// Print the scenario's share link (the playground's "Copy link"), alone on one line.
     Link {
@@ -266,6 +291,21 @@ fn main() -> ExitCode {
             }
         },
         Cmd::Link { scenario, base } => link::main(&scenario, &base),
+        Cmd::Test {
+            files,
+            brokers,
+            costs,
+            amqp,
+            time_scale,
+            format,
+        } => test::main(test::Options {
+            files: &files,
+            brokers: &brokers,
+            costs: costs.as_deref(),
+            amqp: amqp.as_deref(),
+            time_scale,
+            format,
+        }),
         Cmd::Export {
             what: ExportCmd::Definitions { scenario, output },
         } => export::main(&scenario, output.as_deref()),

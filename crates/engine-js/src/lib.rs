@@ -68,6 +68,27 @@ export interface Snapshot {
   consumers: Array<{ name: string; queue: string; attached: boolean; stopped: boolean; auto_ack: boolean; prefetch: number; unacked: number; handle_ms: number; outcome: string }>;
   orders: Record<string, unknown> | null;
 }
+/** One of the scenario's checks and its state (`sim.checks()`). */
+export interface CheckState {
+  /** The check's `name`, or `check-<n>`. */
+  id: string;
+  label: string;
+  /** Its kind key in the scenario: delivered, enqueued, dead_lettered, dropped, returned, error, count, order, lateness, depth, orders. */
+  kind: string;
+  status: "pending" | "passed" | "failed" | "undecided";
+  /** When it passed or failed (virtual ms). */
+  at_ms: number | null;
+  /** The figure seen: nothing, at (`ms`), other_headers (`ms`), count (`value`), duration (`ms`), order (`position`, `got`), missing. */
+  seen: { kind: string; ms?: number; value?: number; position?: number; got?: string | null };
+  /** The message concerned (its id, as in events' `msg`) and body, where there is one. */
+  msg: number | null;
+  body: string | null;
+  /** What it expects, and its outcome, in English. */
+  expected: string;
+  text: string;
+  undecided?: string;
+  live?: boolean;
+}
 /** Options of `compare`. */
 export interface CompareOptions {
   /** Strategy names (default: all nine, as `delaylab compare`). */
@@ -263,6 +284,15 @@ impl Simulation {
     #[wasm_bindgen(unchecked_return_type = "Snapshot")]
     pub fn snapshot(&self) -> JsValue {
         parse_json(&snapshot_json::to_json(&self.session.snapshot()).to_string())
+    }
+
+    /// Each of the scenario's `checks` and its state now, in the scenario's order:
+    /// pending until the run decides it, then passed or failed at a virtual time, with
+    /// the figure seen and the message concerned (`CheckState`). `advanceTo` stops at
+    /// each time a check reads the broker; `runToEnd` decides every check.
+    #[wasm_bindgen(unchecked_return_type = "CheckState[]")]
+    pub fn checks(&self) -> JsValue {
+        parse_json(&self.session.checks_json().to_string())
     }
 
     /// The run so far as `delaylab run --format json` prints it (JSON text).

@@ -11,8 +11,14 @@
 //! s.drain_events_json();                    // "[{"t_ms":0,"event":"published",...},...]"
 //! s.handle(cmd)?;                           // Err(refusal) when the broker refused it
 //! s.run_to_end(); s.result();               // = `delaylab run --format json`
+//! s.checks_json();                          // each of the scenario's checks: pending, passed at T, ...
 //! ```
+//!
+//! The scenario's `checks` (`delaylab_engine::checks`) are evaluated as the events come;
+//! `advance_to` stops at each time a check reads the broker (a depth at 6:00), as
+//! `delaylab test` does, so a check's state is the same here as there.
 
+use delaylab_engine::checks::{json as checks_json, Evaluator, SimState};
 use delaylab_engine::report::{trace, Recorder};
 use delaylab_engine::scenario::{self, LoadError, Scenario};
 use delaylab_engine::snapshot::Snapshot;
@@ -61,6 +67,7 @@ pub struct Session {
     sim: Sim,
     rec: Recorder,
     trace: Option<PendingTrace>,
+    checks: Evaluator,
 }
 
 impl Session {
@@ -75,11 +82,13 @@ impl Session {
         // The run contract as `delaylab run` writes it, publisher nacks included.
         let mut rec = Recorder::default();
         rec.with_confirms = true;
+        let checks = Evaluator::new(&scenario.checks);
         let mut s = Session {
             scenario,
             sim,
             rec,
             trace: keep_trace.then(PendingTrace::default),
+            checks,
         };
         s.pump(); // the declarations at 0 (a refused queue argument is an error event)
         s
@@ -111,6 +120,7 @@ impl Session {
     fn pump(&mut self) {
         while let Some(e) = self.sim.poll_event() {
             self.rec.on_event(&e, &self.sim);
+            self.checks.on_event(&e, &self.sim);
             if let Some(t) = self.trace.as_mut() {
                 t.push(&e, &self.sim);
             }
@@ -119,11 +129,22 @@ impl Session {
 
     /// Fires everything due at or before `ms` (the clock never goes back: an earlier
     /// `ms` means now), draining the engine's event slices as they fill.
+    /// Stops on the way at each time a check reads the broker's state.
     pub fn advance_to(&mut self, ms: u64) {
-        while self.sim.advance(ms) == Progress::More {
+        loop {
+            let stop = self.checks.next_stop_ms().filter(|&s| s < ms);
+            let target = stop.unwrap_or(ms);
+            while self.sim.advance(target) == Progress::More {
+                self.pump();
+            }
             self.pump();
+            if !self.sim.halted() {
+                self.checks.observe(&SimState::new(&self.sim));
+            }
+            if stop.is_none() || self.sim.halted() {
+                return;
+            }
         }
-        self.pump();
     }
 
     /// Runs to the scenario's `until`, or, without one, until nothing is left to happen:
@@ -135,8 +156,25 @@ impl Session {
                 while let Some(t) = self.sim.next_timer_ms() {
                     self.advance_to(t);
                 }
+                // A check's time after the last thing that happens (the state stays).
+                while let Some(t) = self.checks.next_stop_ms().filter(|_| !self.sim.halted()) {
+                    self.advance_to(t);
+                }
             }
         }
+        self.checks.finish(&SimState::new(&self.sim));
+    }
+
+    /// Each of the scenario's checks and its state now, in the scenario's order
+    /// (`delaylab_engine::checks::json`): `id`, `label`, `kind`, `status` (pending,
+    /// passed, failed, undecided), `at_ms`, `seen`, `msg`, `body`, `expected`, `text`.
+    pub fn checks_json(&self) -> Value {
+        checks_json::states_json(self.checks.checks(), self.checks.states())
+    }
+
+    /// The checks' evaluator (its `revision()` changes whenever a state does).
+    pub fn checks(&self) -> &Evaluator {
+        &self.checks
     }
 
     /// Applies a command now, then fires what it made due at this same instant (a

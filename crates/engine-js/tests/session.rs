@@ -234,3 +234,49 @@ fn the_snapshot_shows_b_overdue_behind_a_at_six_minutes() {
     );
     assert_eq!(snap["consumers"][0]["name"], "closer");
 }
+
+/// A scenario's checks, as the package reports them after a run and while it goes on:
+/// the same states as `delaylab test` (`checks::run`), a depth read at its own time
+/// although the page jumps past it.
+#[test]
+fn checks_are_reported_as_delaylab_test_reports_them() {
+    let text = r#"{"version": 1, "name": "hol", "until": "40s",
+      "topology": {"exchanges": [{"name": "dlx", "type": "fanout"}],
+        "queues": [{"name": "wait", "arguments": {"x-dead-letter-exchange": "dlx"}}, {"name": "due"}],
+        "bindings": [{"source": "dlx", "destination": "due", "routing_key": ""}]},
+      "consumers": [{"name": "c", "queue": "due", "ack": "auto"}],
+      "actions": [
+        {"at": 0, "publish": {"routing_key": "wait", "body": "A", "properties": {"expiration": "30000"}}},
+        {"at": 0, "publish": {"routing_key": "wait", "body": "B", "properties": {"expiration": "5000"}}}],
+      "checks": [
+        {"name": "b-on-time", "label": "B by 6 s", "delivered": {"body": "B", "by": "6s"}},
+        {"label": "one overdue at 10 s", "depth": {"queue": "wait", "of": "overdue", "at": "10s", "equals": 1}},
+        {"label": "B 25 s late", "lateness": {"body": "B", "equals": "25s"}}]}"#;
+    let mut s = Session::load(text, false).unwrap();
+    let status = |s: &Session| -> Vec<String> {
+        s.checks_json()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["status"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(status(&s), ["pending", "pending", "pending"]);
+    s.advance_to(20_000); // past 10 s in one jump: the depth is read at 10 s all the same
+    assert_eq!(status(&s), ["failed", "passed", "pending"]);
+    let c = &s.checks_json()[1];
+    assert_eq!(
+        (c["at_ms"].clone(), c["seen"].clone()),
+        (json!(10_000), json!({"kind": "count", "value": 1}))
+    );
+    s.run_to_end();
+    assert_eq!(status(&s), ["failed", "passed", "passed"]);
+    let (_, ev) = delaylab_engine::checks::run::run(
+        &load_str(text).unwrap(),
+        delaylab_engine::limits::Limits::default(),
+        |_, _| {},
+    );
+    let cli = delaylab_engine::checks::json::states_json(ev.checks(), ev.states());
+    assert_eq!(s.checks_json(), cli);
+    assert_eq!(s.checks_json()[0]["msg"], json!(2));
+}

@@ -6,15 +6,23 @@
 //! The p99 is the nearest-rank 99th percentile: sort the n values and take the one of
 //! rank ceil(0.99 n), computed in integers (`(99 n).div_ceil(100)`) so that no float
 //! rounding moves it. Worked example: 250 deliveries -> rank ceil(247.5) = 248, the
-//! 248th smallest; 1 delivery -> rank 1, that one.
+//! 248th smallest; 1 delivery -> rank 1, that one. The p50 (the median a scenario's
+//! checks may bound) is the same rule at 50: 4 deliveries -> rank 2, the 2nd smallest.
 
 use serde_json::{json, Value};
 
 /// The 0-based index of the nearest-rank 99th percentile among `n` sorted values
 /// (`n` at least 1).
 pub fn p99_index(n: usize) -> usize {
+    percentile_index(n, 99)
+}
+
+/// The 0-based index of the nearest-rank `pct`th percentile (1 to 100) among `n` sorted
+/// values (`n` at least 1): rank ceil(pct n / 100), in integers.
+pub fn percentile_index(n: usize, pct: usize) -> usize {
     debug_assert!(n > 0, "a percentile of no values");
-    (n * 99).div_ceil(100).clamp(1, n.max(1)) - 1
+    debug_assert!((1..=100).contains(&pct), "a percentile from 1 to 100");
+    (n * pct).div_ceil(100).clamp(1, n.max(1)) - 1
 }
 
 /// Count, mean, p99 and max of lateness values (ms), as the run result reports them.
@@ -23,6 +31,8 @@ pub struct LatenessSummary {
     pub count: u64,
     /// Rounded to 3 decimals (the result's JSON carries it so).
     pub mean_ms: f64,
+    /// The median (not in the run result's JSON; a scenario's checks may bound it).
+    pub p50_ms: u64,
     pub p99_ms: u64,
     pub max_ms: u64,
 }
@@ -38,6 +48,7 @@ impl LatenessSummary {
         LatenessSummary {
             count: v.len() as u64,
             mean_ms: (sum as f64 / v.len() as f64 * 1000.0).round() / 1000.0,
+            p50_ms: v[percentile_index(v.len(), 50)],
             p99_ms: v[p99_index(v.len())],
             max_ms: v[v.len() - 1],
         }
@@ -73,6 +84,9 @@ mod tests {
     fn summary_of_values() {
         let s = LatenessSummary::of(&[0, 10, 20, 1000]);
         assert_eq!((s.count, s.p99_ms, s.max_ms), (4, 1000, 1000));
+        assert_eq!(s.p50_ms, 10, "rank ceil(0.5 * 4) = 2, the 2nd smallest");
+        assert_eq!(LatenessSummary::of(&[7]).p50_ms, 7);
+        assert_eq!(LatenessSummary::of(&[3, 1, 2]).p50_ms, 2);
         assert_eq!(s.mean_ms, 257.5);
         assert_eq!(LatenessSummary::of(&[]), LatenessSummary::default());
         assert_eq!(

@@ -47,7 +47,9 @@
 //! - report `report`: runs a scenario and reports it: result, trace, timeline, lateness.
 //! - report `snapshot`: a read-only picture of a running sim for a UI.
 //! - report `strategies`: the strategy comparison, run through the sim and reported.
+//! - report `checks`: a scenario's checks decided over a run's events and state.
 pub mod amqp;
+pub mod checks;
 pub mod consumer;
 pub mod costs;
 pub mod death;

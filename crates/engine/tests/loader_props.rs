@@ -318,6 +318,7 @@ fn scenario(te: bool) -> impl Strategy<Value = Scenario> {
                     versions: Vec::new(),
                     costs: delaylab_engine::costs::CostMode::Ideal,
                     consumer_timeout: Default::default(),
+                    checks: Vec::new(),
                 }
             },
         )

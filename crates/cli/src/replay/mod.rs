@@ -55,6 +55,7 @@ use actions::{act, declare, flush};
 use consumers::{attach, consume};
 use names::{Names, Scale};
 use recording::{Rec, Shared};
+pub use session::redact;
 use session::{cleanup, connect, Actions, REPLY_SUCCESS};
 
 /// Extra real time to wait after the scenario's end for the broker's last steps.
@@ -82,35 +83,64 @@ pub fn main(
             return ExitCode::from(2);
         }
     };
+    match live(&scenario, url, time_scale) {
+        Ok(result) => {
+            println!("{}", serde_json::to_string_pretty(&result).expect("json"));
+            ExitCode::SUCCESS
+        }
+        Err(Failure::BadInput(e)) => {
+            eprintln!("{path}: {e}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Interrupted { prefix }) => {
+            eprintln!("interrupted; removed what was declared (prefix {prefix})");
+            ExitCode::from(130)
+        }
+        Err(Failure::Run(e)) => {
+            eprintln!("replay: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Why a replay gave no result.
+pub enum Failure {
+    /// The scenario cannot run on a live broker, or an option is bad (exit status 2).
+    BadInput(String),
+    /// Ctrl-C / SIGTERM: what was declared is removed (exit status 130).
+    Interrupted { prefix: String },
+    /// The broker or the connection failed (exit status 1).
+    Run(String),
+}
+
+/// Replays `scenario` on the broker at `url` and returns the run contract's JSON (what
+/// `delaylab replay` prints; `delaylab test --amqp` evaluates the checks on it).
+pub fn live(scenario: &Scenario, url: &str, time_scale: f64) -> Result<Value, Failure> {
     if !(time_scale.is_finite() && time_scale > 0.0) {
-        eprintln!("--time-scale must be a positive number, got {time_scale}");
-        return ExitCode::from(2);
+        return Err(Failure::BadInput(format!(
+            "--time-scale must be a positive number, got {time_scale}"
+        )));
     }
-    if let Some(why) = unsupported(&scenario) {
-        eprintln!("{path}: cannot replay on a live broker: {why}");
-        return ExitCode::from(2);
+    if let Some(why) = unsupported(scenario) {
+        return Err(Failure::BadInput(format!(
+            "cannot replay on a live broker: {why}"
+        )));
     }
-    let names = Names::random().rename(&scenario);
+    let names = Names::random().rename(scenario);
     // Where the renaming could route differently (topic patterns naming a queue): said,
     // not hidden, so a difference in `diff` can be read.
-    for c in names.caveats(&scenario) {
+    for c in names.caveats(scenario) {
         eprintln!("replay: warning: {c}");
     }
     let scale = Scale(time_scale);
-    let rt = match tokio::runtime::Builder::new_multi_thread()
+    let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("cannot start the async runtime: {e}");
-            return ExitCode::from(1);
-        }
-    };
+        .map_err(|e| Failure::Run(format!("cannot start the async runtime: {e}")))?;
     let started = Instant::now();
     let outcome = rt.block_on(async {
-        let run = replay(&scenario, url, names.clone(), scale);
+        let run = replay(scenario, url, names.clone(), scale);
         let outcome = tokio::select! {
             r = run => r,
             _ = interrupted() => Err("interrupted".to_string()),
@@ -124,20 +154,12 @@ pub fn main(
     match outcome {
         Ok(mut result) => {
             output::set_wall_ms(&mut result, started.elapsed());
-            println!("{}", serde_json::to_string_pretty(&result).expect("json"));
-            ExitCode::SUCCESS
+            Ok(result)
         }
-        Err(e) if e == "interrupted" => {
-            eprintln!(
-                "interrupted; removed what was declared (prefix {})",
-                names.prefix()
-            );
-            ExitCode::from(130)
-        }
-        Err(e) => {
-            eprintln!("replay: {e}");
-            ExitCode::from(1)
-        }
+        Err(e) if e == "interrupted" => Err(Failure::Interrupted {
+            prefix: names.prefix().to_string(),
+        }),
+        Err(e) => Err(Failure::Run(e)),
     }
 }
 

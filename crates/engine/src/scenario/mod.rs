@@ -1,4 +1,5 @@
 //! Scenario files: the model, the loader (JSON with path errors) and the writer.
+pub mod checks;
 pub mod definitions;
 pub mod duration;
 pub mod load;

@@ -38,6 +38,9 @@ pub struct Scenario {
     pub costs: crate::costs::CostMode,
     /// RabbitMQ's `consumer_timeout` setting (`consumer_timeout`; D21).
     pub consumer_timeout: ConsumerTimeoutSetting,
+    /// What must happen in a run (`checks`; `crate::checks`): empty when absent, and a
+    /// file without them means what it meant before.
+    pub checks: Vec<super::checks::Check>,
 }
 
 /// The broker's consumer acknowledgement timeout (`consumer_timeout` in rabbitmq.conf):
@@ -307,6 +310,7 @@ impl Scenario {
             versions: Vec::new(),
             costs: crate::costs::CostMode::Ideal,
             consumer_timeout: ConsumerTimeoutSetting::Default,
+            checks: Vec::new(),
         }
     }
 

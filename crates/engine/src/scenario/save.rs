@@ -6,6 +6,7 @@
 //! every scenario the loader can produce. `Topology::not_simulated` is written as
 //! `topology.not_simulated`, this format's own extension, so the notes survive too.
 
+mod checks;
 mod orders;
 
 use serde_json::{json, Map, Value};
@@ -63,6 +64,13 @@ pub fn to_value(s: &Scenario) -> Value {
         ConsumerTimeoutSetting::After { timeout_ms } => {
             root.insert("consumer_timeout".into(), dur(timeout_ms));
         }
+    }
+    if !s.checks.is_empty() {
+        // Last, as in the presets: what the run must show, after what it is.
+        root.insert(
+            "checks".into(),
+            s.checks.iter().map(checks::check).collect(),
+        );
     }
     Value::Object(root)
 }

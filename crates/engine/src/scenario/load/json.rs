@@ -156,7 +156,7 @@ pub(crate) fn duration(v: &Value, path: &str) -> R<u64> {
     Ok(ms)
 }
 
-fn table(v: &Value, path: &str) -> R<Table> {
+pub(super) fn table(v: &Value, path: &str) -> R<Table> {
     let Value::Object(m) = v else {
         return fail(path, expected("an object (a field table)", v));
     };

@@ -18,3 +18,13 @@ pub const MAX_BINDINGS: usize = 10_000;
 pub const MAX_DURATION_MS: u64 = 366 * 86_400_000;
 /// Nesting of tables and arrays in `headers` and `arguments` (the table itself is 1).
 pub const MAX_HEADER_DEPTH: usize = 16;
+/// Entries in `checks` (the evaluator keeps one bit per check and message).
+pub const MAX_CHECKS: usize = 64;
+/// A check's `label`: one line of plain words.
+pub const MAX_LABEL_BYTES: usize = 300;
+/// A check's `name` (letters, digits, `-`, `_`, `.`).
+pub const MAX_CHECK_NAME_BYTES: usize = 64;
+/// A `body_matches` pattern (`*`, `?`).
+pub const MAX_PATTERN_BYTES: usize = 255;
+/// Bodies an `order` check lists (each delivery is compared with each of them).
+pub const MAX_ORDER_BODIES: usize = 100;

@@ -15,10 +15,12 @@
 //! One concept a file: `errors` (the error type and its JSON paths), `json` (typed
 //! access with paths), `limits`, `topology` (exchanges, queues, bindings and the
 //! definitions.json import), `consumers`, `actions` (actions, publishes and their
-//! properties) and `orders` (the order-timeout lab); this file is the entry point and
+//! properties), `orders` (the order-timeout lab) and `checks` (what a run must show,
+//! `crate::checks`); this file is the entry point and
 //! the walk over the top-level fields.
 
 mod actions;
+mod checks;
 mod consumers;
 mod errors;
 mod json;
@@ -115,7 +117,7 @@ pub fn load_value(v: &Value) -> Result<Scenario, LoadError> {
     let consumers = consumers(root.array("consumers")?)?;
     let actions = actions(root.array("actions")?)?;
     let (orders, faults) = orders::load(&root, &consumers)?;
-    Ok(Scenario {
+    let mut scenario = Scenario {
         version,
         name: root.str_or("name", "")?,
         description: root.str_or("description", "")?,
@@ -131,7 +133,11 @@ pub fn load_value(v: &Value) -> Result<Scenario, LoadError> {
         versions: versions_field(&root)?,
         costs: costs_mode(root.get("costs"))?,
         consumer_timeout: consumer_timeout(&root)?,
-    })
+        checks: Vec::new(),
+    };
+    // Last: a check names the queues, consumers and times of the rest of the file.
+    scenario.checks = checks::checks(root.array("checks")?, &scenario)?;
+    Ok(scenario)
 }
 
 /// `consumer_timeout`: a duration of at least 1 ms, or `false` for none; absent means
@@ -265,6 +271,7 @@ const TOP_KEYS: &[&str] = &[
     "versions",
     "costs",
     "consumer_timeout",
+    "checks",
 ];
 
 // ---------------------------------------------------------------------------------

@@ -1,0 +1,837 @@
+//! `checks`: a scenario's named assertions (`scenario::checks`), each an object with
+//! a `label`, an optional `name` and exactly one kind key:
+//!
+//! ```text
+//! delivered | enqueued | dead_lettered | dropped | returned | error
+//!     body | body_matches, queue, consumer (delivered), reason (dead_lettered, dropped),
+//!     code (error, returned), headers (delivered); at | by | within; never
+//! count     of: one of the six above, their fields, at | by | within; equals | at_least | at_most
+//! order     bodies: [...], queue, consumer
+//! lateness  body | of: max | p50 | p99 (with body_matches), queue, consumer; bound (durations)
+//! depth     queue | exchange, of: ready | unacked | overdue | delayed, at; bound (counts)
+//! orders    of: a figure of the lab's tally, at; bound
+//! ```
+//!
+//! Checked against the rest of the scenario, so that a typo fails here instead of
+//! making a check pass vacuously: a queue, exchange or consumer it names is one the
+//! scenario has (topology, a declare action, `consumers`); its times are within `until`;
+//! `orders` needs the lab. Limits: `MAX_CHECKS`, `MAX_LABEL_BYTES`,
+//! `MAX_CHECK_NAME_BYTES`, `MAX_PATTERN_BYTES`, `MAX_ORDER_BODIES`.
+
+use serde_json::Value;
+
+use super::errors::{expected, fail, index, R};
+use super::json::{as_obj, duration, table, uint, Obj};
+use super::limits::*;
+use crate::scenario::checks::*;
+use crate::scenario::duration::format_duration;
+use crate::scenario::model::*;
+
+const KINDS: &[&str] = &[
+    "delivered",
+    "enqueued",
+    "dead_lettered",
+    "dropped",
+    "returned",
+    "error",
+    "count",
+    "order",
+    "lateness",
+    "depth",
+    "orders",
+];
+
+const WINDOW_KEYS: &[&str] = &["at", "by", "within"];
+const BOUND_KEYS: &[&str] = &["equals", "at_least", "at_most"];
+
+/// Loads `checks` against the rest of the scenario `s` (already loaded).
+pub(super) fn checks(items: &[Value], s: &Scenario) -> R<Vec<Check>> {
+    if items.len() > MAX_CHECKS {
+        return fail(
+            "checks",
+            format!(
+                "{} checks; the limit is {MAX_CHECKS} (MAX_CHECKS)",
+                items.len()
+            ),
+        );
+    }
+    let names = Names::of(s);
+    let mut out: Vec<Check> = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let o = as_obj(item, index("checks", i))?;
+        let c = check(&o, &names)?;
+        let id = c.id(i);
+        if let Some(j) = out.iter().enumerate().position(|(j, x)| x.id(j) == id) {
+            let path = if c.name.is_some() {
+                o.p("name")
+            } else {
+                o.path.clone()
+            };
+            return fail(
+                path,
+                format!("the check name \"{id}\" is taken by checks[{j}]; names are unique"),
+            );
+        }
+        out.push(c);
+    }
+    Ok(out)
+}
+
+/// What the rest of the scenario declares, for a check's names and times.
+struct Names<'a> {
+    s: &'a Scenario,
+}
+
+impl<'a> Names<'a> {
+    fn of(s: &'a Scenario) -> Names<'a> {
+        Names { s }
+    }
+
+    fn has_queue(&self, name: &str) -> bool {
+        self.s.topology.queues.iter().any(|q| q.name == name)
+            || self.s.actions.iter().any(
+                |a| matches!(&a.kind, ActionKind::Declare(Declare::Queue(q)) if q.name == name),
+            )
+    }
+
+    fn has_exchange(&self, name: &str) -> bool {
+        self.s.topology.exchanges.iter().any(|x| x.name == name)
+            || self.s.actions.iter().any(
+                |a| matches!(&a.kind, ActionKind::Declare(Declare::Exchange(x)) if x.name == name),
+            )
+    }
+
+    fn has_consumer(&self, name: &str) -> bool {
+        self.s.consumers.iter().any(|c| c.name == name)
+    }
+
+    /// A time a check names: within the run when the scenario says where it ends.
+    fn time(&self, o: &Obj, key: &str, v: &Value) -> R<u64> {
+        let path = o.p(key);
+        let ms = duration(v, &path)?;
+        if let Some(until) = self.s.until_ms {
+            if ms > until {
+                return fail(
+                    path,
+                    format!(
+                        "{} is after the scenario's end (until {}): the run never gets there",
+                        format_duration(ms),
+                        format_duration(until)
+                    ),
+                );
+            }
+        }
+        Ok(ms)
+    }
+}
+
+fn check(o: &Obj, names: &Names) -> R<Check> {
+    let mut allowed = vec!["name", "label"];
+    allowed.extend_from_slice(KINDS);
+    o.check_keys(&allowed)?;
+    let present: Vec<&str> = KINDS
+        .iter()
+        .copied()
+        .filter(|k| o.m.contains_key(*k))
+        .collect();
+    let key = match present.as_slice() {
+        [one] => *one,
+        [] => {
+            return fail(
+                o.path.clone(),
+                format!("a check needs one of {}", KINDS.join(", ")),
+            )
+        }
+        [a, b, ..] => {
+            return fail(
+                o.path.clone(),
+                format!("a check has exactly one of its kinds; found {a} and {b}"),
+            )
+        }
+    };
+    let name = match o.str_opt("name")? {
+        None => None,
+        Some(n) => Some(name_of_check(&n, &o.p("name"))?),
+    };
+    let label = label(o)?;
+    let body = as_obj(o.get(key).unwrap_or(&Value::Null), o.p(key))?;
+    let kind = match key {
+        "count" => count(&body, names)?,
+        "order" => order(&body, names)?,
+        "lateness" => lateness(&body, names)?,
+        "depth" => depth(&body, names)?,
+        "orders" => orders(&body, names)?,
+        happening => {
+            let what = Happening::parse(happening).expect("a kind key");
+            let mut keys = happening_keys(what);
+            keys.extend_from_slice(WINDOW_KEYS);
+            keys.push("never");
+            body.check_keys(&keys)?;
+            CheckKind::Happens {
+                what,
+                filter: filter(&body, what, names)?,
+                window: window(&body, names)?,
+                never: body.bool_or("never", false)?,
+            }
+        }
+    };
+    Ok(Check { name, label, kind })
+}
+
+fn label(o: &Obj) -> R<String> {
+    let path = o.p("label");
+    let label = o.str_req("label")?;
+    if label.trim().is_empty() {
+        return fail(path, "empty; say in plain words what the check means");
+    }
+    if label.len() > MAX_LABEL_BYTES {
+        return fail(
+            path,
+            format!(
+                "{} bytes; the limit is {MAX_LABEL_BYTES} bytes (MAX_LABEL_BYTES)",
+                label.len()
+            ),
+        );
+    }
+    if label.chars().any(char::is_control) {
+        return fail(
+            path,
+            "a label is one line of text (no line breaks or control characters)",
+        );
+    }
+    Ok(label)
+}
+
+fn name_of_check(n: &str, path: &str) -> R<String> {
+    let ok = (1..=MAX_CHECK_NAME_BYTES).contains(&n.len())
+        && n.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
+    if !ok {
+        return fail(
+            path,
+            format!(
+                "a check name is 1 to {MAX_CHECK_NAME_BYTES} letters, digits, '-', '_' or '.' (MAX_CHECK_NAME_BYTES)"
+            ),
+        );
+    }
+    Ok(n.to_string())
+}
+
+/// The selection fields a kind of happening takes.
+fn happening_keys(what: Happening) -> Vec<&'static str> {
+    let mut keys = vec!["body", "body_matches"];
+    keys.extend_from_slice(match what {
+        Happening::Delivered => &["queue", "consumer", "headers"][..],
+        Happening::Enqueued => &["queue"],
+        Happening::DeadLettered | Happening::Dropped => &["queue", "reason"],
+        Happening::Returned | Happening::Error => &["code"],
+    });
+    keys
+}
+
+fn filter(o: &Obj, what: Happening, names: &Names) -> R<Filter> {
+    let reason = match o.get("reason") {
+        None => None,
+        Some(v) => Some(reason(v, &o.p("reason"), what)?),
+    };
+    let code = o.uint_opt("code", u64::from(u16::MAX))?.map(|c| c as u16);
+    let headers = match o.get("headers") {
+        None => None,
+        Some(v) => {
+            table(v, &o.p("headers"))?; // the scenario's limits on field tables
+            v.as_object().cloned()
+        }
+    };
+    Ok(Filter {
+        body: body_match(o)?,
+        queue: queue_ref(o, names)?,
+        consumer: consumer_ref(o, names)?,
+        reason,
+        code,
+        headers,
+    })
+}
+
+fn body_match(o: &Obj) -> R<Option<BodyMatch>> {
+    match (o.str_opt("body")?, o.str_opt("body_matches")?) {
+        (Some(_), Some(_)) => fail(
+            o.p("body_matches"),
+            "give body (exact) or body_matches (a pattern), not both",
+        ),
+        (Some(b), None) => {
+            if b.len() > MAX_BODY_BYTES {
+                return fail(
+                    o.p("body"),
+                    format!(
+                        "{} bytes; the limit is {MAX_BODY_BYTES} bytes (MAX_BODY_BYTES)",
+                        b.len()
+                    ),
+                );
+            }
+            Ok(Some(BodyMatch::Exact(b)))
+        }
+        (None, Some(p)) => {
+            if p.is_empty() || p.len() > MAX_PATTERN_BYTES {
+                return fail(
+                    o.p("body_matches"),
+                    format!(
+                        "a pattern is 1 to {MAX_PATTERN_BYTES} bytes (MAX_PATTERN_BYTES): * for any run of characters, ? for one"
+                    ),
+                );
+            }
+            Ok(Some(BodyMatch::Pattern(p)))
+        }
+        (None, None) => Ok(None),
+    }
+}
+
+fn queue_ref(o: &Obj, names: &Names) -> R<Option<String>> {
+    let Some(q) = o.str_opt("queue")? else {
+        return Ok(None);
+    };
+    if !names.has_queue(&q) {
+        return fail(
+            o.p("queue"),
+            format!(
+                "the scenario has no queue {} (in topology or a declare action)",
+                Value::String(q)
+            ),
+        );
+    }
+    Ok(Some(q))
+}
+
+fn consumer_ref(o: &Obj, names: &Names) -> R<Option<String>> {
+    let Some(c) = o.str_opt("consumer")? else {
+        return Ok(None);
+    };
+    if !names.has_consumer(&c) {
+        return fail(
+            o.p("consumer"),
+            format!("the scenario has no consumer {}", Value::String(c)),
+        );
+    }
+    Ok(Some(c))
+}
+
+fn reason(v: &Value, path: &str, what: Happening) -> R<String> {
+    let allowed: &[&str] = match what {
+        Happening::DeadLettered => &DEAD_LETTER_REASONS,
+        _ => &DROP_REASONS,
+    };
+    match v.as_str() {
+        Some(r) if allowed.contains(&r) => Ok(r.to_string()),
+        _ => fail(path, expected(&format!("one of {}", allowed.join(", ")), v)),
+    }
+}
+
+fn window(o: &Obj, names: &Names) -> R<Window> {
+    let present: Vec<&str> = WINDOW_KEYS
+        .iter()
+        .copied()
+        .filter(|k| o.m.contains_key(*k))
+        .collect();
+    let at = |k: &str| names.time(o, k, o.get(k).unwrap_or(&Value::Null));
+    match present.as_slice() {
+        [] => Ok(Window::Whole),
+        ["at"] => Ok(Window::At(at("at")?)),
+        ["by"] => Ok(Window::By(at("by")?)),
+        [_] => {
+            let path = o.p("within");
+            let v = o.get("within").unwrap_or(&Value::Null);
+            let Some([a, b]) = v.as_array().map(Vec::as_slice) else {
+                return fail(
+                    path,
+                    expected("a list of two times such as [\"5m\", \"7m\"]", v),
+                );
+            };
+            let from = names
+                .time(o, "within", a)
+                .map_err(|e| at_index(e, &path, 0))?;
+            let to = names
+                .time(o, "within", b)
+                .map_err(|e| at_index(e, &path, 1))?;
+            if from > to {
+                return fail(path, "the window ends before it starts");
+            }
+            Ok(Window::Within(from, to))
+        }
+        [a, b, ..] => fail(
+            o.p(b),
+            format!("give one of at, by or within; found {a} and {b}"),
+        ),
+    }
+}
+
+/// An error on `within` moved to the list element it is about.
+fn at_index(mut e: super::errors::LoadError, path: &str, i: usize) -> super::errors::LoadError {
+    if e.path == path {
+        e.path = index(path, i);
+    }
+    e
+}
+
+/// `equals`, or `at_least` and/or `at_most`: counts, or durations when `durations`.
+fn bound(o: &Obj, durations: bool) -> R<Bound> {
+    let read = |k: &str| -> R<Option<u64>> {
+        match o.get(k) {
+            None => Ok(None),
+            Some(v) if durations => duration(v, &o.p(k)).map(Some),
+            Some(v) => uint(v, &o.p(k), u64::MAX).map(Some),
+        }
+    };
+    let (equals, at_least, at_most) = (read("equals")?, read("at_least")?, read("at_most")?);
+    match (equals, at_least, at_most) {
+        (Some(x), None, None) => Ok(Bound::Equals(x)),
+        (Some(_), _, _) => fail(
+            o.p("equals"),
+            "give equals alone, or at_least and/or at_most",
+        ),
+        (None, None, None) => fail(o.path.clone(), "needs a bound: equals, at_least or at_most"),
+        (None, Some(a), Some(b)) if a > b => fail(
+            o.p("at_most"),
+            "at_most is below at_least: no figure can hold",
+        ),
+        (None, at_least, at_most) => Ok(Bound::Range { at_least, at_most }),
+    }
+}
+
+fn count(o: &Obj, names: &Names) -> R<CheckKind> {
+    let path = o.p("of");
+    let of = o.str_req("of")?;
+    let Some(what) = Happening::parse(&of) else {
+        let all: Vec<&str> = Happening::ALL.iter().map(|h| h.as_str()).collect();
+        return fail(
+            path,
+            format!(
+                "unknown happening {of:?}; expected one of {}",
+                all.join(", ")
+            ),
+        );
+    };
+    let mut keys = vec!["of"];
+    keys.extend(happening_keys(what));
+    keys.extend_from_slice(WINDOW_KEYS);
+    keys.extend_from_slice(BOUND_KEYS);
+    o.check_keys(&keys)?;
+    Ok(CheckKind::Count {
+        what,
+        filter: filter(o, what, names)?,
+        window: window(o, names)?,
+        bound: bound(o, false)?,
+    })
+}
+
+fn order(o: &Obj, names: &Names) -> R<CheckKind> {
+    o.check_keys(&["bodies", "queue", "consumer"])?;
+    let path = o.p("bodies");
+    let items = o.array("bodies")?;
+    if items.len() < 2 || items.len() > MAX_ORDER_BODIES {
+        return fail(
+            path,
+            format!("an order lists 2 to {MAX_ORDER_BODIES} bodies (MAX_ORDER_BODIES)"),
+        );
+    }
+    let mut bodies = Vec::with_capacity(items.len());
+    for (i, v) in items.iter().enumerate() {
+        match v.as_str() {
+            Some(b) if b.len() <= MAX_BODY_BYTES => bodies.push(b.to_string()),
+            Some(_) => return fail(index(&path, i), "longer than MAX_BODY_BYTES"),
+            None => return fail(index(&path, i), expected("a body (a string)", v)),
+        }
+    }
+    Ok(CheckKind::Order {
+        queue: queue_ref(o, names)?,
+        consumer: consumer_ref(o, names)?,
+        bodies,
+    })
+}
+
+fn lateness(o: &Obj, names: &Names) -> R<CheckKind> {
+    let mut keys = vec!["body", "of", "body_matches", "queue", "consumer"];
+    keys.extend_from_slice(BOUND_KEYS);
+    o.check_keys(&keys)?;
+    let figure =
+        match (o.get("body"), o.str_opt("of")?) {
+            (Some(_), Some(_)) => return fail(
+                o.p("of"),
+                "give body (one message's lateness) or of (a figure of every delivery's), not both",
+            ),
+            (Some(_), None) => {
+                if o.get("body_matches").is_some() {
+                    return fail(o.p("body_matches"), "a pattern goes with of, not with body");
+                }
+                LateFigure::Message
+            }
+            (None, Some(of)) => match LateFigure::OF.into_iter().find(|f| f.as_str() == of) {
+                Some(f) => f,
+                None => {
+                    return fail(
+                        o.p("of"),
+                        format!("unknown figure {of:?}; expected max, p50 or p99"),
+                    )
+                }
+            },
+            (None, None) => {
+                return fail(
+                    o.path.clone(),
+                    "needs body (one message) or of (max, p50 or p99 of every delivery)",
+                )
+            }
+        };
+    Ok(CheckKind::Lateness {
+        filter: Filter {
+            body: body_match(o)?,
+            queue: queue_ref(o, names)?,
+            consumer: consumer_ref(o, names)?,
+            ..Filter::default()
+        },
+        figure,
+        bound: bound(o, true)?,
+    })
+}
+
+fn depth(o: &Obj, names: &Names) -> R<CheckKind> {
+    let mut keys = vec!["queue", "exchange", "of", "at"];
+    keys.extend_from_slice(BOUND_KEYS);
+    o.check_keys(&keys)?;
+    let of = o.str_req("of")?;
+    let Some(measure) = DepthMeasure::ALL.into_iter().find(|m| m.as_str() == of) else {
+        return fail(
+            o.p("of"),
+            format!("unknown measure {of:?}; expected ready, unacked, overdue or delayed"),
+        );
+    };
+    let target = match (o.str_opt("queue")?, o.str_opt("exchange")?) {
+        (Some(_), Some(_)) => return fail(o.p("exchange"), "give queue or exchange, not both"),
+        (Some(_), None) => DepthTarget::Queue(queue_ref(o, names)?.expect("present")),
+        (None, Some(x)) => {
+            if !names.has_exchange(&x) {
+                return fail(
+                    o.p("exchange"),
+                    format!(
+                        "the scenario has no exchange {} (in topology or a declare action)",
+                        Value::String(x)
+                    ),
+                );
+            }
+            if measure != DepthMeasure::Delayed {
+                return fail(
+                    o.p("of"),
+                    "an exchange holds no queue: only \"delayed\" (a delayed exchange's store) applies",
+                );
+            }
+            DepthTarget::Exchange(x)
+        }
+        (None, None) => return fail(o.path.clone(), "needs queue or exchange"),
+    };
+    Ok(CheckKind::Depth {
+        target,
+        measure,
+        at_ms: at_opt(o, names)?,
+        bound: bound(o, false)?,
+    })
+}
+
+fn orders(o: &Obj, names: &Names) -> R<CheckKind> {
+    let mut keys = vec!["of", "at"];
+    keys.extend_from_slice(BOUND_KEYS);
+    o.check_keys(&keys)?;
+    if names.s.orders.is_none() {
+        return fail(
+            o.path.clone(),
+            "the scenario has no order lab (orders) to count",
+        );
+    }
+    let of = o.str_req("of")?;
+    let Some(figure) = OrdersFigure::parse(&of) else {
+        let all: Vec<&str> = OrdersFigure::ALL.iter().map(|f| f.as_str()).collect();
+        return fail(
+            o.p("of"),
+            format!("unknown figure {of:?}; expected one of {}", all.join(", ")),
+        );
+    };
+    Ok(CheckKind::Orders {
+        figure,
+        at_ms: at_opt(o, names)?,
+        bound: bound(o, figure.is_duration())?,
+    })
+}
+
+fn at_opt(o: &Obj, names: &Names) -> R<Option<u64>> {
+    match o.get("at") {
+        None => Ok(None),
+        Some(v) => names.time(o, "at", v).map(Some),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::load::tests::{assert_err, ok};
+    use serde_json::json;
+
+    /// A scenario with a queue `q`, an exchange `d`, a consumer `c` and the given checks.
+    fn with(checks: Value) -> Value {
+        json!({"until": "10m", "topology": {"queues": [{"name": "q"}],
+               "exchanges": [{"name": "d", "type": "x-delayed-message", "arguments": {"x-delayed-type": "direct"}}]},
+               "consumers": [{"name": "c", "queue": "q", "ack": "auto"}], "checks": checks})
+    }
+
+    #[test]
+    fn a_file_without_checks_has_none() {
+        assert!(ok(json!({})).checks.is_empty());
+    }
+
+    #[test]
+    fn every_kind_loads() {
+        let s = ok(with(json!([
+            {"label": "a", "delivered": {"body": "B", "queue": "q", "consumer": "c", "at": "6m",
+             "headers": {"x-death": [{"count": 1}]}}},
+            {"label": "b", "enqueued": {"body_matches": "order-*", "queue": "q", "by": 1000}},
+            {"label": "c", "dead_lettered": {"reason": "delivery_limit", "never": true}},
+            {"label": "d", "dropped": {"reason": "node_lost", "within": ["1m", "2m"]}},
+            {"label": "e", "returned": {"code": 312}},
+            {"label": "f", "error": {"never": true}},
+            {"label": "g", "count": {"of": "delivered", "consumer": "c", "equals": 21}},
+            {"label": "h", "order": {"bodies": ["a", "b", "a"], "consumer": "c"}},
+            {"label": "i", "lateness": {"body": "B", "at_least": "24m", "at_most": "25m"}},
+            {"label": "j", "lateness": {"of": "p99", "at_most": "2s"}},
+            {"label": "k", "depth": {"queue": "q", "of": "overdue", "at": "6m", "equals": 1}},
+            {"name": "l.1", "label": "l", "depth": {"exchange": "d", "of": "delayed", "at_least": 1}}
+        ])));
+        assert_eq!(s.checks.len(), 12);
+        assert_eq!(
+            s.checks[0].kind,
+            CheckKind::Happens {
+                what: Happening::Delivered,
+                filter: Filter {
+                    body: Some(BodyMatch::Exact("B".into())),
+                    queue: Some("q".into()),
+                    consumer: Some("c".into()),
+                    headers: json!({"x-death": [{"count": 1}]}).as_object().cloned(),
+                    ..Filter::default()
+                },
+                window: Window::At(360_000),
+                never: false,
+            }
+        );
+        assert_eq!(
+            s.checks[3].kind,
+            CheckKind::Happens {
+                what: Happening::Dropped,
+                filter: Filter {
+                    reason: Some("node_lost".into()),
+                    ..Filter::default()
+                },
+                window: Window::Within(60_000, 120_000),
+                never: false,
+            }
+        );
+        assert_eq!(
+            s.checks[8].kind,
+            CheckKind::Lateness {
+                filter: Filter {
+                    body: Some(BodyMatch::Exact("B".into())),
+                    ..Filter::default()
+                },
+                figure: LateFigure::Message,
+                bound: Bound::Range {
+                    at_least: Some(1_440_000),
+                    at_most: Some(1_500_000)
+                },
+            }
+        );
+        assert_eq!(s.checks[11].id(11), "l.1");
+        assert_eq!(s.checks[10].id(10), "check-11");
+    }
+
+    #[test]
+    fn order_lab_figures_need_the_lab() {
+        assert_err(
+            with(json!([{"label": "x", "orders": {"of": "paid_closed", "equals": 0}}])),
+            "checks[0].orders",
+            "no order lab",
+        );
+    }
+
+    #[test]
+    fn errors_name_the_path() {
+        let cases: &[(Value, &str, &str)] = &[
+            (
+                json!([{"delivered": {}}]),
+                "checks[0].label",
+                "missing (required)",
+            ),
+            (
+                json!([{"label": " ", "delivered": {}}]),
+                "checks[0].label",
+                "empty",
+            ),
+            (
+                json!([{"label": "a\nb", "delivered": {}}]),
+                "checks[0].label",
+                "one line",
+            ),
+            (
+                json!([{"label": "x"}]),
+                "checks[0]",
+                "a check needs one of delivered",
+            ),
+            (
+                json!([{"label": "x", "delivered": {}, "dropped": {}}]),
+                "checks[0]",
+                "found delivered and dropped",
+            ),
+            (
+                json!([{"label": "x", "delivered": {"reason": "expired"}}]),
+                "checks[0].delivered.reason",
+                "unknown field",
+            ),
+            (
+                json!([{"label": "x", "delivered": {"queue": "nope"}}]),
+                "checks[0].delivered.queue",
+                "no queue \"nope\"",
+            ),
+            (
+                json!([{"label": "x", "delivered": {"consumer": "nope"}}]),
+                "checks[0].delivered.consumer",
+                "no consumer \"nope\"",
+            ),
+            (
+                json!([{"label": "x", "delivered": {"at": "11m"}}]),
+                "checks[0].delivered.at",
+                "after the scenario's end (until 10m)",
+            ),
+            (
+                json!([{"label": "x", "delivered": {"at": "1m", "by": "2m"}}]),
+                "checks[0].delivered.by",
+                "found at and by",
+            ),
+            (
+                json!([{"label": "x", "delivered": {"within": ["2m", "1m"]}}]),
+                "checks[0].delivered.within",
+                "ends before it starts",
+            ),
+            (
+                json!([{"label": "x", "delivered": {"within": ["2m", "soon"]}}]),
+                "checks[0].delivered.within[1]",
+                "invalid duration",
+            ),
+            (
+                json!([{"label": "x", "dropped": {"reason": "lost"}}]),
+                "checks[0].dropped.reason",
+                "expected one of expired, rejected, maxlen, delivery_limit, dlx_missing",
+            ),
+            (
+                json!([{"label": "x", "dead_lettered": {"reason": "unroutable"}}]),
+                "checks[0].dead_lettered.reason",
+                "expected one of expired, rejected, maxlen, delivery_limit, found",
+            ),
+            (
+                json!([{"label": "x", "delivered": {"body": "a", "body_matches": "a*"}}]),
+                "checks[0].delivered.body_matches",
+                "not both",
+            ),
+            (
+                json!([{"label": "x", "delivered": {"body_matches": ""}}]),
+                "checks[0].delivered.body_matches",
+                "MAX_PATTERN_BYTES",
+            ),
+            (
+                json!([{"label": "x", "count": {"of": "delivered"}}]),
+                "checks[0].count",
+                "needs a bound",
+            ),
+            (
+                json!([{"label": "x", "count": {"of": "seen", "equals": 1}}]),
+                "checks[0].count.of",
+                "unknown happening",
+            ),
+            (
+                json!([{"label": "x", "count": {"of": "error", "equals": 1, "at_most": 2}}]),
+                "checks[0].count.equals",
+                "equals alone",
+            ),
+            (
+                json!([{"label": "x", "count": {"of": "error", "at_least": 3, "at_most": 2}}]),
+                "checks[0].count.at_most",
+                "below at_least",
+            ),
+            (
+                json!([{"label": "x", "order": {"bodies": ["a"]}}]),
+                "checks[0].order.bodies",
+                "2 to 100 bodies",
+            ),
+            (
+                json!([{"label": "x", "lateness": {"at_most": "1s"}}]),
+                "checks[0].lateness",
+                "needs body",
+            ),
+            (
+                json!([{"label": "x", "lateness": {"of": "p90", "at_most": "1s"}}]),
+                "checks[0].lateness.of",
+                "expected max, p50 or p99",
+            ),
+            (
+                json!([{"label": "x", "lateness": {"of": "max", "at_most": "fast"}}]),
+                "checks[0].lateness.at_most",
+                "invalid duration",
+            ),
+            (
+                json!([{"label": "x", "depth": {"queue": "q", "of": "size", "equals": 1}}]),
+                "checks[0].depth.of",
+                "unknown measure",
+            ),
+            (
+                json!([{"label": "x", "depth": {"exchange": "d", "of": "ready", "equals": 1}}]),
+                "checks[0].depth.of",
+                "only \"delayed\"",
+            ),
+            (
+                json!([{"label": "x", "depth": {"exchange": "e", "of": "delayed", "equals": 1}}]),
+                "checks[0].depth.exchange",
+                "no exchange \"e\"",
+            ),
+            (
+                json!([{"name": "a b", "label": "x", "error": {}}]),
+                "checks[0].name",
+                "letters, digits",
+            ),
+            (
+                json!([{"name": "check-2", "label": "x", "error": {}}, {"label": "y", "error": {}}]),
+                "checks[1]",
+                "taken by checks[0]",
+            ),
+            (
+                json!([{"label": "x", "delivered": {"headers": []}}]),
+                "checks[0].delivered.headers",
+                "a field table",
+            ),
+        ];
+        for (checks, path, needle) in cases {
+            assert_err(with(checks.clone()), path, needle);
+        }
+    }
+
+    #[test]
+    fn limits_are_named() {
+        let many: Vec<Value> = (0..=MAX_CHECKS)
+            .map(|_| json!({"label": "x", "error": {"never": true}}))
+            .collect();
+        assert_err(with(Value::Array(many)), "checks", "MAX_CHECKS");
+        assert_err(
+            with(json!([{"label": "x".repeat(MAX_LABEL_BYTES + 1), "error": {}}])),
+            "checks[0].label",
+            "MAX_LABEL_BYTES",
+        );
+        assert_err(
+            with(
+                json!([{"label": "x", "error": {"body_matches": "*".repeat(MAX_PATTERN_BYTES + 1)}}]),
+            ),
+            "checks[0].error.body_matches",
+            "MAX_PATTERN_BYTES",
+        );
+        assert_err(json!({"checks": {}}), "checks", "expected a list");
+    }
+}
