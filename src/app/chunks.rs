@@ -35,12 +35,14 @@ pub fn queues_area() -> Loaded {
     .into_any())
 }
 
-/// The right column: publish, consumers, the message inspector.
+/// The right column: publish, consumers, the scenario's checks, the message inspector
+/// (a failed check opens its message there).
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn right_area() -> Loaded {
     Ok(view! {
         <panels::Publish />
         <panels::Consumers />
+        <panels::Checks />
         <panels::Inspector />
     }
     .into_any())

@@ -7,7 +7,7 @@
 //! | option | meaning | default |
 //! |---|---|---|
 //! | `embed` | embed mode | - |
-//! | `panels=clock,topology,queues` | what shows, in this order: `clock`, `topology`, `queues`, `watch`, `log`, `charts`, `inspector`, `publish`, `consumers` | `clock,topology,queues` |
+//! | `panels=clock,topology,queues` | what shows, in this order: `clock`, `topology`, `queues`, `watch`, `log`, `charts`, `inspector`, `publish`, `consumers`, `checks` | `clock,topology,queues` |
 //! | `autoplay=1` | play once loaded | the link's, else off |
 //! | `speed=100` | virtual ms per wall ms (1..=100000) | the link's, else 1 |
 //! | `start=6m` | jump here first (`6:00`, `360000`, `6m`) | the link's, else 0 |
@@ -35,7 +35,7 @@ use super::i18n::Lang;
 use super::{host_api, panels, parse_clock, preset_text, topo_view, AfterSeek, Ctx};
 
 /// Panels an embed can show, by their URL names.
-pub(super) const PANELS: [&str; 9] = [
+pub(super) const PANELS: [&str; 10] = [
     "clock",
     "topology",
     "queues",
@@ -45,6 +45,7 @@ pub(super) const PANELS: [&str; 9] = [
     "inspector",
     "publish",
     "consumers",
+    "checks",
 ];
 const DEFAULT_PANELS: [&str; 3] = ["clock", "topology", "queues"];
 /// At most this many option problems are listed (a hostile URL could have thousands).
@@ -250,6 +251,7 @@ fn Panel(name: &'static str) -> impl IntoView {
         "inspector" => view! { <panels::Inspector /> }.into_any(),
         "publish" => view! { <panels::Publish /> }.into_any(),
         "consumers" => view! { <panels::Consumers /> }.into_any(),
+        "checks" => view! { <panels::Checks /> }.into_any(),
         _ => view! {
             <section class="panel embed-watch" data-testid="watch">
                 <p class="desc">{move || c.meta_texts().description}</p>

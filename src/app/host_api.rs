@@ -11,8 +11,13 @@
 //! - out (iframe → host): `ready` (once running, and again after each `load`), `status`,
 //!   `delivered` (`id, body, queue, at_ms, late_ms`, one message per delivery), `event`
 //!   (`events: [trace JSON...]`, one batch per frame, only when subscribed), `dropped`
-//!   (how many deliveries / events were over the per-frame caps), `error` (`message`, and
-//!   `request`: the type of the message it answers, when known).
+//!   (how many deliveries / events were over the per-frame caps), `checks` (`checks`:
+//!   the scenario's checks, each `id`, `label`, `kind`, `status` pending / passed /
+//!   failed / undecided, `at_ms`, `seen`, `msg`, `body`, `expected`, `text`, as the
+//!   engine's `checks::json` and the JavaScript package's `checks()` give them; sent at
+//!   the start of each run (a load, a restart, a seek back: all pending) and in the
+//!   frame a state changes; none for a scenario without checks), `error` (`message`,
+//!   and `request`: the type of the message it answers, when known).
 //! - Only the parent window may talk to the embed, and only from an allowed origin: the
 //!   embed's own origin, plus the `origins=` URL option. Anything else is ignored without
 //!   an answer (answering would tell a stranger the embed exists). Replies go to the
@@ -25,6 +30,9 @@
 //!                       at_ms:1800000, late_ms:0}` then the same for B with `late_ms:1440000`
 //!   host → `{type:"seek", ms:360000}`: the simulation restarts and runs to 6:00 (nothing
 //!   is delivered by then: B waits behind A).
+//!   With a check `{"name":"b-on-time", "delivered":{"body":"B","by":"6m"}}` in the
+//!   scenario: `{type:"checks", checks:[{id:"b-on-time", status:"pending", ...}]}` at the
+//!   restart, then, once the clock is past 6:00, `status:"failed", at_ms:360000`.
 //!
 //! Everything a host sends is data: names and bodies end up in text nodes only.
 //!

@@ -400,7 +400,9 @@ impl Ctx {
             self.stats
                 .set(self.runner.with_value(|r| Stats::of(&r.track.delivered)));
         }
-        if batch.events > 0 {
+        // A check settled by the clock alone (no event) is news too (the Checks panel,
+        // an embed's host).
+        if batch.events > 0 || batch.checks {
             self.rev.update(|r| *r += 1);
         }
     }

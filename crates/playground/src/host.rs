@@ -38,6 +38,9 @@ pub struct Tap {
     events: Vec<Value>,
     dropped_delivered: u64,
     dropped_events: u64,
+    /// The checks' states, when one changed since the last frame (only the latest is
+    /// sent: a host wants where they stand, not every step).
+    checks: Option<Value>,
 }
 
 impl Tap {
@@ -84,11 +87,22 @@ impl Tap {
         }
     }
 
-    /// The messages to post for what was collected, emptying the tap.
+    /// The scenario's checks and their states (`delaylab_engine::checks::json`), after
+    /// one changed, or for a new run (a load, a restart, a seek back: all pending again).
+    pub fn set_checks(&mut self, states: Value) {
+        self.checks = Some(states);
+    }
+
+    /// The messages to post for what was collected, emptying the tap: the deliveries,
+    /// the events, then the checks (so a host hears of B's delivery before the check it
+    /// passed).
     pub fn take_messages(&mut self) -> Vec<Value> {
         let mut out = std::mem::take(&mut self.delivered);
         if !self.events.is_empty() {
             out.push(json!({"type": "event", "events": std::mem::take(&mut self.events)}));
+        }
+        if let Some(checks) = self.checks.take() {
+            out.push(json!({"type": "checks", "checks": checks}));
         }
         if self.dropped_delivered + self.dropped_events > 0 {
             out.push(json!({"type": "dropped", "delivered": self.dropped_delivered, "events": self.dropped_events}));

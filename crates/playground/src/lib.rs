@@ -13,6 +13,9 @@
 //!   back but user inputs.
 
 pub mod chart;
+pub mod checks_run;
+pub mod checks_view;
+pub mod checks_words;
 pub mod clock;
 pub mod code_highlight;
 pub mod compare;

@@ -10,6 +10,9 @@
 //! An embed's host page listens through a [`TapHandle`] owned by the app, not by the
 //! runner: [`Runner::with_tap`] attaches it before the new simulation's first event, so
 //! a restart or a load (a new runner) never has a moment without it.
+//!
+//! The scenario's checks are evaluated as the run goes ([`PageChecks`], checks_run.rs):
+//! fed this runner's events only, and stopped for where they need the broker's state.
 
 use std::collections::VecDeque;
 
@@ -17,6 +20,7 @@ use delaylab_engine::scenario::load::{MAX_ACTIONS, MAX_CONSUMERS};
 use delaylab_engine::scenario::{Action, ActionKind, ConsumerSpec, Scenario};
 use delaylab_engine::{Command, Progress, Sim};
 
+use crate::checks_run::PageChecks;
 use crate::host::TapHandle;
 use crate::i18n::Lang;
 pub use crate::lines::{ex_name, line, message_views, short, span, Level, LogLine, PropsView};
@@ -39,6 +43,8 @@ pub struct Runner {
     pub scenario: Scenario,
     pub sim: Sim,
     pub track: Track,
+    /// The scenario's checks, as this run decides them.
+    pub checks: PageChecks,
     /// User inputs written into `scenario` since it was loaded.
     pub recorded: u32,
     /// Depth samples taken at fixed virtual-time steps, oldest first, for the UI to take.
@@ -74,7 +80,9 @@ impl Runner {
         let depth_step_ms = scenario
             .until_ms
             .map_or(DEPTH_STEP_DEFAULT_MS, |u| (u / DEPTH_SAMPLES).max(100));
+        let checks = PageChecks::new(&scenario);
         let mut r = Runner {
+            checks,
             scenario,
             sim,
             track,
@@ -120,11 +128,18 @@ impl Runner {
     ) -> bool {
         loop {
             if self.sim.halted() {
+                self.checks_arrived(batch);
                 return true;
             }
-            // Stop at each depth-sampling boundary on the way (a jump draws a whole chart).
+            // Stop at each depth-sampling boundary on the way (a jump draws a whole chart),
+            // and where a check reads the broker or the checks end (checks_run.rs).
             let sample_at = self.next_sample_ms.filter(|&b| b < target);
-            let progress = self.sim.advance(sample_at.unwrap_or(target));
+            let stop = [sample_at, self.checks.stop_by(self.sim.now_ms(), target)]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(target);
+            let progress = self.sim.advance(stop);
             self.drain_into(batch);
             if progress == Progress::More {
                 if out_of_time() {
@@ -132,14 +147,31 @@ impl Runner {
                 }
                 continue;
             }
-            match sample_at {
-                Some(b) => {
-                    self.sample_depths(b);
-                    if out_of_time() {
-                        return false;
-                    }
-                }
-                None => return true,
+            self.checks_arrived(batch);
+            if sample_at == Some(stop) {
+                self.sample_depths(stop);
+            }
+            if stop == target {
+                return true;
+            }
+            if out_of_time() {
+                return false;
+            }
+        }
+    }
+
+    /// Everything due now has fired: the checks read and settle what is due now.
+    fn checks_arrived(&mut self, batch: &mut Batch) {
+        self.checks.arrived(&self.sim);
+        self.report_checks(batch);
+    }
+
+    /// Tells the frame (and a host page) when a check's state changed.
+    fn report_checks(&mut self, batch: &mut Batch) {
+        if self.checks.take_changed() {
+            batch.checks = true;
+            if let Some(tap) = &self.track.tap {
+                tap.borrow_mut().set_checks(self.checks.to_json());
             }
         }
     }
@@ -299,8 +331,10 @@ impl Runner {
 
     fn drain_into(&mut self, batch: &mut Batch) {
         while let Some(e) = self.sim.poll_event() {
+            self.checks.on_event(&e, &self.sim);
             self.track.on_event(e, &self.sim, batch);
         }
+        self.report_checks(batch);
         let syms = self.sim.symbols();
         let node = |n: RawNode| match n {
             RawNode::Publisher => node_id::PUBLISHER.to_string(),

@@ -64,6 +64,9 @@ pub struct Batch {
     pub events: u64,
     pub delivered: bool,
     pub limit: Option<String>,
+    /// A check's state changed (`crate::checks_run`): the Checks panel and an embed's
+    /// host have news even when no event came (a window closed as the clock moved).
+    pub checks: bool,
     /// Moves by (kind, from, to) symbols, turned into `moves` at the end of a drain.
     pub(crate) raw_moves: Vec<(MoveKind, RawNode, RawNode, u32, u32)>,
 }

@@ -2,6 +2,7 @@
 //! (`Ctx`) and view data computed by `delaylab_playground`, and writes nothing back but
 //! the user's inputs (through `Ctx`'s methods).
 
+pub mod checks;
 pub mod consumers;
 pub mod controls;
 pub mod delayed;
@@ -17,6 +18,7 @@ pub mod queues;
 pub mod scenario_json;
 pub mod watch;
 
+pub use checks::Checks;
 pub use consumers::Consumers;
 pub use controls::Controls;
 pub use gallery::Gallery;

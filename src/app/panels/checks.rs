@@ -1,0 +1,109 @@
+//! The Checks panel: each of the scenario's `checks` with its label and where it stands
+//! as the clock moves (pending; passed at T; failed at T with what was seen beside what
+//! was expected), from the current run only: a restart, a seek back or a load starts
+//! them again; a publish or an edit is evaluated as it happens. A failed check about a
+//! message opens that message in the inspector (its story). The view model is
+//! `delaylab_playground::checks_view`, the evaluation `checks_run` (fed by the runner).
+
+use delaylab_engine::checks::Status;
+use delaylab_playground::checks_view::{CheckRow, ChecksView};
+use leptos::prelude::*;
+
+use super::ctx;
+
+/// An example a scenario without checks is shown (JSON editor syntax).
+const EXAMPLE: &str =
+    r#""checks": [{"label": "B is closed by 6:00", "delivered": {"body": "B", "by": "6m"}}]"#;
+
+fn mark(s: Status) -> &'static str {
+    match s {
+        Status::Pending => "…",
+        Status::Passed => "✓",
+        Status::Failed => "✗",
+        Status::Undecided => "?",
+    }
+}
+
+/// Brings the inspector (the story of the message just selected) into view.
+fn show_inspector() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("insp-h"))
+    {
+        el.scroll_into_view();
+    }
+}
+
+#[component]
+fn Row(row: CheckRow) -> impl IntoView {
+    let c = ctx();
+    let status = row.status.as_str();
+    view! {
+        <li class=format!("check st-{status}") data-testid="check" data-status=status data-id=row.id.clone()>
+            <p class="check-head">
+                <span class="check-mark" aria-hidden="true">{mark(row.status)}</span>
+                <span class="check-label" data-testid="check-label">{row.label.clone()}</span>
+                <span class="check-state" data-testid="check-state">{row.state.clone()}</span>
+            </p>
+            <p class="check-detail" data-testid="check-detail">
+                {row.seen.clone().map(|s| view! {
+                    <span class="check-seen">{move || c.tr("check_seen")}" "<b>{s}</b>"; "</span>
+                })}
+                <span class="check-expected">{move || c.tr("check_expected")}" "{row.expected.clone()}</span>
+                {row.why.clone().map(|w| view! { <span class="check-why">" ("{w}")"</span> })}
+            </p>
+            {row.msg.clone().map(|(id, body)| view! {
+                <button
+                    class="small check-story"
+                    data-testid="check-story"
+                    on:click=move |_| {
+                        c.selected.set(Some(id));
+                        show_inspector();
+                    }
+                >
+                    {move || c.tr("check_story")}" #"{id}" "{body.clone()}
+                </button>
+            })}
+        </li>
+    }
+}
+
+#[component]
+pub fn Checks() -> impl IntoView {
+    let c = ctx();
+    // Rebuilt when the run moves (rev: events, or a check the clock settled) or the
+    // language changes; drawn only when it differs.
+    let model = Memo::new(move |_| {
+        let _ = c.rev.get();
+        let lang = c.lang.get();
+        c.runner.with_value(|r| ChecksView::of(&r.checks, lang))
+    });
+    view! {
+        <section class="panel checks" aria-labelledby="checks-h" data-testid="checks">
+            <h2 id="checks-h">{move || c.tr("checks")}</h2>
+            {move || {
+                let v = model.get();
+                if v.rows.is_empty() {
+                    return view! {
+                        <p class="hint" data-testid="checks-none">{move || c.tr("checks_none")}</p>
+                        <pre class="json check-example">{EXAMPLE}</pre>
+                    }
+                    .into_any();
+                }
+                let lang = c.lang.get_untracked();
+                view! {
+                    <p class="hint">{move || c.tr("checks_hint")}</p>
+                    <p class="check-summary" role="status" data-testid="checks-summary">
+                        {v.summary(lang)}
+                        {v.finished.then(|| view! { " · "{move || c.tr("checks_final")} })}
+                    </p>
+                    {v.no_end.then(|| view! { <p class="hint">{move || c.tr("checks_no_end")}</p> })}
+                    <ol class="check-list">
+                        {v.rows.into_iter().map(|row| view! { <Row row /> }).collect_view()}
+                    </ol>
+                }
+                .into_any()
+            }}
+        </section>
+    }
+}
