@@ -2,8 +2,11 @@
 // closed first; the page runs that setup in delaylab's engine (the delaylab-engine
 // package, ../pkg/, loaded here: no iframe, no playground) and shows the real result,
 // its own small timeline, a look inside the broker at 10:00 and the engine's events.
-// Everything the page states about the run comes from the engine's result, trace and
-// snapshot; nothing is written in advance. Text only ever goes in with textContent.
+// The answer is graded by a check in the scenario (`checks`: an `order` check, "B is
+// closed before A"), which the engine decides as it runs (`sim.checks()`), not by this
+// page reading the deliveries. Everything the page states about the run comes from the
+// engine's checks, result, trace and snapshot; nothing is written in advance. Text only
+// ever goes in with textContent.
 import init, { Simulation, linkOf } from '../pkg/delaylab_engine.js';
 
 const MIN = 60_000;
@@ -65,7 +68,13 @@ const SETUPS = {
       properties: { delivery_mode: 2, headers: { 'x-delay': ms } } })),
   }),
 };
-const scenarioOf = (setup) => ({ version: 1, name: `Quiz: which order is closed first? (${setup})`, seed: 7, until: UNTIL_MS, ...SETUPS[setup]() });
+/** The learner's answer as a check: the first deliveries come in the order they chose. */
+const answerCheck = (answer) => {
+  const other = answer === 'A' ? 'B' : 'A';
+  return { name: 'your-answer', label: t('check-label')(answer, other), order: { bodies: [answer, other] } };
+};
+const scenarioOf = (setup, answer) => ({ version: 1, name: `Quiz: which order is closed first? (${setup})`, seed: 7,
+  until: UNTIL_MS, ...SETUPS[setup](), checks: [answerCheck(answer)] });
 
 // --- words -------------------------------------------------------------------------------------
 const TEXT = {
@@ -86,6 +95,10 @@ const TEXT = {
     right: (first) => `Right: ${first} is closed first.`,
     wrong: (first) => `Not this time: ${first} is closed first.`,
     closed: (body, at, late) => `${body} is closed at ${at}${late ? `, ${late} late` : ', on time'}.`,
+    'check-label': (first, then) => `${first} is closed before ${then}`,
+    'check-passed': (label, at) => `Graded by the check “${label}”: passed at ${at}.`,
+    'check-failed': (label, at, got) => `Graded by the check “${label}”: failed at ${at}, the first order closed was ${got}.`,
+    'check-failed-none': (label, at) => `Graded by the check “${label}”: failed at ${at}, no order was closed.`,
     'why-blocked': (late, blocker) => `B's 5 minutes were over at 6:00, but a queue only expires the message at its head: B waited behind ${blocker} and was ${late} late.`,
     'why-own-time': 'Each message was released at its own due time: nothing waited behind anything else.',
     caption: 'Timeline: a dot is the publish, the dashed line runs to the time the order is due, the ring is when the closer got it; orange is lateness.',
@@ -122,6 +135,10 @@ const TEXT = {
     right: (first) => `答对了:${first} 先被关闭。`,
     wrong: (first) => `这次不对:${first} 先被关闭。`,
     closed: (body, at, late) => `${body} 在 ${at} 被关闭${late ? `,晚了 ${late}` : ',准时'}。`,
+    'check-label': (first, then) => `${first} 比 ${then} 先被关闭`,
+    'check-passed': (label, at) => `由检查“${label}”评分:在 ${at} 通过。`,
+    'check-failed': (label, at, got) => `由检查“${label}”评分:在 ${at} 失败,先被关闭的是 ${got}。`,
+    'check-failed-none': (label, at) => `由检查“${label}”评分:在 ${at} 失败,没有订单被关闭。`,
     'why-blocked': (late, blocker) => `B 的 5 分钟在 6:00 就到了,但队列只让队头的消息过期:B 排在 ${blocker} 后面等着,晚了 ${late}。`,
     'why-own-time': '每条消息都在自己的到期时间被放出:没有谁排在谁后面。',
     caption: '时间线:圆点是发出时间,虚线到订单应当关闭的时间,圆圈是消费者收到的时间;橙色是迟到的部分。',
@@ -199,9 +216,10 @@ function choice(name) {
   return document.querySelector(`input[name="${name}"]:checked`)?.value ?? null;
 }
 
-/** Runs one setup in the engine: the result, the trace, and a snapshot at LOOK_AT_MS. */
-function runSetup(setup) {
-  const scenario = scenarioOf(setup);
+/** Runs one setup with the learner's answer as its check: the check's state, the result,
+ * the trace, and a snapshot at LOOK_AT_MS. */
+function runSetup(setup, answer) {
+  const scenario = scenarioOf(setup, answer);
   const text = JSON.stringify(scenario);
   const t0 = performance.now();
   const sim = Simulation.fromJson(text);
@@ -212,22 +230,26 @@ function runSetup(setup) {
     sim.runToEnd();
     events.push(...sim.drainEvents());
     const result = JSON.parse(sim.resultJson());
-    return { setup, text, events, look, result, wallMs: Math.max(1, Math.round(performance.now() - t0)) };
+    const [check] = sim.checks();
+    return { setup, answer, text, events, look, result, check, wallMs: Math.max(1, Math.round(performance.now() - t0)) };
   } finally {
     sim.free();
   }
 }
 
 function render(run) {
-  const { result, events, look } = run;
+  const { result, events, look, check } = run;
   const deliveries = result.deliveries;
-  const first = deliveries[0]?.body ?? '?';
+  // The check decides: passed, the learner's first is the first; failed, the engine says
+  // which came in its place (`seen.got`, null when none was closed).
+  const right = check.status === 'passed';
+  const first = right ? run.answer : (check.seen.got ?? '?');
   const byBody = Object.fromEntries(deliveries.map((d) => [d.body, d]));
   const verdict = $('verdict');
   verdict.replaceChildren();
   const head = document.createElement('strong');
-  head.textContent = run.answer === first ? t('right')(first) : t('wrong')(first);
-  head.className = run.answer === first ? 'right' : 'wrong';
+  head.textContent = right ? t('right')(first) : t('wrong')(first);
+  head.className = right ? 'right' : 'wrong';
   verdict.append(head);
   for (const body of ['A', 'B']) {
     const d = byBody[body];
@@ -237,12 +259,29 @@ function render(run) {
   verdict.append(' ', b && b.late_ms > 0 ? t('why-blocked')(span(b.late_ms), deliveries.find((d) => d.body !== 'B')?.body ?? 'A')
     : t('why-own-time'));
   verdict.dataset.first = first;
+  renderCheck(run);
 
   drawTimeline(deliveries);
   setText($('timeline-caption'), t('caption'));
   renderLook(look);
   renderEvents(events);
   $('open-playground').href = `../${linkOf(run.text)}`;
+}
+
+/** The check that graded the answer, in words (its label as the page words it now). */
+function renderCheck({ check, answer }) {
+  const box = $('check');
+  const other = answer === 'A' ? 'B' : 'A';
+  const label = t('check-label')(answer, other);
+  const at = clock(check.at_ms ?? 0);
+  let words;
+  if (check.status === 'passed') words = t('check-passed')(label, at);
+  else if (check.seen.got) words = t('check-failed')(label, at, check.seen.got);
+  else words = t('check-failed-none')(label, at);
+  box.textContent = words;
+  box.dataset.status = check.status;
+  box.dataset.at = String(check.at_ms);
+  box.className = `check-line ${check.status}`;
 }
 
 function renderLook(look) {
@@ -336,7 +375,7 @@ runButton.addEventListener('click', () => {
   setText(status, t('running'));
   errorNote.hidden = true;
   try {
-    lastRun = { ...runSetup(choice('setup')), answer };
+    lastRun = runSetup(choice('setup'), answer);
     render(lastRun);
     resultBox.hidden = false;
     setText(status, t('ran')(lastRun.wallMs));

@@ -133,6 +133,10 @@ fn seen_zh(c: &Check, s: &CheckState) -> String {
         (Seen::Nothing, CheckKind::Happens { what, .. }) => format!("没有这样的{}", noun_zh(*what)),
         (Seen::Nothing, CheckKind::Lateness { .. }) => "没有可计量的投递".into(),
         (Seen::Nothing, _) => "什么都没有".into(),
+        (Seen::At(t), CheckKind::Happens {
+            what: Happening::Error,
+            ..
+        }) if body.is_none() => format!("在 {} 出现错误", clock(*t)),
         (Seen::At(t), CheckKind::Happens { what, .. }) => format!(
             "{} 在 {} {}",
             body.unwrap_or("一条消息"),
