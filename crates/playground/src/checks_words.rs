@@ -144,6 +144,11 @@ fn seen_zh(c: &Check, s: &CheckState) -> String {
             verb_zh(*what)
         ),
         (Seen::At(t), _) => format!("在 {}", clock(*t)),
+        (Seen::OtherHeaders(t), _) => format!(
+            "{} 在 {} 被投递,但没有这些头",
+            body.unwrap_or("一条消息"),
+            clock(*t)
+        ),
         (Seen::Count(n), _) => n.to_string(),
         (Seen::Duration(ms), _) => match body {
             Some(b) => format!("{}({b})", format_duration(*ms)),
@@ -187,8 +192,8 @@ fn happening_zh(what: Happening, f: &Filter) -> String {
     if let Some(c) = &f.consumer {
         out.push_str(&format!("给消费者 {c}"));
     }
-    if let Some(r) = f.reason {
-        out.push_str(&format!("(原因 {})", r.as_str()));
+    if let Some(r) = &f.reason {
+        out.push_str(&format!("(原因 {r})"));
     }
     if let Some(code) = f.code {
         out.push_str(&format!("(代码 {code})"));
