@@ -57,15 +57,14 @@ export async function loadJson(page, scenario) {
 
 const row = (page, id) => page.locator(`[data-testid="checks"] [data-testid="check"][data-id="${id}"]`);
 
-/** Waits until check `id` has `status`, then gives its row's state and detail texts. */
+/** Waits until check `id` has `status`, then gives its row's texts (seen: null unless it failed). */
 export async function checkState(page, id, status, timeout = 15_000) {
   await page.waitForSelector(`[data-testid="checks"] [data-testid="check"][data-id="${id}"][data-status="${status}"]`, { timeout });
   const r = row(page, id);
-  return {
-    label: (await r.locator('[data-testid="check-label"]').textContent()).trim(),
-    state: (await r.locator('[data-testid="check-state"]').textContent()).trim(),
-    detail: (await r.locator('[data-testid="check-detail"]').textContent()).trim(),
-  };
+  const text = async (tid) => ((await r.locator(`[data-testid="${tid}"]`).count())
+    ? (await r.locator(`[data-testid="${tid}"]`).textContent()).trim() : null);
+  return { label: await text('check-label'), state: await text('check-state'), seen: await text('check-seen'),
+    expected: await text('check-expected') };
 }
 
 /** Every check's (id, status), in the panel's order. */

@@ -184,8 +184,16 @@ mod tests {
         run_to(&mut sim, &mut pc, 20_000);
         assert_eq!(pc.states()[1].status, Status::Passed);
         assert_eq!(pc.states()[1].at_ms, Some(10_000));
-        assert_eq!(pc.states()[2].status, Status::Pending, "a `never` waits for the end");
-        assert_eq!(pc.stop_by(sim.now_ms(), 60_000), Some(40_000), "the end is a stop");
+        assert_eq!(
+            pc.states()[2].status,
+            Status::Pending,
+            "a `never` waits for the end"
+        );
+        assert_eq!(
+            pc.stop_by(sim.now_ms(), 60_000),
+            Some(40_000),
+            "the end is a stop"
+        );
         run_to(&mut sim, &mut pc, 60_000);
         assert!(pc.is_finished());
         assert_eq!(pc.states()[2].status, Status::Passed);

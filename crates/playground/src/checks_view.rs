@@ -14,15 +14,16 @@ use delaylab_engine::checks::{Check, CheckState, Status};
 use delaylab_engine::report::text::clock;
 
 use crate::checks_run::PageChecks;
-use crate::checks_words;
 use crate::i18n::Lang;
+use crate::{checks_words, checks_zh};
 
 /// One check, for drawing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckRow {
     /// The check's `name`, or `check-<n>` (what the embed's `checks` message calls it).
     pub id: String,
-    /// The scenario's plain words for it.
+    /// The scenario's plain words for it (a preset's in Chinese when the page is:
+    /// `checks_zh`).
     pub label: String,
     pub status: Status,
     /// Where it stands: "pending", "passed at 0:30:00.000", "failed at 0:06:00.000", ...
@@ -107,7 +108,10 @@ fn row(index: usize, c: &Check, s: &CheckState, lang: Lang) -> CheckRow {
     let failed = s.status == Status::Failed;
     CheckRow {
         id: c.id(index),
-        label: c.label.clone(),
+        label: match lang {
+            Lang::Zh => checks_zh::label(&c.label).unwrap_or(&c.label).to_string(),
+            Lang::En => c.label.clone(),
+        },
         status: s.status,
         state,
         expected: checks_words::expected(lang, c),

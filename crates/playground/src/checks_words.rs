@@ -133,10 +133,13 @@ fn seen_zh(c: &Check, s: &CheckState) -> String {
         (Seen::Nothing, CheckKind::Happens { what, .. }) => format!("没有这样的{}", noun_zh(*what)),
         (Seen::Nothing, CheckKind::Lateness { .. }) => "没有可计量的投递".into(),
         (Seen::Nothing, _) => "什么都没有".into(),
-        (Seen::At(t), CheckKind::Happens {
-            what: Happening::Error,
-            ..
-        }) if body.is_none() => format!("在 {} 出现错误", clock(*t)),
+        (
+            Seen::At(t),
+            CheckKind::Happens {
+                what: Happening::Error,
+                ..
+            },
+        ) if body.is_none() => format!("在 {} 出现错误", clock(*t)),
         (Seen::At(t), CheckKind::Happens { what, .. }) => format!(
             "{} 在 {} {}",
             body.unwrap_or("一条消息"),
@@ -199,10 +202,7 @@ fn happening_zh(what: Happening, f: &Filter) -> String {
         out.push_str(&format!("(代码 {code})"));
     }
     if let Some(h) = &f.headers {
-        out.push_str(&format!(
-            ",带有头 {}",
-            serde_json::Value::Object(h.clone())
-        ));
+        out.push_str(&format!(",带有头 {}", serde_json::Value::Object(h.clone())));
     }
     out
 }

@@ -16,6 +16,7 @@ pub mod chart;
 pub mod checks_run;
 pub mod checks_view;
 pub mod checks_words;
+pub mod checks_zh;
 pub mod clock;
 pub mod code_highlight;
 pub mod compare;

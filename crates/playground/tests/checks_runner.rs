@@ -150,10 +150,18 @@ fn a_host_hears_all_pending_at_the_start_then_each_change() {
     let pending = |id: &str| (id.to_string(), "pending".to_string());
     assert_eq!(
         checks_of(tap.borrow_mut().take_messages()),
-        [vec![pending("b-on-time"), pending("overdue"), pending("c-sent")]]
+        [vec![
+            pending("b-on-time"),
+            pending("overdue"),
+            pending("c-sent")
+        ]]
     );
     run_to(&mut r, 5_000, u32::MAX);
-    assert_eq!(checks_of(tap.borrow_mut().take_messages()), Vec::<Vec<_>>::new(), "no change");
+    assert_eq!(
+        checks_of(tap.borrow_mut().take_messages()),
+        Vec::<Vec<_>>::new(),
+        "no change"
+    );
     run_to(&mut r, 11_000, u32::MAX);
     let got = checks_of(tap.borrow_mut().take_messages());
     assert_eq!(got.len(), 1, "one message a frame: the latest states");
@@ -171,7 +179,11 @@ fn a_host_hears_all_pending_at_the_start_then_each_change() {
     let _r = Runner::with_tap(hol(), Some(tap.clone()));
     assert_eq!(
         checks_of(tap.borrow_mut().take_messages()),
-        [vec![pending("b-on-time"), pending("overdue"), pending("c-sent")]]
+        [vec![
+            pending("b-on-time"),
+            pending("overdue"),
+            pending("c-sent")
+        ]]
     );
 }
 

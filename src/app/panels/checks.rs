@@ -45,12 +45,12 @@ fn Row(row: CheckRow) -> impl IntoView {
                 <span class="check-label" data-testid="check-label">{row.label.clone()}</span>
                 <span class="check-state" data-testid="check-state">{row.state.clone()}</span>
             </p>
-            <p class="check-detail" data-testid="check-detail">
+            <p class="check-detail">
                 {row.seen.clone().map(|s| view! {
-                    <span class="check-seen">{move || c.tr("check_seen")}" "<b>{s}</b>"; "</span>
+                    <span class="check-seen" data-testid="check-seen">{move || c.tr("check_seen")}" "<b>{s}</b></span>
                 })}
-                <span class="check-expected">{move || c.tr("check_expected")}" "{row.expected.clone()}</span>
-                {row.why.clone().map(|w| view! { <span class="check-why">" ("{w}")"</span> })}
+                <span class="check-expected" data-testid="check-expected">{move || c.tr("check_expected")}" "{row.expected.clone()}</span>
+                {row.why.clone().map(|w| view! { <span class="check-why">{w}</span> })}
             </p>
             {row.msg.clone().map(|(id, body)| view! {
                 <button
