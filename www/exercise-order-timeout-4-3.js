@@ -5,6 +5,7 @@
 // the delaylab-engine package (../pkg/), here in the page; each check's state is the
 // engine's (`sim.checks()`), worded by the page. Text only ever goes in with textContent.
 import init, { Simulation, linkOf } from '../pkg/delaylab_engine.js';
+import { Languages, clock, setText } from './training.js';
 
 const MIN = 60_000;
 /** The orders: body, published at, timeout. */
@@ -111,26 +112,8 @@ const TEXT = {
     foot: 'delaylab · 演练场的引擎作为 JavaScript 包(delaylab-engine),模拟 RabbitMQ 4.3',
   },
 };
-const LANGS = { en: 'en', zh: 'zh-CN' };
-let lang = 'en';
-const t = (key) => TEXT[lang][key];
-
-/** Sets an element's text; `code` in backticks becomes <code> (built as nodes, never HTML). */
-function setText(el, text) {
-  el.replaceChildren(...String(text).split('`').map((part, i) => {
-    if (i % 2 === 0) return document.createTextNode(part);
-    const code = document.createElement('code');
-    code.textContent = part;
-    return code;
-  }));
-}
-
-const clock = (ms) => {
-  const s = Math.floor(ms / 1000);
-  const frac = ms % 1000;
-  const text = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-  return frac ? `${text}.${String(frac).padStart(3, '0')}` : text;
-};
+const words = new Languages(TEXT);
+const t = (key) => words.t(key);
 
 // --- the page ----------------------------------------------------------------------------------
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -237,18 +220,10 @@ function render(r) {
   $('open-wrap').hidden = false;
 }
 
-function applyLanguage(next) {
-  lang = next;
-  document.documentElement.lang = LANGS[lang];
-  for (const el of document.querySelectorAll('[data-i18n]')) {
-    const v = t(el.dataset.i18n);
-    if (typeof v === 'string') setText(el, v);
-  }
-  for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
-  document.title = `${t('title')} · delaylab`;
+/** After a language switch: what the page wrote itself, in the new words. */
+function reword() {
   if (page.dataset.ready === 'true' && !lastRun) setText(status, t('ready'));
   if (lastRun) render(lastRun);
-  try { localStorage.setItem('delaylab.quiz.lang', lang); } catch { /* private mode: not remembered */ }
 }
 
 runButton.addEventListener('click', run);
@@ -261,12 +236,8 @@ editor.addEventListener('input', saveDraft);
 editor.addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !runButton.disabled) run();
 });
-for (const b of document.querySelectorAll('[data-lang]')) b.addEventListener('click', () => applyLanguage(b.dataset.lang));
-
 editor.value = (() => { try { return localStorage.getItem(DRAFT_KEY); } catch { return null; } })() ?? startText();
-const wanted = new URLSearchParams(window.location.search).get('lang')
-  || (() => { try { return localStorage.getItem('delaylab.quiz.lang'); } catch { return null; } })();
-applyLanguage(TEXT[wanted] ? wanted : 'en');
+words.start(reword);
 
 try {
   await init();

@@ -8,6 +8,7 @@
 // engine's checks, result, trace and snapshot; nothing is written in advance. Text only
 // ever goes in with textContent.
 import init, { Simulation, linkOf } from '../pkg/delaylab_engine.js';
+import { Languages, clock, setText } from './training.js';
 
 const MIN = 60_000;
 const A_TIMEOUT_MS = 30 * MIN;
@@ -159,30 +160,12 @@ const TEXT = {
     foot: 'delaylab · 演练场的引擎作为 JavaScript 包(delaylab-engine),模拟 RabbitMQ 3.10 与延迟消息交换机插件',
   },
 };
-const LANGS = { en: 'en', zh: 'zh-CN' };
-let lang = 'en';
-const t = (key) => TEXT[lang][key];
-
-/** Sets an element's text; `code` in backticks becomes <code> (built as nodes, never HTML). */
-function setText(el, text) {
-  el.replaceChildren(...String(text).split('`').map((part, i) => {
-    if (i % 2 === 0) return document.createTextNode(part);
-    const code = document.createElement('code');
-    code.textContent = part;
-    return code;
-  }));
-}
-
-const clock = (ms) => {
-  const s = Math.floor(ms / 1000);
-  const frac = ms % 1000;
-  const text = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-  return frac ? `${text}.${String(frac).padStart(3, '0')}` : text;
-};
+const words = new Languages(TEXT);
+const t = (key) => words.t(key);
 /** A duration in words: `24 min`, `4 min 30 s`, `45 s` (`24 分钟` in Chinese). */
 const span = (ms) => {
   const s = Math.round(ms / 1000);
-  const [min, sec] = lang === 'zh' ? [' 分钟', ' 秒'] : [' min', ' s'];
+  const [min, sec] = words.lang === 'zh' ? [' 分钟', ' 秒'] : [' min', ' s'];
   const parts = [];
   if (s >= 60) parts.push(`${Math.floor(s / 60)}${min}`);
   if (s % 60 || s < 60) parts.push(`${s % 60}${sec}`);
@@ -198,18 +181,10 @@ const resultBox = $('result');
 const errorNote = $('error');
 let lastRun = null;
 
-function applyLanguage(next) {
-  lang = next;
-  document.documentElement.lang = LANGS[lang];
-  for (const el of document.querySelectorAll('[data-i18n]')) {
-    const v = t(el.dataset.i18n);
-    if (typeof v === 'string') setText(el, v);
-  }
-  for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
-  document.title = `${t('title')} · delaylab`;
+/** After a language switch: what the page wrote itself, in the new words. */
+function reword() {
   if (quiz.dataset.ready === 'true') setText(status, lastRun ? t('ran')(lastRun.wallMs) : t('ready'));
   if (lastRun) render(lastRun);
-  try { localStorage.setItem('delaylab.quiz.lang', lang); } catch { /* private mode: not remembered */ }
 }
 
 function choice(name) {
@@ -385,11 +360,7 @@ runButton.addEventListener('click', () => {
     errorNote.hidden = false;
   }
 });
-for (const b of document.querySelectorAll('[data-lang]')) b.addEventListener('click', () => applyLanguage(b.dataset.lang));
-
-const wanted = new URLSearchParams(window.location.search).get('lang')
-  || (() => { try { return localStorage.getItem('delaylab.quiz.lang'); } catch { return null; } })();
-applyLanguage(TEXT[wanted] ? wanted : 'en');
+words.start(reword);
 
 try {
   await init();

@@ -123,7 +123,7 @@ impl PageChecks {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use delaylab_engine::checks::Status;
     use delaylab_engine::scenario::load_str;
@@ -143,7 +143,8 @@ mod tests {
         {"label": "one overdue at 10 s", "depth": {"queue": "wait", "of": "overdue", "at": "10s", "equals": 1}},
         {"label": "nothing dead-lettered for its delivery limit", "dead_lettered": {"reason": "delivery_limit", "never": true}}]}"#;
 
-    fn run_to(sim: &mut Sim, pc: &mut PageChecks, target: u64) {
+    /// Runs `sim` to `target` as the page's runner does, stopping for the checks.
+    pub(crate) fn run_to(sim: &mut Sim, pc: &mut PageChecks, target: u64) {
         loop {
             let stop = pc.stop_by(sim.now_ms(), target).unwrap_or(target);
             while sim.advance(stop) == Progress::More {

@@ -131,7 +131,7 @@ fn row(index: usize, c: &Check, s: &CheckState, lang: Lang) -> CheckRow {
 mod tests {
     use super::*;
     use delaylab_engine::scenario::load_str;
-    use delaylab_engine::{Progress, Sim};
+    use delaylab_engine::Sim;
 
     /// The head-of-line pair (A 30 min at 0:00, B 5 min at 1:00), with checks of each
     /// common kind.
@@ -154,21 +154,8 @@ mod tests {
         let s = load_str(HOL).unwrap();
         let mut sim = Sim::new(&s);
         let mut pc = PageChecks::new(&s);
-        loop {
-            let stop = pc.stop_by(sim.now_ms(), ms).unwrap_or(ms);
-            while sim.advance(stop) == Progress::More {
-                while let Some(e) = sim.poll_event() {
-                    pc.on_event(&e, &sim);
-                }
-            }
-            while let Some(e) = sim.poll_event() {
-                pc.on_event(&e, &sim);
-            }
-            pc.arrived(&sim);
-            if stop == ms {
-                return (pc, sim);
-            }
-        }
+        crate::checks_run::tests::run_to(&mut sim, &mut pc, ms);
+        (pc, sim)
     }
 
     #[test]
