@@ -49,6 +49,8 @@ export const tests = [
   {
     name: 'the host hears `checks`: all pending on load, then each change as the clock moves, again after a seek back',
     timeout: 90_000,
+    // The host is a text document: the browser asks for /favicon.ico, which the server lacks.
+    allowConsole: [/favicon\.ico/, /status of 404/],
     async run(t) {
       const { assert } = t;
       const frame = await openHost(t, '?embed&panels=clock,checks');
@@ -84,6 +86,7 @@ export const tests = [
   {
     name: 'a scenario without checks sends none; the embed\'s panel says so, in Chinese',
     timeout: 60_000,
+    allowConsole: [/favicon\.ico/, /status of 404/],
     async run(t) {
       const { assert } = t;
       const frame = await openHost(t, '?embed&lang=zh&panels=clock,checks');

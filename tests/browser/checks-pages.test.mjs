@@ -70,10 +70,11 @@ export const tests = [
       assert.match(href, /^\.\.\/#v1\./);
       await answer(t, 'plugin', 'B');
       assert.equal(await check.getAttribute('data-status'), 'passed');
-      assert.equal(await text(t, 'check'), 'Graded by the check “B is closed before A”: passed at 6:00.');
+      // Passed once A, the last of the two, is closed after B.
+      assert.equal(await text(t, 'check'), 'Graded by the check “B is closed before A”: passed at 30:00.');
       assert.match(await text(t, 'verdict'), /^Right: B is closed first\./);
       await t.page.locator('[data-testid="lang-zh"]').click();
-      assert.equal(await text(t, 'check'), '由检查“B 比 A 先被关闭”评分:在 6:00 通过。');
+      assert.equal(await text(t, 'check'), '由检查“B 比 A 先被关闭”评分:在 30:00 通过。');
       await t.screenshot('quiz zh');
     },
   },

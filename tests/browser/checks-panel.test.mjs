@@ -168,17 +168,22 @@ export const tests = [
       await page.waitForFunction((n) => document.querySelector('[data-testid="scenario-name"]')?.textContent?.trim() === n,
         SCENARIO.name);
       await waitStatuses(page, ALL_PENDING);
-      // A v1 link made before checks existed opens as it did: its scenario has none.
-      await page.goto(new URL(OLD_LINK, t.baseUrl).href, { waitUntil: 'load' });
-      await page.reload({ waitUntil: 'load' });
-      await page.waitForSelector(ready.ready);
-      await t.partsReady();
-      // (It is the head-of-line preset as it was then, read-only, in Chinese.)
-      await page.waitForSelector('[data-testid="read-only"]');
-      await page.waitForFunction(() => document.querySelector('[data-testid="scenario-name"]')?.textContent?.trim()
-        === '队头阻塞');
-      await page.waitForSelector('[data-testid="checks-none"]');
-      assert.equal(await page.locator('[data-testid="check"]').count(), 0);
+      // A v1 link made before checks existed opens as it did, in a new browser: its scenario
+      // (the head-of-line preset as it was then, read-only, in Chinese) has none.
+      const fresh = await page.context().browser().newContext({ viewport: { width: 1440, height: 900 } });
+      try {
+        const p = await fresh.newPage();
+        await p.goto(new URL(OLD_LINK, t.baseUrl).href, { waitUntil: 'load' });
+        await p.waitForSelector(ready.ready, { timeout: 30_000 });
+        await t.partsReady(p);
+        await p.waitForSelector('[data-testid="read-only"]');
+        await p.waitForFunction(() => document.querySelector('[data-testid="scenario-name"]')?.textContent?.trim()
+          === '队头阻塞');
+        await p.waitForSelector('[data-testid="checks-none"]');
+        assert.equal(await p.locator('[data-testid="check"]').count(), 0);
+      } finally {
+        await fresh.close();
+      }
     },
   },
 ];

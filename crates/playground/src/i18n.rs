@@ -126,7 +126,8 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         // The Checks panel (src/app/panels/checks.rs; the phrases: checks_words.rs).
         "checks" => ("Checks", "检查"),
         "checks_hint" => ("What this scenario states must happen, decided as the clock moves: a check stays pending until the run settles it. A restart or a jump back starts them again.", "这个场景声明必须发生的事,随时钟推进判定:在运行能下结论之前,检查保持待定。重新开始或往回跳转会让它们从头判定。"),
-        "checks_none" => ("This scenario states no checks. Add a \"checks\" list in the JSON editor (each check a label and one kind: delivered, lateness, depth, order, count, dead_lettered, ...), for example:", "这个场景没有声明检查。可以在 JSON 编辑器里加一个 \"checks\" 列表(每项一个 label 和一种检查:delivered、lateness、depth、order、count、dead_lettered……),例如:"),
+        "checks_none" => ("This scenario states no checks.", "这个场景没有声明检查。"),
+        "checks_how" => ("Add a \"checks\" list in the JSON editor (each check a label and one kind: delivered, lateness, depth, order, count, dead_lettered, ...), for example:", "可以在 JSON 编辑器里加一个 \"checks\" 列表(每项一个 label 和一种检查:delivered、lateness、depth、order、count、dead_lettered……),例如:"),
         "checks_final" => ("decided: the run reached its end", "已判定:运行已到结束时间"),
         "checks_no_end" => ("This scenario has no \"until\": a check that needs the run's end stays pending.", "这个场景没有 \"until\":需要运行结束才能判定的检查会一直待定。"),
         "check_expected" => ("expected:", "期望:"),

@@ -85,8 +85,11 @@ pub fn Checks() -> impl IntoView {
                 let v = model.get();
                 if v.rows.is_empty() {
                     return view! {
-                        <p class="hint" data-testid="checks-none">{move || c.tr("checks_none")}</p>
-                        <pre class="json check-example">{EXAMPLE}</pre>
+                        // Shown in an embed too (where `.hint`s are not); how to add some is
+                        // for the playground's JSON editor.
+                        <p class="muted check-none" data-testid="checks-none">{move || c.tr("checks_none")}</p>
+                        <p class="hint">{move || c.tr("checks_how")}</p>
+                        <pre class="json check-example hint">{EXAMPLE}</pre>
                     }
                     .into_any();
                 }
