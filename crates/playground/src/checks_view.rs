@@ -214,7 +214,7 @@ mod tests {
         assert_eq!(b.state, "在 0:06:00.000 失败");
         assert_eq!(b.expected, "在 0:06:00.000 或之前 B 被投递");
         assert_eq!(b.seen.as_deref(), Some("B 在 0:30:00.000 被投递"));
-        assert_eq!(v.rows[1].expected, "B的迟到至多为 1s");
+        assert_eq!(v.rows[1].expected, "B 的迟到至多为 1s");
         assert_eq!(
             v.rows[2].expected,
             "在 0:10:00.000 时,队列 wait 中 已超时(overdue) 的消息数恰好为 1"

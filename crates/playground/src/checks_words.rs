@@ -97,7 +97,7 @@ fn expected_zh(c: &Check) -> String {
                 LateFigure::P99 => "p99 迟到",
             };
             format!(
-                "{}{of}的{fig}{}",
+                "{}{of} 的{fig}{}",
                 place_zh(&filter.queue, &filter.consumer),
                 bound_zh(*bound, true)
             )
