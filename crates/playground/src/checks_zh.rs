@@ -161,18 +161,11 @@ pub fn label(en: &str) -> Option<&'static str> {
             "quorum-10m 幸存,在 10:00 准时投递"
         }
         // plugin-node-restart
-        "r-1m is delivered on time at 1:00" => "r-1m 在 1:00 准时投递",
-        "r-2m goes out when the node is back, at 5:30" => "r-2m 在节点恢复时发出,5:30",
+        "r-1m on time at 1:00" => "r-1m 在 1:00 准时",
+        "r-2m at 5:30, when the node is back" => "r-2m 在 5:30,节点恢复时",
+        "r-10m at 10:00 as if nothing happened" => "r-10m 在 10:00,仿佛什么都没发生",
+        "The publish at 3:00 fails: 320" => "3:00 的发布失败:320",
         "r-2m is 3:30 late" => "r-2m 迟到 3:30",
-        "r-5m is 30 s late" => "r-5m 迟到 30 秒",
-        "In due order: r-2m, then r-5m" => "按到期顺序:先 r-2m,再 r-5m",
-        "r-10m is delivered at 10:00 as if nothing happened" => {
-            "r-10m 在 10:00 投递,仿佛什么都没发生"
-        }
-        "The publish at 3:00 fails with 320 CONNECTION_FORCED" => {
-            "3:00 的发布以 320 CONNECTION_FORCED 失败"
-        }
-        "and is never stored" => "也从未被存储",
         // poison-message-3-10-vs-4-0
         "The order is delivered 21 times" => "这个订单被投递 21 次",
         "x-delivery-count reaches 20" => "x-delivery-count 达到 20",
