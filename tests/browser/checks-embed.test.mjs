@@ -5,19 +5,28 @@ import { SCENARIO } from './checks-common.mjs';
 
 /**
  * A host page on the test server's own origin that frames `src` and keeps every message
- * the frame posts in window.got (a plain text document: no CSP of its own).
+ * the frame posts in window.got (a plain text document made a page: no CSP of its own).
  */
 async function openHost(t, src) {
   await t.page.goto(new URL('/www/lesson.css', t.baseUrl).href);
   await t.page.evaluate((url) => {
     window.got = [];
     window.addEventListener('message', (e) => window.got.push(e.data));
+    // A host page as a lesson would be (a title, a language, a main with a heading), so
+    // that an accessibility check of it looks at the embed.
+    document.title = 'A host page';
+    document.documentElement.lang = 'en';
+    const main = document.createElement('main');
+    const h1 = document.createElement('h1');
+    h1.textContent = 'A host page';
     const f = document.createElement('iframe');
     f.id = 'f';
+    f.title = 'delaylab';
     f.width = '600';
     f.height = '700';
     f.src = url;
-    document.body.replaceChildren(f);
+    main.append(h1, f);
+    document.body.replaceChildren(main);
   }, new URL(src, t.baseUrl).href);
   const frame = t.page.frameLocator('#f');
   await frame.locator('[data-testid="embed"]').waitFor({ timeout: 30_000 });
@@ -81,6 +90,7 @@ export const tests = [
       const after = await checksMessages(t);
       assert.deepEqual(after[before], PENDING);
       await t.screenshot('embed');
+      await t.axe('embed with its Checks panel');
     },
   },
   {

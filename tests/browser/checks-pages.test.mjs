@@ -76,6 +76,7 @@ export const tests = [
       await t.page.locator('[data-testid="lang-zh"]').click();
       assert.equal(await text(t, 'check'), '由检查“B 比 A 先被关闭”评分:在 30:00 通过。');
       await t.screenshot('quiz zh');
+      await t.axe('quiz graded by a check, in Chinese');
     },
   },
   {
@@ -95,6 +96,7 @@ export const tests = [
       assert.equal(await b.locator('.state').innerText(), 'failed at 6:01');
       assert.equal(await b.locator('.seen').innerText(), 'B was closed at 30:00');
       await t.screenshot('failing');
+      await t.axe('exercise, the starting setup failing');
 
       // The plugin is no way out on 4.3: refused, and nothing is closed.
       const start = await page.inputValue('[data-testid="editor"]');
@@ -113,6 +115,7 @@ export const tests = [
       assert.match(await text(t, 'summary'), /^All 5 checks pass/);
       assert.equal(await page.locator('[data-testid="check"][data-id="B-on-time"] .state').innerText(), 'passed at 6:00');
       await t.screenshot('passing');
+      await t.axe('exercise, every check passing');
       // The edit is kept: a reload shows it, and "Start over" brings back the start.
       await page.reload();
       await page.waitForSelector('[data-testid="exercise"][data-all-pass="true"]');
@@ -149,6 +152,7 @@ export const tests = [
       assert.match(await text(t, 'summary'), /^5 项检查全部通过/);
       await noOverflow(page, assert);
       await t.screenshot('zh phone');
+      await t.axe('exercise in Chinese, every check passing');
     },
   },
 ];

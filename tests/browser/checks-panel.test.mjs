@@ -50,6 +50,7 @@ export const tests = [
       assert.equal(b.seen, 'saw: no such delivery');
       assert.equal((await checkState(page, 'overdue-at-10', 'passed')).state, 'passed at 0:10:00.000');
       await t.screenshot('at 10:00');
+      await t.axe('Checks panel at 10:00: failed, passed, pending');
 
       // The user publishes C at 10:00: "C is closed" passes then and there.
       await publishToCloser(page, 'C');
@@ -71,6 +72,7 @@ export const tests = [
       await story.click();
       await page.waitForFunction(() => /#2\s*B/.test(document.querySelector('[data-testid="inspector-title"]')?.textContent ?? ''));
       assert.ok(await page.locator('[data-testid="inspector"]').isVisible());
+      await t.axe('Checks panel at 31:00, a story open from a failed check');
 
       await jumpTo(page, '40:00');
       await waitClock(page, '0:40:00.000');
@@ -111,6 +113,7 @@ export const tests = [
       await page.locator('[data-testid="checks"]').scrollIntoViewIfNeeded();
       assert.ok(await page.locator('[data-testid="checks"]').isVisible());
       await noOverflow(page, assert);
+      await t.axe('Checks panel in Chinese', { viewports: ['phone'] });
     },
   },
   {

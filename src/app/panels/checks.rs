@@ -39,7 +39,7 @@ fn Row(row: CheckRow) -> impl IntoView {
     let c = ctx();
     let status = row.status.as_str();
     view! {
-        <li class=format!("check st-{status}") data-testid="check" data-status=status data-id=row.id.clone()>
+        <li class=format!("check-row st-{status}") data-testid="check" data-status=status data-id=row.id.clone()>
             <p class="check-head">
                 <span class="check-mark" aria-hidden="true">{mark(row.status)}</span>
                 <span class="check-label" data-testid="check-label">{row.label.clone()}</span>
