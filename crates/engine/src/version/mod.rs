@@ -19,6 +19,7 @@
 //! ```
 
 mod checks;
+pub mod impact;
 mod notes;
 mod profile;
 
@@ -95,6 +96,17 @@ impl BrokerVersion {
         self == BrokerVersion::V3_10
     }
 
+    /// The newest version checked against a live broker: what a fresh visit of the
+    /// playground opens on (a learner who runs RabbitMQ today starts where the facts were
+    /// seen on a broker). Follows [`BrokerVersion::live_checked`]; never a hard-coded one.
+    pub fn newest_live_checked() -> BrokerVersion {
+        BrokerVersion::ALL
+            .into_iter()
+            .rev()
+            .find(|v| v.live_checked())
+            .unwrap_or_default()
+    }
+
     /// Reads a `broker` value; `None` if it is not one of [`BrokerVersion::ALL`].
     pub fn parse(s: &str) -> Option<BrokerVersion> {
         BrokerVersion::ALL.into_iter().find(|v| v.as_str() == s)
@@ -140,5 +152,15 @@ mod tests {
         );
         assert_eq!(BrokerVersion::default(), BrokerVersion::V3_10);
         assert_eq!(BrokerVersion::V4_3.label(), "RabbitMQ 4.3 (4.3.5)");
+    }
+
+    #[test]
+    fn the_newest_live_checked_version_is_live_checked_and_none_newer_is() {
+        let v = BrokerVersion::newest_live_checked();
+        assert!(v.live_checked());
+        assert!(BrokerVersion::ALL
+            .iter()
+            .filter(|w| **w > v)
+            .all(|w| !w.live_checked()));
     }
 }
