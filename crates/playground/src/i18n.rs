@@ -69,6 +69,10 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "l_expires_at" => ("expires at", "到期于"),
         "l_due" => ("due", "到期于"),
         "l_late" => ("late", "迟到"),
+        "l_held_until" => ("held for delayed retry until", "延迟重试,保留到"),
+        "l_unused" => ("unused", "闲置"),
+        "l_messages" => ("messages", "条消息"),
+        "l_node_lost" => ("lost for good", "永久丢失"),
         "seek_too_far" => ("The clock goes at most 30 days (720:00:00).", "时钟最多只能到 30 天(720:00:00)。"),
         "running_to" => ("Running to", "正在运行到"),
         "reached_until" => ("The scenario ends at", "场景结束于"),
@@ -246,6 +250,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "k_delivered" => ("delivered", "投递"),
         "k_acked" => ("acked", "已确认"),
         "k_rejected" => ("rejected", "被拒绝"),
+        "k_nacked" => ("nacked", "被否认(nack)"),
         "k_requeued" => ("requeued", "重新入队"),
         "k_dropped" => ("dropped", "丢弃"),
         "k_returned" => ("returned", "退回"),
@@ -265,6 +270,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "node_down" => ("node down", "节点宕机"),
         "node_up" => ("node up", "节点恢复"),
         "limit_reached" => ("limit reached", "达到模拟上限"),
+        "broker_upgraded" => ("broker upgraded", "Broker 升级"),
         _ => return crate::i18n_orders::t(lang, key),
     };
     if lang == Lang::Zh {
@@ -304,6 +310,7 @@ pub fn kind_key(kind: &str) -> &'static str {
         "node_down" => "node_down",
         "node_up" => "node_up",
         "limit_reached" => "limit_reached",
+        "broker_upgraded" => "broker_upgraded",
         _ => crate::i18n_orders::kind_key(kind),
     }
 }
@@ -311,6 +318,16 @@ pub fn kind_key(kind: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::Lang;
+
+    #[test]
+    fn every_kind_the_engine_emits_has_words_in_both_languages() {
+        for k in delaylab_engine::EventKind::ALL_KINDS {
+            let key = super::kind_key(k);
+            assert_ne!(key, "k_other", "{k} has no words");
+            assert_ne!(super::t(Lang::Zh, key), key, "{k} has no Chinese words");
+            assert!(!super::t(Lang::En, key).is_empty());
+        }
+    }
 
     #[test]
     fn a_language_code_round_trips_and_an_unknown_one_is_none() {

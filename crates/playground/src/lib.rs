@@ -22,6 +22,7 @@ pub mod export_code;
 pub mod host;
 pub mod i18n;
 pub mod i18n_orders;
+pub mod impact_words;
 pub mod lines;
 pub mod node_id;
 pub mod pacer;

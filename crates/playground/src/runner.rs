@@ -11,7 +11,7 @@
 //! runner: [`Runner::with_tap`] attaches it before the new simulation's first event, so
 //! a restart or a load (a new runner) never has a moment without it.
 
-use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use delaylab_engine::scenario::load::{MAX_ACTIONS, MAX_CONSUMERS};
 use delaylab_engine::scenario::{Action, ActionKind, ConsumerSpec, Scenario};
@@ -21,6 +21,7 @@ use crate::host::TapHandle;
 use crate::i18n::Lang;
 pub use crate::lines::{ex_name, line, message_views, short, span, Level, LogLine, PropsView};
 use crate::node_id;
+use crate::stats::Depths;
 use crate::track::RawNode;
 pub use crate::track::{Alert, Batch, Entry, Move, MoveKind, Track, LOG_CAP, TRACK_MSGS};
 
@@ -30,17 +31,21 @@ pub struct Runner {
     pub track: Track,
     /// User inputs written into `scenario` since it was loaded.
     pub recorded: u32,
-    /// Depth samples taken at fixed virtual-time steps, oldest first, for the UI to take.
-    pub depth_log: VecDeque<(u64, Vec<(String, u64)>)>,
-    depth_step_ms: u64,
-    next_sample_ms: Option<u64>,
+    /// Every queue's depth after every instant the engine ran (None: not kept, a compare
+    /// lane has no depth chart).
+    pub depths: Option<Depths>,
+    /// What the broker refused while the topology was declared at 0:00 (a 4.3 broker
+    /// refusing `x-delayed-message`, a 541 for a transient queue): the page shows them
+    /// as it shows a refused publish.
+    pub start_alerts: Vec<Alert>,
 }
 
-/// Depth samples kept until the UI takes them.
-const DEPTH_LOG_CAP: usize = 1024;
-/// Samples per scenario run (its `until`), and the step when it has none.
-const DEPTH_SAMPLES: u64 = 300;
-const DEPTH_STEP_DEFAULT_MS: u64 = 5_000;
+/// Instants run between two looks at the frame's clock (`out_of_time` costs a call to
+/// the browser's clock; an instant is a few microseconds).
+const INSTANTS_PER_CLOCK_LOOK: u32 = 64;
+
+/// The number of the next runner made in this page (see [`Track::run`]).
+static NEXT_RUN: AtomicU64 = AtomicU64::new(1);
 
 impl Runner {
     pub fn new(scenario: Scenario) -> Runner {
@@ -53,6 +58,7 @@ impl Runner {
         let sim = Sim::new(&scenario);
         let mut track = Track {
             tap,
+            run: NEXT_RUN.fetch_add(1, Ordering::Relaxed),
             ..Track::default()
         };
         for a in &scenario.actions {
@@ -60,21 +66,18 @@ impl Runner {
                 track.publish_targets.insert(p.exchange.clone());
             }
         }
-        let depth_step_ms = scenario
-            .until_ms
-            .map_or(DEPTH_STEP_DEFAULT_MS, |u| (u / DEPTH_SAMPLES).max(100));
         let mut r = Runner {
             scenario,
             sim,
             track,
             recorded: 0,
-            depth_log: VecDeque::new(),
-            depth_step_ms,
-            next_sample_ms: Some(depth_step_ms),
+            depths: Some(Depths::default()),
+            start_alerts: Vec::new(),
         };
         // Topology declarations at t=0 produce events; keep them out of the first frame's
-        // animation but in the log.
-        let _ = r.drain();
+        // animation but in the log, and what the broker refused in the alerts.
+        r.start_alerts = r.drain().alerts;
+        r.record_depths();
         r
     }
 
@@ -86,7 +89,7 @@ impl Runner {
 
     /// Without depth samples (a compare lane has no depth chart to feed).
     pub fn without_depth_samples(mut self) -> Runner {
-        self.next_sample_ms = None;
+        self.depths = None;
         self
     }
 
@@ -100,20 +103,25 @@ impl Runner {
     }
 
     /// Runs everything due up to `target` unless `out_of_time()` says the frame is over.
-    /// Returns true when the clock reached `target`.
+    /// Returns true when the clock reached `target`. With depths kept, the engine runs
+    /// one instant (the next timer's time) at a time, and every queue's depth is
+    /// recorded after each: a depth chart then holds every step, whatever the jump.
     pub fn advance_to(
         &mut self,
         target: u64,
         batch: &mut Batch,
         mut out_of_time: impl FnMut() -> bool,
     ) -> bool {
+        let mut instants = 0u32;
         loop {
             if self.sim.halted() {
                 return true;
             }
-            // Stop at each depth-sampling boundary on the way (a jump draws a whole chart).
-            let sample_at = self.next_sample_ms.filter(|&b| b < target);
-            let progress = self.sim.advance(sample_at.unwrap_or(target));
+            let step = match self.sim.next_timer_ms() {
+                Some(t) if self.depths.is_some() && t < target => t,
+                _ => target,
+            };
+            let progress = self.sim.advance(step);
             self.drain_into(batch);
             if progress == Progress::More {
                 if out_of_time() {
@@ -121,32 +129,27 @@ impl Runner {
                 }
                 continue;
             }
-            match sample_at {
-                Some(b) => {
-                    self.sample_depths(b);
-                    if out_of_time() {
-                        return false;
-                    }
-                }
-                None => return true,
+            self.record_depths();
+            if step >= target {
+                return true;
+            }
+            instants += 1;
+            if instants % INSTANTS_PER_CLOCK_LOOK == 0 && out_of_time() {
+                return false;
             }
         }
     }
 
-    /// Queue depths (ready messages) at `at_ms`, kept for the depth chart; the next
-    /// boundary is one step later.
-    fn sample_depths(&mut self, at_ms: u64) {
+    /// Every queue's ready count now, into the depth chart's record.
+    fn record_depths(&mut self) {
+        let Some(d) = self.depths.as_mut() else {
+            return;
+        };
         let syms = self.sim.symbols();
-        let sample: Vec<(String, u64)> = self
-            .sim
-            .queues()
-            .map(|q| (syms.str(q.name).to_string(), q.ready_len()))
-            .collect();
-        if self.depth_log.len() >= DEPTH_LOG_CAP {
-            self.depth_log.pop_front();
-        }
-        self.depth_log.push_back((at_ms, sample));
-        self.next_sample_ms = Some(at_ms.saturating_add(self.depth_step_ms));
+        d.record(
+            self.sim.now_ms(),
+            self.sim.queues().map(|q| (syms.str(q.name), q.ready_len())),
+        );
     }
 
     /// Writes a user input into the scenario: an action at the time it happened. A share
@@ -186,6 +189,7 @@ impl Runner {
         let now = self.sim.now_ms();
         self.sim.schedule_action(now, action);
         self.drain_into(batch);
+        self.record_depths();
         kept
     }
 
@@ -197,6 +201,7 @@ impl Runner {
         let now = self.sim.now_ms();
         self.sim.handle(now, Command::Run(action));
         self.drain_into(batch);
+        self.record_depths();
     }
 
     /// A consumer command (add / stop) at the current virtual time, recorded into the
@@ -206,6 +211,7 @@ impl Runner {
         self.record_command(&cmd, now);
         self.sim.handle(now, cmd);
         self.drain_into(batch);
+        self.record_depths();
     }
 
     fn record_command(&mut self, cmd: &Command, now: u64) {

@@ -5,6 +5,8 @@
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use delaylab_engine::report::lateness::Lateness;
+
+use crate::stats::Delivered;
 use delaylab_engine::sym::Sym;
 use delaylab_engine::{Event, EventKind, Sim};
 
@@ -40,6 +42,9 @@ pub struct Move {
 /// (312) or a negative confirm (code 0).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Alert {
+    /// The run it belongs to ([`Track::run`]) and its place in it: a key no other load's
+    /// alert has.
+    pub run: u64,
     pub seq: u64,
     pub t_ms: u64,
     pub code: u16,
@@ -79,12 +84,16 @@ pub(crate) enum RawNode {
 /// What the app keeps from the event stream.
 #[derive(Default)]
 pub struct Track {
+    /// This run's number, unique in the page (`crate::runner::Runner` gives it): what a
+    /// view keys its rows by with `seq`, so a row of one load is never reused for another
+    /// load's event of the same sequence number.
+    pub run: u64,
     pub(crate) seq: u64,
     pub bodies: Vec<Box<str>>,
     /// Each message's lateness so far (the engine's one rule).
     pub late: Lateness,
-    /// (msg, delivered at, lateness) per delivery, in order.
-    pub delivered: Vec<(u32, u64, u64)>,
+    /// Every delivery, in order: a first one with its lateness, or a retry.
+    pub delivered: Vec<Delivered>,
     /// The path of each of the first TRACK_MSGS messages.
     pub msgs: HashMap<u32, Vec<Entry>>,
     pub log: VecDeque<Entry>,
@@ -117,6 +126,7 @@ impl Track {
 
     fn alert(&self, batch: &mut Batch, t_ms: u64, code: u16, text: String, msg: Option<u32>) {
         batch.alerts.push(Alert {
+            run: self.run,
             seq: self.seq,
             t_ms,
             code,
@@ -187,8 +197,13 @@ impl Track {
                 consumer,
                 ..
             } => {
-                let late = self.late.of(msg.id.0);
-                self.delivered.push((msg.id.0, e.t_ms, late));
+                let kind = self.late.delivery(msg.id.0, e.t_ms);
+                self.delivered.push(Delivered {
+                    msg: msg.id.0,
+                    t_ms: e.t_ms,
+                    late_ms: self.late.of(msg.id.0),
+                    kind,
+                });
                 batch.delivered = true;
                 add_move(
                     batch,
