@@ -30,6 +30,7 @@ pub mod per_load;
 pub mod presets;
 pub mod presets_zh;
 pub mod publish_form;
+pub mod quick_publish;
 pub mod refresh;
 pub mod runner;
 pub mod stats;
