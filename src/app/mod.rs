@@ -33,6 +33,7 @@ use std::collections::BTreeSet;
 
 use delaylab_engine::scenario::{self, Action, Scenario};
 use delaylab_engine::snapshot::Snapshot;
+use delaylab_engine::version::BrokerVersion;
 use delaylab_playground::host::TapHandle;
 use delaylab_playground::pacer::Pacer;
 use delaylab_playground::refresh::{self, Refresh, MAX_ALERTS, MAX_FLIGHTS};
@@ -40,7 +41,7 @@ use leptos::prelude::*;
 
 pub use delaylab_playground::clock::{parse_clock, MAX_SEEK_MS};
 pub use delaylab_playground::pacer::AfterSeek;
-pub use delaylab_playground::presets::{preset_texts, PresetMeta, PresetTexts};
+pub use delaylab_playground::presets::{preset_texts, PresetMeta, PresetRef, PresetTexts};
 pub use delaylab_playground::stats::{Depths, Stats};
 
 use i18n::{t, Lang};
@@ -48,7 +49,8 @@ use runner::{Alert, Batch, Move, Runner};
 
 include!(concat!(env!("OUT_DIR"), "/presets.rs"));
 
-/// The scenario loaded first: an empty DLX delay pipeline to publish into.
+/// The scenario loaded first: an order-timeout pipeline with a wait queue per delay, to
+/// publish into (it opens on the newest live-checked version, `PresetMeta::opens_on`).
 pub const SANDBOX: &str = include_str!("sandbox.json");
 
 #[derive(Clone, Debug, PartialEq)]
@@ -97,6 +99,8 @@ pub struct Ctx {
     /// Bumped once per scenario load (not on a restart): the key of every view value
     /// that belongs to one scenario (`delaylab_playground::per_load::PerLoad`).
     pub load_rev: RwSignal<u64>,
+    /// What changes for the loaded scenario on the version it runs on (`version.rs`).
+    pub notice: RwSignal<Option<version::Notice>>,
 }
 
 pub fn perf_now() -> f64 {
@@ -152,11 +156,24 @@ impl Ctx {
         self.snap.with(|s| s.now_ms)
     }
 
-    /// Loads a preset (or the sandbox) and resets everything.
+    /// Loads a preset (or the sandbox) on the version it opens on, and resets everything.
     pub fn load(&self, id: &str) {
+        self.load_on(id, None);
+    }
+
+    /// Loads a preset on `version` (None: the one it opens on, `PresetMeta::opens_on`).
+    pub fn load_on(&self, id: &str, version: Option<BrokerVersion>) {
         let Some(text) = preset_text(id) else { return };
         match scenario::load_str(text) {
-            Ok(s) => self.load_scenario(id, s),
+            Ok(mut s) => {
+                let meta = PresetMeta::of(id, &s);
+                let v = version.unwrap_or_else(|| meta.opens_on());
+                // 3.10 is what an absent `broker` means: a file keeps its own meaning.
+                if v != s.broker_version() {
+                    s.broker = (v != BrokerVersion::default()).then_some(v);
+                }
+                self.load_scenario(id, s)
+            }
             Err(e) => self
                 .load_error
                 .set(Some(format!("{}: {}", e.path, e.message))),
@@ -165,17 +182,20 @@ impl Ctx {
 
     /// Loads a scenario (a preset, or one edited as JSON) and resets everything.
     pub fn load_scenario(&self, id: &str, s: Scenario) {
-        // The preset's name in the address, so a link opens it (#head-of-line-blocking).
+        // The preset's name in the address, and its version when it is not the one the
+        // preset opens on, so a link opens it (#head-of-line-blocking, #fix-delayed-plugin@4.3).
         if let Some(loc) = web_sys::window().map(|w| w.location()) {
-            let want = if id == "sandbox" || id == "custom" {
-                String::new()
-            } else {
-                format!("#{id}")
-            };
-            if loc.hash().unwrap_or_default() != want {
+            // Compared with the preset as its file has it (the gallery's entry).
+            let want = self
+                .presets
+                .with_value(|ps| ps.iter().find(|p| p.id == id).cloned())
+                .map(|file| PresetRef::fragment(&file, s.broker_version()))
+                .unwrap_or_default();
+            if loc.hash().unwrap_or_default().trim_start_matches('#') != want.trim_start_matches('#') {
                 let _ = loc.set_hash(&want);
             }
         }
+        self.notice.set(version::Notice::off_version(&s));
         self.meta.set(PresetMeta::of(id, &s));
         self.preset.set(id.to_string());
         self.load_error.set(None);
@@ -253,18 +273,24 @@ impl Ctx {
         self.pacer.update_value(|p| p.reset(until));
         self.sync_clock();
         self.selected.set(None);
-        self.alerts.set(vec![]);
         self.flights.set(vec![]);
         self.limit.set(None);
         self.stats.set(Stats::default());
-        self.depths.set(Depths::default());
         self.refresh.update_value(Refresh::reset);
-        if let Some((targets, snap)) = self.runner.try_update_value(|r| {
+        if let Some((targets, snap, alerts, depths)) = self.runner.try_update_value(|r| {
             let _ = r.drain();
-            (r.track.publish_targets.clone(), Snapshot::of(&r.sim))
+            (
+                r.track.publish_targets.clone(),
+                Snapshot::of(&r.sim),
+                // What the broker refused while declaring the topology, as any refusal.
+                r.start_alerts.clone(),
+                r.depths.clone().unwrap_or_default(),
+            )
         }) {
             self.targets.set(targets);
             self.snap.set(snap);
+            self.alerts.set(alerts);
+            self.depths.set(depths);
         }
         self.log_rev.update(|r| *r += 1);
         self.rev.update(|r| *r += 1);
@@ -294,27 +320,13 @@ impl Ctx {
         if self.targets.with_untracked(|t| *t != targets) {
             self.targets.set(targets);
         }
-        let sample: Vec<(String, u64)> = snap
-            .queues
-            .iter()
-            .map(|q| (q.name.clone(), q.ready))
-            .collect();
-        let t = snap.now_ms;
-        // The samples the runner took at its fixed steps since the last refresh, then now;
-        // added in place (no copy of the history), the chart told only when one was.
-        let stepped = self
+        // The depth record (kept by the runner after every instant), when it moved on.
+        let rev = self.depths.with_untracked(|d| d.rev);
+        if let Some(Some(d)) = self
             .runner
-            .try_update_value(|r| std::mem::take(&mut r.depth_log))
-            .unwrap_or_default();
-        let mut changed = false;
-        self.depths.update_untracked(|d| {
-            for (at, v) in stepped {
-                changed |= d.push(at, v);
-            }
-            changed |= d.push(t, sample);
-        });
-        if changed {
-            self.depths.notify();
+            .try_with_value(|r| r.depths.as_ref().filter(|d| d.rev != rev).cloned())
+        {
+            self.depths.set(d);
         }
         self.snap.set(snap);
     }
@@ -391,8 +403,12 @@ pub fn App() -> impl IntoView {
         .chain(PRESETS.iter())
         .filter_map(|(id, text)| PresetMeta::of_text(id, text).ok())
         .collect();
-    let first = scenario::load_str(SANDBOX).expect("the sandbox scenario loads");
+    let mut first = scenario::load_str(SANDBOX).expect("the sandbox scenario loads");
+    let opens_on = PresetMeta::of("sandbox", &first).opens_on();
+    first.broker = (opens_on != BrokerVersion::default()).then_some(opens_on);
     let runner = Runner::new(first.clone());
+    let start_alerts = runner.start_alerts.clone();
+    let start_depths = runner.depths.clone().unwrap_or_default();
     let snap = Snapshot::of(&runner.sim);
     let targets = runner.track.publish_targets.clone();
     let ctx = Ctx {
@@ -406,7 +422,7 @@ pub fn App() -> impl IntoView {
         lang: RwSignal::new(browser_lang()),
         snap: RwSignal::new(snap),
         log_rev: RwSignal::new(0),
-        alerts: RwSignal::new(vec![]),
+        alerts: RwSignal::new(start_alerts),
         flights: RwSignal::new(vec![]),
         wall: RwSignal::new(0.0),
         playing: RwSignal::new(false),
@@ -414,7 +430,7 @@ pub fn App() -> impl IntoView {
         jump_to: RwSignal::new(None),
         selected: RwSignal::new(None),
         stats: RwSignal::new(Stats::default()),
-        depths: RwSignal::new(Depths::default()),
+        depths: RwSignal::new(start_depths),
         preset: RwSignal::new("sandbox".into()),
         meta: RwSignal::new(PresetMeta::of("sandbox", &first)),
         targets: RwSignal::new(targets),
@@ -424,6 +440,7 @@ pub fn App() -> impl IntoView {
         cmp: compare::Cmp::new(),
         scenario_rev: RwSignal::new(0),
         load_rev: RwSignal::new(0),
+        notice: RwSignal::new(None),
     };
     provide_context(ctx);
     Effect::new(move |_| {
@@ -444,8 +461,9 @@ pub fn App() -> impl IntoView {
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
     let hash = hash.trim_start_matches('#');
-    if !hash.is_empty() && preset_text(hash).is_some() {
-        ctx.load(hash);
+    // A preset, maybe with its version (#fix-delayed-plugin@4.3).
+    if let Some(r) = PresetRef::parse(hash).filter(|r| !r.id.is_empty() && preset_text(&r.id).is_some()) {
+        ctx.load_on(&r.id, r.version);
     }
     share::start(ctx, hash);
     request_animation_frame(move || clock::frame_loop(ctx));

@@ -219,7 +219,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "code_copied" => ("Copied to the clipboard.", "已复制到剪贴板。"),
         "code_copy_failed" => ("The clipboard refused: select the code and press Ctrl+C.", "剪贴板拒绝了:请选中代码后按 Ctrl+C。"),
         "code_saved" => ("Downloaded", "已下载"),
-        "chk_badge" => ("Checked against RabbitMQ 3.10.8", "已对照 RabbitMQ 3.10.8 验证"),
+        "chk_badge" => ("Checked against RabbitMQ {v}", "已对照 RabbitMQ {v} 验证"),
         "ver_label" => ("RabbitMQ version", "RabbitMQ 版本"),
         "ver_hint" => ("A change reloads the scenario from 0:00 on that version (kept in the link and the autosave).", "切换后场景会在该版本上从 0:00 重新加载(写入分享链接和自动保存)。"),
         "ver_badge" => ("From source and release notes, not a live broker", "依据源码与发布说明,未对照真实 Broker"),

@@ -91,9 +91,14 @@ impl BrokerVersion {
         format!("RabbitMQ {} ({})", self.as_str(), self.patch_release())
     }
 
-    /// Whether this profile was checked against a live broker (only 3.10.8 was).
+    /// Whether this profile was checked against a live broker: 3.10.8, 4.0.5 and 4.3.6
+    /// (the `brokers` branch runs the conformance suite on all three; its change of this
+    /// function is the same).
     pub fn live_checked(self) -> bool {
-        self == BrokerVersion::V3_10
+        matches!(
+            self,
+            BrokerVersion::V3_10 | BrokerVersion::V4_0 | BrokerVersion::V4_3
+        )
     }
 
     /// The newest version checked against a live broker: what a fresh visit of the
