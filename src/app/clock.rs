@@ -97,11 +97,19 @@ impl Ctx {
             return;
         };
         let deadline = wall + FRAME_BUDGET_MS;
+        let seeking = self.pacer.with_value(|p| p.seeking_to().is_some());
         let mut batch = Batch::default();
         let reached = self
             .runner
             .try_update_value(|r| r.advance_to(target, &mut batch, || perf_now() > deadline))
             .unwrap_or(true);
+        if seeking {
+            // A jump shows where it arrives, not the way there: its moves before that time
+            // are not flown (chips of publishes that ended at 10:00 sat on the edge at
+            // 1:00:00). What happens at the arrival time is (a Step's move is).
+            let arrived_at = self.runner.with_value(|r| r.now());
+            batch.moves.retain(|m| reached && m.at_ms >= arrived_at);
+        }
         let now = self.runner.with_value(|r| r.now());
         self.pacer.update_value(|p| {
             if reached {

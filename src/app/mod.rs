@@ -191,7 +191,9 @@ impl Ctx {
                 .with_value(|ps| ps.iter().find(|p| p.id == id).cloned())
                 .map(|file| PresetRef::fragment(&file, s.broker_version()))
                 .unwrap_or_default();
-            if loc.hash().unwrap_or_default().trim_start_matches('#') != want.trim_start_matches('#') {
+            if loc.hash().unwrap_or_default().trim_start_matches('#')
+                != want.trim_start_matches('#')
+            {
                 let _ = loc.set_hash(&want);
             }
         }
@@ -462,7 +464,9 @@ pub fn App() -> impl IntoView {
         .unwrap_or_default();
     let hash = hash.trim_start_matches('#');
     // A preset, maybe with its version (#fix-delayed-plugin@4.3).
-    if let Some(r) = PresetRef::parse(hash).filter(|r| !r.id.is_empty() && preset_text(&r.id).is_some()) {
+    if let Some(r) =
+        PresetRef::parse(hash).filter(|r| !r.id.is_empty() && preset_text(&r.id).is_some())
+    {
         ctx.load_on(&r.id, r.version);
     }
     share::start(ctx, hash);

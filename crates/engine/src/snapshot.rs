@@ -11,7 +11,7 @@
 
 use crate::exchange::Destination;
 use crate::queue::{Overflow, Queue, QueueKind, NEVER};
-use crate::scenario::OutcomePlan;
+use crate::scenario::{Outcome, OutcomePlan};
 use crate::sim::Sim;
 
 pub const MAX_ENTRIES: usize = 60;
@@ -296,6 +296,17 @@ fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
     }
 }
 
+/// An outcome as the AMQP method the consumer sends: basic.nack and basic.reject are told
+/// apart (on 4.3 only a reject counts toward a quorum queue's delivery limit, D9).
+fn outcome_words(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Ack => "ack",
+        Outcome::Reject => "reject",
+        Outcome::Requeue => "nack requeue",
+        Outcome::RejectRequeue => "reject requeue",
+    }
+}
+
 fn consumers(sim: &Sim) -> Vec<ConsumerView> {
     sim.consumers()
         .iter()
@@ -309,15 +320,15 @@ fn consumers(sim: &Sim) -> Vec<ConsumerView> {
             unacked: c.unacked,
             handle_ms: c.spec.handle_ms,
             outcome: match &c.spec.outcome {
-                OutcomePlan::Fixed(o) => format!("{o:?}").to_lowercase(),
+                OutcomePlan::Fixed(o) => outcome_words(*o).to_string(),
                 OutcomePlan::Sequence(list) => list
                     .iter()
-                    .map(|o| format!("{o:?}").to_lowercase())
+                    .map(|o| outcome_words(*o))
                     .collect::<Vec<_>>()
                     .join(", "),
                 OutcomePlan::Weighted(w) => w
                     .iter()
-                    .map(|(o, p)| format!("{}:{p}", format!("{o:?}").to_lowercase()))
+                    .map(|(o, p)| format!("{}:{p}", outcome_words(*o)))
                     .collect::<Vec<_>>()
                     .join(", "),
             },

@@ -31,7 +31,7 @@ impl Lang {
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
     let (en, zh) = match key {
         "skip" => ("Skip to the playground", "跳到主要内容"),
-        "tagline" => ("Watch delayed messages move through a simulated RabbitMQ, any version from 3.10 to 4.3: TTL + dead-letter wait queues, retries, and what each version changes.", "看延迟消息怎样流过模拟的 RabbitMQ(3.10 至 4.3 任一版本):TTL + 死信等待队列、重试,以及各版本的差异。"),
+        "tagline" => ("Watch delayed messages move through a simulated RabbitMQ 3.10 to 4.3: TTL + DLX wait queues, retries, what each version changes.", "看延迟消息怎样流过模拟的 RabbitMQ(3.10 至 4.3):TTL + 死信等待队列、重试,以及各版本的差异。"),
         "virtual_time" => ("virtual time", "虚拟时间"),
         "footer" => ("a deterministic simulation of RabbitMQ (3.10 to 4.3) running in your browser (WebAssembly)", "在浏览器中运行的 RabbitMQ(3.10 至 4.3)确定性模拟(WebAssembly)"),
         "controls" => ("Clock controls", "时钟控制"),

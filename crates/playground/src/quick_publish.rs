@@ -40,15 +40,17 @@ impl QuickPublish {
     }
 }
 
-/// The buttons for `s` in the state `snap`, longest wait first; none when the scenario
-/// publishes by itself (its lesson needs no input).
-pub fn buttons(s: &Scenario, snap: &Snapshot) -> Vec<QuickPublish> {
-    if s.actions
+/// Whether `s`, as loaded, is made to publish into: it publishes nothing by itself (its
+/// lesson needs the learner's input). Asked once per load, so the learner's own
+/// publishes, recorded into the scenario, do not take the buttons away.
+pub fn made_to_publish_into(s: &Scenario) -> bool {
+    !s.actions
         .iter()
         .any(|a| matches!(a.kind, ActionKind::Publish(_)))
-    {
-        return Vec::new();
-    }
+}
+
+/// The buttons in the state `snap`, longest wait first.
+pub fn buttons(snap: &Snapshot) -> Vec<QuickPublish> {
     let mut out: Vec<QuickPublish> = snap
         .exchanges
         .iter()
@@ -95,7 +97,8 @@ mod tests {
     #[test]
     fn the_sandbox_offers_one_button_per_wait_queue_longest_first() {
         let s = sandbox();
-        let b = buttons(&s, &Snapshot::of(&Sim::new(&s)));
+        assert!(made_to_publish_into(&s));
+        let b = buttons(&Snapshot::of(&Sim::new(&s)));
         let v: Vec<(&str, &str, u64)> = b
             .iter()
             .map(|q| (q.routing_key.as_str(), q.queue.as_str(), q.ttl_ms))
@@ -117,7 +120,7 @@ mod tests {
             "../../../scenarios/head-of-line-blocking.json"
         ))
         .unwrap();
-        assert!(buttons(&s, &Snapshot::of(&Sim::new(&s))).is_empty());
+        assert!(!made_to_publish_into(&s));
     }
 
     #[test]

@@ -112,6 +112,18 @@ impl Runner {
         batch: &mut Batch,
         mut out_of_time: impl FnMut() -> bool,
     ) -> bool {
+        let reached = self.run_instants(target, batch, &mut out_of_time);
+        // Moves are named once per call: a frame's moves stay one chip per edge.
+        self.name_moves(batch);
+        reached
+    }
+
+    fn run_instants(
+        &mut self,
+        target: u64,
+        batch: &mut Batch,
+        out_of_time: &mut impl FnMut() -> bool,
+    ) -> bool {
         let mut instants = 0u32;
         loop {
             if self.sim.halted() {
@@ -122,7 +134,7 @@ impl Runner {
                 _ => target,
             };
             let progress = self.sim.advance(step);
-            self.drain_into(batch);
+            self.drain_events(batch);
             if progress == Progress::More {
                 if out_of_time() {
                     return false;
@@ -246,9 +258,19 @@ impl Runner {
     }
 
     fn drain_into(&mut self, batch: &mut Batch) {
+        self.drain_events(batch);
+        self.name_moves(batch);
+    }
+
+    /// The engine's events into the track (the moves kept by node symbol, aggregated).
+    fn drain_events(&mut self, batch: &mut Batch) {
         while let Some(e) = self.sim.poll_event() {
             self.track.on_event(e, &self.sim, batch);
         }
+    }
+
+    /// The aggregated moves as node ids the drawing knows.
+    fn name_moves(&mut self, batch: &mut Batch) {
         let syms = self.sim.symbols();
         let node = |n: RawNode| match n {
             RawNode::Publisher => node_id::PUBLISHER.to_string(),
@@ -260,7 +282,7 @@ impl Runner {
                 }))
             }
         };
-        for (kind, from, to, count, msg) in batch.raw_moves.drain(..) {
+        for (kind, from, to, count, msg, at_ms) in batch.raw_moves.drain(..) {
             batch.moves.push(Move {
                 from: node(from),
                 to: node(to),
@@ -268,6 +290,7 @@ impl Runner {
                 count,
                 msg,
                 body: short(self.track.body(msg)),
+                at_ms,
             });
         }
     }
@@ -275,5 +298,71 @@ impl Runner {
     /// A log line for people (formatted on demand), its words in `lang`.
     pub fn line(&self, e: &Entry, lang: Lang) -> LogLine {
         line(e, &self.sim, &self.track, lang)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use delaylab_engine::scenario::load_str;
+
+    fn head_of_line() -> Runner {
+        Runner::new(
+            load_str(include_str!(
+                "../../../scenarios/head-of-line-blocking.json"
+            ))
+            .unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_frame_run_instant_by_instant_still_has_one_chip_per_edge() {
+        let mut r = head_of_line();
+        let mut b = Batch::default();
+        assert!(r.advance_to(120_000, &mut b, || false));
+        let publishes: Vec<&Move> = b
+            .moves
+            .iter()
+            .filter(|m| m.kind == MoveKind::Publish)
+            .collect();
+        assert_eq!(publishes.len(), 1, "{:?}", b.moves);
+        assert_eq!(publishes[0].count, 2, "A at 0:00 and B at 1:00");
+    }
+
+    #[test]
+    fn every_instant_is_recorded_in_the_depths() {
+        let mut r = head_of_line();
+        let mut b = Batch::default();
+        r.advance_to(40 * 60_000, &mut b, || false);
+        let d = r.depths.as_ref().unwrap();
+        let q = d
+            .series
+            .iter()
+            .find(|s| s.queue == "order.delay.queue")
+            .unwrap();
+        let at = |t: u64| q.buckets[(t / d.bucket_ms) as usize].unwrap();
+        assert_eq!(at(20 * 60_000).last, 2, "A and B wait");
+        assert_eq!(at(35 * 60_000).last, 0);
+        assert_eq!(d.max(), 2);
+        assert!(r.start_alerts.is_empty(), "3.10 declares this topology");
+    }
+
+    #[test]
+    fn a_declaration_the_broker_refuses_is_an_alert_from_the_start() {
+        let mut s = load_str(include_str!("../../../scenarios/fix-delayed-plugin.json")).unwrap();
+        s.broker = Some(delaylab_engine::version::BrokerVersion::V4_3);
+        let r = Runner::new(s);
+        let texts: Vec<(u16, &str)> = r
+            .start_alerts
+            .iter()
+            .map(|a| (a.code, a.text.as_str()))
+            .collect();
+        assert_eq!(
+            texts.first(),
+            Some(&(
+                406,
+                "PRECONDITION_FAILED - unknown exchange type 'x-delayed-message'"
+            ))
+        );
     }
 }

@@ -36,6 +36,9 @@ pub struct Move {
     pub count: u32,
     pub msg: u32,
     pub body: String,
+    /// The virtual time of the last of them (a jump animates only what happens at the
+    /// time it arrives at).
+    pub at_ms: u64,
 }
 
 /// A broker refusal the publisher hears about: an error (406, 404, 541...), a return
@@ -70,8 +73,11 @@ pub struct Batch {
     pub delivered: bool,
     pub limit: Option<String>,
     /// Moves by (kind, from, to) symbols, turned into `moves` at the end of a drain.
-    pub(crate) raw_moves: Vec<(MoveKind, RawNode, RawNode, u32, u32)>,
+    pub(crate) raw_moves: Vec<RawMove>,
 }
+
+/// (kind, from, to, count, first message, time of the last one).
+pub(crate) type RawMove = (MoveKind, RawNode, RawNode, u32, u32, u64);
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum RawNode {
@@ -103,17 +109,18 @@ pub struct Track {
     pub(crate) tap: Option<TapHandle>,
 }
 
-fn add_move(batch: &mut Batch, from: RawNode, to: RawNode, kind: MoveKind, msg: u32) {
+fn add_move(batch: &mut Batch, from: RawNode, to: RawNode, kind: MoveKind, msg: u32, t_ms: u64) {
     if let Some(m) = batch
         .raw_moves
         .iter_mut()
         .find(|m| m.0 == kind && m.1 == from && m.2 == to)
     {
         m.3 += 1;
+        m.5 = m.5.max(t_ms);
         return;
     }
     if batch.raw_moves.len() < 64 {
-        batch.raw_moves.push((kind, from, to, 1, msg));
+        batch.raw_moves.push((kind, from, to, 1, msg, t_ms));
     }
 }
 
@@ -154,6 +161,7 @@ impl Track {
                     RawNode::Exchange(msg.exchange),
                     MoveKind::Publish,
                     msg.id.0,
+                    e.t_ms,
                 );
                 let x = sim.symbols().str(msg.exchange);
                 if !self.publish_targets.contains(x) {
@@ -178,6 +186,7 @@ impl Track {
                     RawNode::Queue(*queue),
                     MoveKind::Route,
                     msg.0,
+                    e.t_ms,
                 );
             }
             EventKind::DeadLettered {
@@ -189,6 +198,7 @@ impl Track {
                     RawNode::Exchange(*dlx),
                     MoveKind::DeadLetter,
                     msg.0,
+                    e.t_ms,
                 );
             }
             EventKind::Delivered {
@@ -211,6 +221,7 @@ impl Track {
                     RawNode::Consumer(consumer.map(|c| c.0)),
                     MoveKind::Deliver,
                     msg.id.0,
+                    e.t_ms,
                 );
             }
             EventKind::LimitReached { text } => batch.limit = Some(text.to_string()),

@@ -127,14 +127,19 @@ fn versions_range(v: &[BrokerVersion]) -> String {
 #[component]
 fn QuickPublishRow() -> impl IntoView {
     let c = ctx();
-    let buttons = Memo::new(move |_| {
+    // Decided on the scenario as loaded: the user's own publishes (recorded into it)
+    // do not take the buttons away.
+    let made_to_publish_into = Memo::new(move |_| {
         let _ = c.load_rev.get();
-        let snap_ok = c.snap.with(|snap| {
-            c.runner
-                .try_with_value(|r| quick_publish::buttons(&r.scenario, snap))
-                .unwrap_or_default()
-        });
-        snap_ok
+        c.runner
+            .try_with_value(|r| quick_publish::made_to_publish_into(&r.scenario))
+            .unwrap_or(false)
+    });
+    let buttons = Memo::new(move |_| {
+        if !made_to_publish_into.get() {
+            return Vec::new();
+        }
+        c.snap.with(quick_publish::buttons)
     });
     let publish = move |q: &QuickPublish| {
         let n = c.runner.with_value(|r| r.track.bodies.len());

@@ -156,12 +156,22 @@ mod tests {
             seen,
             [
                 Delivery::First { late_ms: 0 },
-                Delivery::Retry { since_first_ms: 1_000 },
-                Delivery::Retry { since_first_ms: 2_000 },
-                Delivery::Retry { since_first_ms: 3_000 },
+                Delivery::Retry {
+                    since_first_ms: 1_000
+                },
+                Delivery::Retry {
+                    since_first_ms: 2_000
+                },
+                Delivery::Retry {
+                    since_first_ms: 3_000
+                },
             ]
         );
         assert_eq!(l.of(1), 0, "the release lateness is unchanged");
-        assert_eq!(l.delivery(9, 5), Delivery::First { late_ms: 0 }, "never published");
+        assert_eq!(
+            l.delivery(9, 5),
+            Delivery::First { late_ms: 0 },
+            "never published"
+        );
     }
 }
