@@ -88,7 +88,7 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
                     if version.get().live_checked() {
                         view! {
                             <span class="check-icon" aria-hidden="true">"✓"</span>
-                            {c.tr("chk_badge")}
+                            {c.tr("chk_badge").replace("{v}", version.get().patch_release())}
                         }
                             .into_any()
                     } else {

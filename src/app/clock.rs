@@ -100,6 +100,7 @@ impl Ctx {
             return;
         };
         let deadline = wall + FRAME_BUDGET_MS;
+        let seeking = self.pacer.with_value(|p| p.seeking_to().is_some());
         let mut batch = Batch::default();
         // Play without an `until` stops where nothing is left to happen (Pacer's rules).
         let until_quiet = self.pacer.with_value(Pacer::stops_when_quiet);
@@ -116,6 +117,16 @@ impl Ctx {
                 }
             })
             .unwrap_or(Reach::Target);
+        if seeking {
+            let reached_target = !matches!(reach, Reach::OutOfTime);
+            // A jump shows where it arrives, not the way there: its moves before that time
+            // are not flown (chips of publishes that ended at 10:00 sat on the edge at
+            // 1:00:00). What happens at the arrival time is (a Step's move is).
+            let arrived_at = self.runner.with_value(|r| r.now());
+            batch
+                .moves
+                .retain(|m| reached_target && m.at_ms >= arrived_at);
+        }
         let now = self.runner.with_value(|r| r.now());
         self.pacer.update_value(|p| {
             let _ = match reach {

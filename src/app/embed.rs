@@ -230,8 +230,9 @@ fn load_fragment(c: &Ctx) -> Result<ViewOptions, LinkError> {
         c.load("sandbox");
         return Ok(ViewOptions::default());
     }
-    if preset_text(id).is_some() {
-        c.load(id);
+    // A preset, maybe on a version (#fix-delayed-plugin@4.3).
+    if let Some(r) = super::PresetRef::parse(id).filter(|r| preset_text(&r.id).is_some()) {
+        c.load_on(&r.id, r.version);
         return Ok(ViewOptions::default());
     }
     let shared = decode_fragment(&hash)?;

@@ -240,7 +240,7 @@ fn on_pop(c: Ctx, sh: Share, ev: web_sys::PopStateEvent) {
         None if looks_like_link(&hash) => share::open_link(c, sh, hash),
         None => {
             if !c.load_address(&hash, Entry::Same) {
-                c.load_preset_as("sandbox", Entry::Same);
+                c.load_preset_as("sandbox", None, Entry::Same);
             }
         }
     }

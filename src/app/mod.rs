@@ -34,6 +34,7 @@ use std::collections::BTreeSet;
 
 use delaylab_engine::scenario::{self, Action, Scenario};
 use delaylab_engine::snapshot::Snapshot;
+use delaylab_engine::version::BrokerVersion;
 use delaylab_playground::host::TapHandle;
 use delaylab_playground::pacer::Pacer;
 use delaylab_playground::refresh::{self, Refresh, MAX_ALERTS, MAX_FLIGHTS};
@@ -41,7 +42,7 @@ use leptos::prelude::*;
 
 pub use delaylab_playground::clock::{parse_clock, MAX_SEEK_MS};
 pub use delaylab_playground::pacer::AfterSeek;
-pub use delaylab_playground::presets::{preset_texts, PresetMeta, PresetTexts};
+pub use delaylab_playground::presets::{preset_texts, PresetMeta, PresetRef, PresetTexts};
 pub use delaylab_playground::stats::{Depths, Stats};
 
 use i18n::{t, Lang};
@@ -49,7 +50,8 @@ use runner::{Alert, Batch, Move, Runner};
 
 include!(concat!(env!("OUT_DIR"), "/presets.rs"));
 
-/// The scenario loaded first: an empty DLX delay pipeline to publish into.
+/// The scenario loaded first: an order-timeout pipeline with a wait queue per delay, to
+/// publish into (it opens on the newest live-checked version, `PresetMeta::opens_on`).
 pub const SANDBOX: &str = include_str!("sandbox.json");
 
 #[derive(Clone, Debug, PartialEq)]
@@ -103,6 +105,8 @@ pub struct Ctx {
     /// Back, Forward and Undo over loads (off in an embed: an iframe's history entries
     /// would be its host page's).
     pub hist: history::History,
+    /// What changes for the loaded scenario on the version it runs on (`version.rs`).
+    pub notice: RwSignal<Option<version::Notice>>,
 }
 
 pub fn perf_now() -> f64 {
@@ -158,41 +162,63 @@ impl Ctx {
         self.snap.with(|s| s.now_ms)
     }
 
-    /// Loads a preset (or the sandbox) and resets everything (a new history entry).
+    /// Loads a preset (or the sandbox) on the version it opens on, and resets everything
+    /// (a new history entry).
     pub fn load(&self, id: &str) {
-        self.load_preset_as(id, history::Entry::New);
+        self.load_on(id, None);
+    }
+
+    /// Loads a preset on `version` (None: the one it opens on, `PresetMeta::opens_on`).
+    pub fn load_on(&self, id: &str, version: Option<BrokerVersion>) {
+        self.load_preset_as(id, version, history::Entry::New);
+    }
+
+    /// The preset an address fragment names, maybe with its version
+    /// (`fix-delayed-plugin@4.3`, with or without the `#`).
+    fn preset_ref(fragment: &str) -> Option<PresetRef> {
+        PresetRef::parse(fragment).filter(|r| !r.id.is_empty() && preset_text(&r.id).is_some())
     }
 
     /// Whether an address fragment (without the `#`) names a preset.
     pub fn fragment_names_preset(&self, fragment: &str) -> bool {
-        preset_text(fragment).is_some()
+        Ctx::preset_ref(fragment).is_some()
     }
 
-    /// Loads the preset an address fragment names (`head-of-line-blocking`, without the
-    /// `#`); false when it names none (an in-page anchor, a share link).
+    /// Loads the preset an address fragment names (`head-of-line-blocking`,
+    /// `fix-delayed-plugin@4.3`); false when it names none (an in-page anchor, a share link).
     pub fn load_address(&self, fragment: &str, entry: history::Entry) -> bool {
-        if !self.fragment_names_preset(fragment) {
+        let Some(r) = Ctx::preset_ref(fragment) else {
             return false;
-        }
-        self.load_preset_as(fragment, entry);
+        };
+        self.load_preset_as(&r.id, r.version, entry);
         true
     }
 
-    /// The address fragment of a load: `#head-of-line-blocking`, none for the sandbox and
-    /// a custom scenario (its share link is a button away; the autosave keeps it).
-    pub fn fragment_for(&self, id: &str, _s: &Scenario) -> String {
-        if id == "sandbox" || id == "custom" {
-            String::new()
-        } else {
-            format!("#{id}")
-        }
+    /// The address fragment of a load: the preset's name, and its version when it is not
+    /// the one the preset opens on (`#head-of-line-blocking`, `#fix-delayed-plugin@4.3`);
+    /// none for the sandbox on its own version and a custom scenario (its share link is a
+    /// button away; the autosave keeps it).
+    pub fn fragment_for(&self, id: &str, s: &Scenario) -> String {
+        // Compared with the preset as its file has it (the gallery's entry).
+        self.presets
+            .with_value(|ps| ps.iter().find(|p| p.id == id).cloned())
+            .map(|file| PresetRef::fragment(&file, s.broker_version()))
+            .unwrap_or_default()
     }
 
-    /// Loads a preset as [`Ctx::load_as`] does a scenario.
-    pub fn load_preset_as(&self, id: &str, entry: history::Entry) {
+    /// Loads a preset on `version` as [`Ctx::load_as`] does a scenario.
+    pub fn load_preset_as(&self, id: &str, version: Option<BrokerVersion>, entry: history::Entry) {
         let Some(text) = preset_text(id) else { return };
         match scenario::load_str(text) {
-            Ok(s) => self.load_as(id, s, entry),
+            Ok(mut s) => {
+                let meta = PresetMeta::of(id, &s);
+                let v = version.unwrap_or_else(|| meta.opens_on());
+                // 3.10 is what an absent `broker` means: a file keeps its own meaning.
+                if v != s.broker_version() {
+                    s.broker = (v != BrokerVersion::default()).then_some(v);
+                }
+                self.load_as(id, s, entry)
+            }
             Err(e) => self
                 .load_error
                 .set(Some(format!("{}: {}", e.path, e.message))),
@@ -213,6 +239,7 @@ impl Ctx {
         let leaving = self
             .hist
             .leaving(self, id, self.fragment_for(id, &s), entry);
+        self.notice.set(version::Notice::off_version(&s));
         self.meta.set(PresetMeta::of(id, &s));
         self.preset.set(id.to_string());
         self.load_error.set(None);
@@ -290,18 +317,24 @@ impl Ctx {
         self.pacer.update_value(|p| p.reset(until));
         self.sync_clock();
         self.selected.set(None);
-        self.alerts.set(vec![]);
         self.flights.set(vec![]);
         self.limit.set(None);
         self.stats.set(Stats::default());
-        self.depths.set(Depths::default());
         self.refresh.update_value(Refresh::reset);
-        if let Some((targets, snap)) = self.runner.try_update_value(|r| {
+        if let Some((targets, snap, alerts, depths)) = self.runner.try_update_value(|r| {
             let _ = r.drain();
-            (r.track.publish_targets.clone(), Snapshot::of(&r.sim))
+            (
+                r.track.publish_targets.clone(),
+                Snapshot::of(&r.sim),
+                // What the broker refused while declaring the topology, as any refusal.
+                r.start_alerts.clone(),
+                r.depths.clone().unwrap_or_default(),
+            )
         }) {
             self.targets.set(targets);
             self.snap.set(snap);
+            self.alerts.set(alerts);
+            self.depths.set(depths);
         }
         self.log_rev.update(|r| *r += 1);
         self.rev.update(|r| *r += 1);
@@ -331,27 +364,13 @@ impl Ctx {
         if self.targets.with_untracked(|t| *t != targets) {
             self.targets.set(targets);
         }
-        let sample: Vec<(String, u64)> = snap
-            .queues
-            .iter()
-            .map(|q| (q.name.clone(), q.ready))
-            .collect();
-        let t = snap.now_ms;
-        // The samples the runner took at its fixed steps since the last refresh, then now;
-        // added in place (no copy of the history), the chart told only when one was.
-        let stepped = self
+        // The depth record (kept by the runner after every instant), when it moved on.
+        let rev = self.depths.with_untracked(|d| d.rev);
+        if let Some(Some(d)) = self
             .runner
-            .try_update_value(|r| std::mem::take(&mut r.depth_log))
-            .unwrap_or_default();
-        let mut changed = false;
-        self.depths.update_untracked(|d| {
-            for (at, v) in stepped {
-                changed |= d.push(at, v);
-            }
-            changed |= d.push(t, sample);
-        });
-        if changed {
-            self.depths.notify();
+            .try_with_value(|r| r.depths.as_ref().filter(|d| d.rev != rev).cloned())
+        {
+            self.depths.set(d);
         }
         self.snap.set(snap);
     }
@@ -430,8 +449,12 @@ pub fn App() -> impl IntoView {
         .chain(PRESETS.iter())
         .filter_map(|(id, text)| PresetMeta::of_text(id, text).ok())
         .collect();
-    let first = scenario::load_str(SANDBOX).expect("the sandbox scenario loads");
+    let mut first = scenario::load_str(SANDBOX).expect("the sandbox scenario loads");
+    let opens_on = PresetMeta::of("sandbox", &first).opens_on();
+    first.broker = (opens_on != BrokerVersion::default()).then_some(opens_on);
     let runner = Runner::new(first.clone());
+    let start_alerts = runner.start_alerts.clone();
+    let start_depths = runner.depths.clone().unwrap_or_default();
     let snap = Snapshot::of(&runner.sim);
     let targets = runner.track.publish_targets.clone();
     let ctx = Ctx {
@@ -445,7 +468,7 @@ pub fn App() -> impl IntoView {
         lang: RwSignal::new(browser_lang()),
         snap: RwSignal::new(snap),
         log_rev: RwSignal::new(0),
-        alerts: RwSignal::new(vec![]),
+        alerts: RwSignal::new(start_alerts),
         flights: RwSignal::new(vec![]),
         wall: RwSignal::new(0.0),
         playing: RwSignal::new(false),
@@ -454,7 +477,7 @@ pub fn App() -> impl IntoView {
         quiet_at: RwSignal::new(None),
         selected: RwSignal::new(None),
         stats: RwSignal::new(Stats::default()),
-        depths: RwSignal::new(Depths::default()),
+        depths: RwSignal::new(start_depths),
         preset: RwSignal::new("sandbox".into()),
         meta: RwSignal::new(PresetMeta::of("sandbox", &first)),
         targets: RwSignal::new(targets),
@@ -465,6 +488,7 @@ pub fn App() -> impl IntoView {
         scenario_rev: RwSignal::new(0),
         load_rev: RwSignal::new(0),
         hist: history::History::new(),
+        notice: RwSignal::new(None),
     };
     provide_context(ctx);
     Effect::new(move |_| {

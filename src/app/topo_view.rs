@@ -346,7 +346,7 @@ pub fn Topology() -> impl IntoView {
             .badges
             .iter()
             .map(|b| {
-                let bw = b.chars().count() as f64 * 6.1 + 10.0;
+                let bw = topo::badge_width(b);
                 if bx > 8.0 && bx + bw > w - 4.0 {
                     bx = 8.0;
                     by += 18.0;

@@ -6,10 +6,46 @@
 //! a change of the scenario (`broker`), so it is loaded again from 0:00 as the JSON editor
 //! loads an edited scenario, and goes into the share link and the autosave with it.
 
+use delaylab_engine::scenario::Scenario;
+use delaylab_engine::version::impact::{self, Impact};
 use delaylab_engine::version::{notes, BrokerVersion};
+use delaylab_playground::impact_words::{self, Why};
 use leptos::prelude::*;
 
 use super::Ctx;
+
+/// What changes for the loaded scenario on the version it runs on: the engine's
+/// impacts (`version::impact`), said by `impact_words`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub why: Why,
+    pub from: BrokerVersion,
+    pub to: BrokerVersion,
+    pub impacts: Vec<Impact>,
+}
+
+impl Notice {
+    /// A scenario that runs on a version it is not written for.
+    pub fn off_version(s: &Scenario) -> Option<Notice> {
+        impact::off_version(s).map(|o| Notice {
+            why: Why::WrittenFor,
+            from: o.written_for,
+            to: o.runs_on,
+            impacts: o.impacts,
+        })
+    }
+
+    /// The selector moved `s` from `from` to its version now.
+    pub fn switched(s: &Scenario, from: BrokerVersion) -> Notice {
+        let to = s.broker_version();
+        Notice {
+            why: Why::Switched,
+            from,
+            to,
+            impacts: impact::impact(s, from, to),
+        }
+    }
+}
 
 /// The version of the loaded scenario, following every load.
 pub fn current(c: Ctx) -> Memo<BrokerVersion> {
@@ -29,13 +65,24 @@ pub fn VersionPicker() -> impl IntoView {
         let Some(v) = BrokerVersion::parse(&event_target_value(&ev)) else {
             return;
         };
-        if v == version.get_untracked() {
+        let from = version.get_untracked();
+        if v == from {
             return;
         }
-        let mut s = c.runner.with_value(|r| r.scenario.clone());
-        // 3.10 is what an absent `broker` means: keep old files and links as they were.
-        s.broker = (v != BrokerVersion::default()).then_some(v);
-        c.load_scenario("custom", s);
+        let id = c.preset.get_untracked();
+        let untouched = id != "custom" && c.runner.with_value(|r| r.recorded == 0);
+        if untouched {
+            // The preset itself on that version: its name and the version in the address.
+            c.load_on(&id, Some(v));
+        } else {
+            let mut s = c.runner.with_value(|r| r.scenario.clone());
+            // 3.10 is what an absent `broker` means: keep old files and links as they were.
+            s.broker = (v != BrokerVersion::default()).then_some(v);
+            c.load_scenario("custom", s);
+        }
+        // Said for this scenario: what the switch changed for the objects it declares.
+        let s = c.runner.with_value(|r| r.scenario.clone());
+        c.notice.set(Some(Notice::switched(&s, from)));
     };
     view! {
         <label class="version-picker" title=move || c.tr("ver_hint")>
@@ -80,5 +127,40 @@ pub fn VersionNotes(version: BrokerVersion) -> impl IntoView {
                 })
                 .collect_view()}
         </ul>
+    }
+}
+
+/// The notice: what changes for this scenario on the version it runs on, each
+/// difference with the objects it touches, its row and its source.
+#[component]
+pub fn VersionNotice() -> impl IntoView {
+    let c = expect_context::<Ctx>();
+    move || {
+        let lang = c.lang.get();
+        c.notice.get().map(|n| {
+            let heading = impact_words::heading(lang, n.why, n.from, n.to, n.impacts.is_empty());
+            let items = n
+                .impacts
+                .iter()
+                .map(|i| {
+                    let words = impact_words::words(lang, i, n.to);
+                    let source = impact_words::source(lang, i);
+                    view! {
+                        <li data-testid="notice-item" data-row=i.row>
+                            {words} " " <span class="muted">"(" {source} ")"</span>
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class="version-notice" role="status" data-testid="version-notice" data-why=format!("{:?}", n.why)>
+                    <p class="notice-head">
+                        <span aria-hidden="true">"ⓘ "</span>
+                        {heading}
+                    </p>
+                    <ul>{items}</ul>
+                </div>
+            }
+        })
     }
 }

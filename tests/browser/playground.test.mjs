@@ -45,9 +45,8 @@ export const tests = [
       assert.equal((await page.locator('[data-testid="clock"]').textContent())?.trim(), '0:00:00.000');
       const presets = await page.locator('[data-testid^="preset-"]').count();
       assert.ok(presets >= 17, `only ${presets} presets in the gallery`);
-      // The x-delayed-message exchange is drawn differently and shows messages_delayed.
-      assert.ok(await page.locator('.node.delayed-x').count() > 0, 'no delayed exchange node');
-      assert.match(await page.locator('.node.delayed-x').first().textContent(), /messages_delayed 0/);
+      // The sandbox: a wait queue per delay, each with its TTL and DLX badges.
+      assert.match(await page.locator('[data-testid="node-q:order.delay.30m"]').textContent(), /TTL 30m.*DLX/);
       await top(t);
     },
   },
@@ -98,15 +97,16 @@ export const tests = [
     async run(t) {
       await t.goto('', ready);
       const { page, assert } = t;
-      // The sandbox: order.delay.exchange -> order.delay.queue (DLX) -> order.dlx.queue -> closer.
+      // The sandbox: order.delay.exchange -[10s]-> order.delay.10s (TTL 10 s, DLX) ->
+      // order.dlx.queue -> closer; an expiration of 5000 is the lower TTL.
       await page.selectOption('[data-testid="pub-exchange"]', 'order.delay.exchange');
-      await page.fill('[data-testid="pub-rk"]', 'order.create');
+      await page.fill('[data-testid="pub-rk"]', '10s');
       await page.fill('[data-testid="pub-body"]', 'T1');
       await page.click('[data-testid="quick-5000"]');
       assert.equal(await page.inputValue('[data-testid="pub-expiration"]'), '5000');
       await page.click('[data-testid="publish-btn"]');
-      await page.waitForSelector('[data-testid="queue-order.delay.queue"] .chip');
-      assert.match(await page.locator('[data-testid="queue-order.delay.queue"] .chip').first().textContent(), /T1/);
+      await page.waitForSelector('[data-testid="queue-order.delay.10s"] .chip');
+      assert.match(await page.locator('[data-testid="queue-order.delay.10s"] .chip').first().textContent(), /T1/);
       await jumpTo(t, '10s');
       await waitClock(t, '0:00:10.000');
       const d = await logLines(t, 'delivered', 'T1');
@@ -127,16 +127,21 @@ export const tests = [
       await page.fill('[data-testid="pub-headers"]', '{not json');
       await page.click('[data-testid="publish-btn"]');
       assert.match(await page.locator('[data-testid="form-error"]').textContent(), /JSON/);
-      // The plugin: quick delay fills x-delay for an x-delayed-message exchange.
+      // The plugin (its preset, on 3.10): quick delay fills x-delay for an x-delayed-message
+      // exchange.
       await page.fill('[data-testid="pub-headers"]', '');
       await page.fill('[data-testid="pub-expiration"]', '');
+      await page.click('[data-testid="preset-fix-delayed-plugin"]');
+      await page.waitForSelector('[data-testid="node-x:order.delayed.exchange"]');
       await page.selectOption('[data-testid="pub-exchange"]', 'order.delayed.exchange');
       await page.fill('[data-testid="pub-rk"]', 'order.timeout');
       await page.fill('[data-testid="pub-body"]', 'P1');
       await page.click('[data-testid="quick-30000"]');
       assert.equal(await page.inputValue('[data-testid="pub-xdelay"]'), '30000');
       await page.click('[data-testid="publish-btn"]');
-      await page.waitForFunction(() => document.querySelector('[data-testid="messages-delayed"]')?.textContent === '1');
+      // In the exchange's store with the preset's A (published at 0:00).
+      await page.waitForFunction(() => /P1/.test(document.querySelector('[data-testid="delayed-order.delayed.exchange"]')?.textContent ?? ''));
+      assert.equal(await page.locator('[data-testid="messages-delayed"]').textContent(), '2');
       await top(t);
     },
   },

@@ -14,12 +14,12 @@ async function copyLink(page) {
 
 export const tests = [
   {
-    name: 'a 4.0 preset says its rules are from source and release notes, and lists them',
+    name: 'a 4.2 preset says its rules are from source and release notes, and lists them',
     async run(t) {
-      await t.goto('#poison-message-3-10-vs-4-0', { ready: '[data-testid="app"]' });
-      await t.page.waitForFunction((sel) => document.querySelector(sel)?.value === '4.0', picker);
+      await t.goto('#upgrade-to-4-3-delayed-orders', { ready: '[data-testid="app"]' });
+      await t.page.waitForFunction((sel) => document.querySelector(sel)?.value === '4.2', picker);
       const text = await t.page.locator(badge).textContent();
-      t.assert.match(text, /RabbitMQ 4\.0/);
+      t.assert.match(text, /RabbitMQ 4\.2/);
       t.assert.match(text, /not a live broker/);
       t.assert.doesNotMatch(text, /Checked against/);
       await t.page.click(badge);
@@ -30,22 +30,22 @@ export const tests = [
     },
   },
   {
-    name: 'a 3.10 preset is checked live; choosing 4.0 reloads it on 4.0 and the share link keeps it',
+    name: 'a 3.10 preset is checked live; choosing 4.2 reloads it on 4.2 and the share link keeps it',
     async run(t) {
       await t.goto('#head-of-line-blocking', { ready: '[data-testid="app"]' });
       t.assert.equal(await t.page.locator(picker).inputValue(), '3.10');
       t.assert.match(await t.page.locator(badge).textContent(), /Checked against RabbitMQ 3\.10\.8/);
       await t.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(t.baseUrl).origin });
-      await t.page.selectOption(picker, '4.0');
+      await t.page.selectOption(picker, '4.2');
       await t.page.waitForFunction((sel) => /not a live broker/.test(document.querySelector(sel)?.textContent ?? ''), badge);
       t.assert.equal(await t.page.locator('[data-testid="clock"]').first().textContent().then((s) => s.trim()), '0:00:00.000');
       const json = await t.page.locator('[data-testid="scenario-json"]').inputValue();
-      t.assert.equal(JSON.parse(json).broker, '4.0', 'the scenario now names its version');
+      t.assert.equal(JSON.parse(json).broker, '4.2', 'the scenario now names its version');
       const link = await copyLink(t.page);
       const p = await t.page.context().newPage();
       await p.goto(link);
       await p.waitForSelector(picker);
-      await p.waitForFunction((sel) => document.querySelector(sel)?.value === '4.0', picker);
+      await p.waitForFunction((sel) => document.querySelector(sel)?.value === '4.2', picker);
       await p.close();
       // Back to 3.10: `broker` leaves the scenario again (an absent broker is 3.10).
       await t.page.selectOption(picker, '3.10');

@@ -16,6 +16,8 @@ export const tests = [
     async run(t) {
       const { page, assert } = t;
       await t.goto('', { ready: '[data-testid="topology"] .node' });
+      // The sandbox's 30 min wait queue (expiration 20 s wins: the lower TTL).
+      await page.fill('[data-testid="pub-rk"]', '30m');
       await page.fill('[data-testid="pub-body"]', 'order-{n}');
       await page.fill('[data-testid="pub-expiration"]', '20000');
       await page.fill('[data-testid="pub-count"]', '2000');
@@ -26,7 +28,7 @@ export const tests = [
       // Let the 2,000 publishes run (10 s of virtual time at 1x would be slow: use 10x).
       await page.click('[data-testid="speed-10"]');
       await page.waitForFunction(
-        () => /ready 2000/.test(document.querySelector('[data-testid="node-q:order.delay.queue"]')?.textContent || ''),
+        () => /ready 2000/.test(document.querySelector('[data-testid="node-q:order.delay.30m"]')?.textContent || ''),
         null,
         { timeout: 30_000 },
       );
@@ -48,7 +50,7 @@ export const tests = [
                   p50_ms: d[Math.floor(d.length / 2)],
                   p95_ms: d[Math.floor(d.length * 0.95)],
                   max_ms: d[d.length - 1],
-                  in_flight: document.querySelector('[data-testid="node-q:order.delay.queue"]')?.textContent,
+                  in_flight: document.querySelector('[data-testid="node-q:order.delay.30m"]')?.textContent,
                 });
               }
             };

@@ -142,11 +142,18 @@ pub enum EventKind {
         queue: Sym,
         consumer: ConsumerId,
         requeue: bool,
+        /// The consumer sent `basic.nack` (else `basic.reject`). On 4.3 this decides
+        /// whether a quorum queue's delivery limit counts the return (D9) and which
+        /// delayed-retry type sets it aside (D16). Not in any output (traces unchanged).
+        nack: bool,
     },
     Requeued {
         msg: MsgId,
         copy: CopyId,
         queue: Sym,
+        /// 4.3 delayed retry (D16): the message is set aside, not deliverable, until this
+        /// time; `None` when it is ready at once. Not in any output (traces unchanged).
+        held_until_ms: Option<u64>,
     },
     ConsumerAttached {
         consumer: ConsumerId,
@@ -268,6 +275,49 @@ impl EventKind {
         "error",
     ];
 
+    /// Every name [`EventKind::name`] gives, the message kinds first (in their order),
+    /// then consumers, topology, the node, limits and the order lab's kinds: what a log's
+    /// kind filter offers so that every line it can show can be picked.
+    pub const ALL_KINDS: &'static [&'static str] = &[
+        "published",
+        "enqueued",
+        "expired",
+        "dead_lettered",
+        "delayed",
+        "delay_due",
+        "delivered",
+        "acked",
+        "rejected",
+        "requeued",
+        "dropped",
+        "returned",
+        "confirmed",
+        "error",
+        "consumer_attached",
+        "consumer_detached",
+        "consumer_timeout",
+        "exchange_declared",
+        "exchange_deleted",
+        "queue_declared",
+        "queue_deleted",
+        "bound",
+        "unbound",
+        "purged",
+        "node_down",
+        "node_up",
+        "broker_upgraded",
+        "limit_reached",
+        "order_created",
+        "order_paid",
+        "order_canceled",
+        "order_closed",
+        "close_skipped",
+        "stock_released",
+        "order_reminded",
+        "scan_run",
+        "fault_injected",
+    ];
+
     pub fn name(&self) -> &'static str {
         match self {
             EventKind::Published { .. } => "published",
@@ -322,5 +372,43 @@ impl EventKind {
             EventKind::Order(o) => o.msg(),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EventKind;
+
+    #[test]
+    fn every_kind_the_presets_emit_is_listed_and_message_kinds_come_first() {
+        let all = EventKind::ALL_KINDS;
+        assert_eq!(
+            &all[..EventKind::MESSAGE_KINDS.len()],
+            EventKind::MESSAGE_KINDS
+        );
+        let mut unique = all.to_vec();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), all.len(), "a kind is listed twice");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+        let mut seen = std::collections::BTreeSet::new();
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_none_or(|x| x != "json") {
+                continue;
+            }
+            let s = crate::scenario::load_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            let limits = crate::limits::Limits {
+                max_events: 20_000,
+                ..crate::limits::Limits::default()
+            };
+            crate::report::run_with(&s, limits, |e, _| {
+                seen.insert(e.kind.name());
+            });
+        }
+        for k in &seen {
+            assert!(all.contains(k), "{k} is emitted but not in ALL_KINDS");
+        }
+        assert!(seen.len() > 20, "the presets emit many kinds: {seen:?}");
     }
 }

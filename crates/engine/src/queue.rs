@@ -214,6 +214,12 @@ impl Queue {
             .collect()
     }
 
+    /// Entries set aside by delayed retry with their ready times, earliest first (for
+    /// snapshots).
+    pub fn iter_set_aside(&self) -> impl Iterator<Item = (u64, &Entry)> {
+        self.set_aside.iter().map(|((at, _), e)| (*at, e))
+    }
+
     /// Entries set aside by delayed retry (not ready, not deliverable).
     pub fn set_aside_len(&self) -> u64 {
         self.set_aside.len() as u64

@@ -6,10 +6,12 @@
 //!
 //! For each queued message: its remaining TTL, or, once its expiry time has passed
 //! while it waits behind the head, how overdue it is (head-of-line blocking, visible).
+//! For each message a quorum queue holds for 4.3's delayed retry: when it is back and
+//! which delivery it will be (it is in the queue, not ready: `held`).
 
 use crate::exchange::Destination;
 use crate::queue::{Overflow, Queue, QueueKind, NEVER};
-use crate::scenario::OutcomePlan;
+use crate::scenario::{Outcome, OutcomePlan};
 use crate::sim::Sim;
 
 pub const MAX_ENTRIES: usize = 60;
@@ -62,6 +64,13 @@ pub struct QueueView {
     pub max_length_bytes: Option<u64>,
     pub overflow: &'static str,
     pub expires_ms: Option<u64>,
+    /// Quorum: the delivery limit in force (`x-delivery-limit`, or the version's default
+    /// when `delivery_limit_default`); a negative one as declared.
+    pub delivery_limit: Option<i64>,
+    /// The limit is the version's default (4.0+: 20), not the queue's argument (D8).
+    pub delivery_limit_default: bool,
+    /// Quorum, 4.3: the delayed retry the queue's `x-delayed-retry-*` arguments set (D16).
+    pub delayed_retry: Option<crate::version::DelayedRetry>,
     pub ready: u64,
     pub unacked: u64,
     pub ready_bytes: u64,
@@ -69,6 +78,10 @@ pub struct QueueView {
     pub overdue: u64,
     /// The first ready messages, head first.
     pub head: Vec<EntryView>,
+    /// Messages set aside by 4.3 delayed retry (not ready, not deliverable yet), the
+    /// earliest first, at most [`MAX_ENTRIES`]; `held_total` counts them all.
+    pub held: Vec<HeldView>,
+    pub held_total: u64,
     pub consumers: Vec<String>,
 }
 
@@ -83,6 +96,21 @@ pub struct EntryView {
     /// How long ago its expiry passed (it is stuck behind the head).
     pub overdue_ms: Option<u64>,
     pub redelivered: bool,
+}
+
+/// A message a quorum queue holds for its delayed retry (4.3, D16): back in the queue
+/// at `ready_at_ms`, for its delivery number `attempt`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeldView {
+    pub msg: u32,
+    pub copy: u64,
+    pub body: String,
+    pub ready_at_ms: u64,
+    pub remaining_ms: u64,
+    /// The delivery it will be: returns so far + 1.
+    pub attempt: u32,
+    /// Failed deliveries so far (4.3's delivery count, what the delay grows with).
+    pub failed: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -222,6 +250,10 @@ fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
             Overflow::RejectPublishDlx => "reject-publish-dlx",
         },
         expires_ms: r.expires_ms,
+        delivery_limit: r.delivery_limit,
+        delivery_limit_default: r.delivery_limit.is_some()
+            && q.arguments.get("x-delivery-limit").is_none(),
+        delayed_retry: r.delayed_retry,
         ready: q.ready_len(),
         unacked: q.unacked_len(),
         ready_bytes: q.ready_bytes(),
@@ -242,11 +274,36 @@ fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
                 }
             })
             .collect(),
+        held: q
+            .iter_set_aside()
+            .take(MAX_ENTRIES)
+            .map(|(at, e)| HeldView {
+                msg: e.msg.id.0,
+                copy: e.copy.0,
+                body: e.msg.body.to_string(),
+                ready_at_ms: at,
+                remaining_ms: at.saturating_sub(now),
+                attempt: e.returns.saturating_add(1),
+                failed: e.failed,
+            })
+            .collect(),
+        held_total: q.set_aside_len(),
         consumers: q
             .consumers
             .iter()
             .map(|c| sim.consumers()[c.0 as usize].spec.name.clone())
             .collect(),
+    }
+}
+
+/// An outcome as the AMQP method the consumer sends: basic.nack and basic.reject are told
+/// apart (on 4.3 only a reject counts toward a quorum queue's delivery limit, D9).
+fn outcome_words(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Ack => "ack",
+        Outcome::Reject => "reject",
+        Outcome::Requeue => "nack requeue",
+        Outcome::RejectRequeue => "reject requeue",
     }
 }
 
@@ -263,18 +320,57 @@ fn consumers(sim: &Sim) -> Vec<ConsumerView> {
             unacked: c.unacked,
             handle_ms: c.spec.handle_ms,
             outcome: match &c.spec.outcome {
-                OutcomePlan::Fixed(o) => format!("{o:?}").to_lowercase(),
+                OutcomePlan::Fixed(o) => outcome_words(*o).to_string(),
                 OutcomePlan::Sequence(list) => list
                     .iter()
-                    .map(|o| format!("{o:?}").to_lowercase())
+                    .map(|o| outcome_words(*o))
                     .collect::<Vec<_>>()
                     .join(", "),
                 OutcomePlan::Weighted(w) => w
                     .iter()
-                    .map(|(o, p)| format!("{}:{p}", format!("{o:?}").to_lowercase()))
+                    .map(|(o, p)| format!("{}:{p}", outcome_words(*o)))
                     .collect::<Vec<_>>()
                     .join(", "),
             },
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 4.3 delayed retry (retry-backoff-4-3): at 0:01 order-new, rejected once at 0:00,
+    /// is in orders.work, not ready, back at 0:02 for its second delivery.
+    #[test]
+    fn a_message_held_for_delayed_retry_is_shown_in_its_queue_with_its_time() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../scenarios/retry-backoff-4-3.json"),
+        )
+        .unwrap();
+        let s = crate::scenario::load_str(&text).unwrap();
+        let mut sim = Sim::new(&s);
+        while sim.advance(1_000) == crate::sim::Progress::More {}
+        let snap = Snapshot::of(&sim);
+        let q = snap.queue("orders.work").unwrap();
+        assert_eq!((q.ready, q.unacked, q.held_total), (0, 0, 1));
+        let h = &q.held[0];
+        assert_eq!(h.body, "order-new");
+        assert_eq!(
+            (h.ready_at_ms, h.remaining_ms, h.attempt, h.failed),
+            (2_000, 1_000, 2, 1)
+        );
+        let retry = q.delayed_retry.expect("the queue's delayed retry");
+        assert_eq!((retry.min_ms, retry.max_ms), (2_000, 10_000));
+        assert_eq!(
+            (q.delivery_limit, q.delivery_limit_default),
+            (Some(20), true)
+        );
+        let classic = snap.queue("legacy.work").unwrap();
+        assert_eq!(
+            (classic.delivery_limit, classic.delayed_retry),
+            (None, None)
+        );
+    }
 }

@@ -181,7 +181,7 @@ impl Lane {
         let d = &r.track.delivered;
         let delivered = d[d.len().saturating_sub(LANE_DELIVERIES)..]
             .iter()
-            .map(|(m, at, late)| (short(r.track.body(*m)), *at, *late))
+            .map(|d| (short(r.track.body(d.msg)), d.t_ms, d.late_ms))
             .collect();
         LaneView {
             key: self.key.clone(),
@@ -256,7 +256,7 @@ pub fn run_to_end(key: LaneKey, scenario: Scenario) -> FinalRow {
         deliveries: t
             .delivered
             .iter()
-            .map(|(m, at, late)| (short(t.body(*m)), *at, *late))
+            .map(|d| (short(t.body(d.msg)), d.t_ms, d.late_ms))
             .collect(),
         stopped,
     }

@@ -34,7 +34,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         // The playground's two side columns (<aside>): landmarks need names that tell them apart.
         "area_left" => ("Scenarios", "场景"),
         "area_right" => ("Publish, consume, inspect", "发布、消费与查看消息"),
-        "tagline" => ("Watch RabbitMQ delayed messages move: DLX + TTL wait queues and the delayed-message plugin.", "看 RabbitMQ 延迟消息怎么走:DLX + TTL 等待队列,以及延迟消息插件。"),
+        "tagline" => ("Watch delayed messages move through a simulated RabbitMQ 3.10 to 4.3: TTL + DLX wait queues, retries, what each version changes.", "看延迟消息怎样流过模拟的 RabbitMQ(3.10 至 4.3):TTL + 死信等待队列、重试,以及各版本的差异。"),
         "virtual_time" => ("virtual time", "虚拟时间"),
         "footer" => ("a deterministic simulation of RabbitMQ (3.10 to 4.3) running in your browser (WebAssembly)", "在浏览器中运行的 RabbitMQ(3.10 至 4.3)确定性模拟(WebAssembly)"),
         "controls" => ("Clock controls", "时钟控制"),
@@ -71,6 +71,10 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "l_expires_at" => ("expires at", "到期于"),
         "l_due" => ("due", "到期于"),
         "l_late" => ("late", "迟到"),
+        "l_held_until" => ("held for delayed retry until", "延迟重试,保留到"),
+        "l_unused" => ("unused", "闲置"),
+        "l_messages" => ("messages", "条消息"),
+        "l_node_lost" => ("lost for good", "永久丢失"),
         "seek_too_far" => ("The clock goes at most 30 days (720:00:00).", "时钟最多只能到 30 天(720:00:00)。"),
         "running_to" => ("Running to", "正在运行到"),
         "reached_until" => ("The scenario ends at", "场景结束于"),
@@ -89,6 +93,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "gallery_hint" => ("One click loads a scenario; then press Play or jump to a time.", "点击加载场景,然后按播放或跳转到某个时间。"),
         "scenario" => ("Scenario", "场景"),
         "what_to_watch" => ("What to watch:", "观察要点:"),
+        "quick_publish" => ("Publish an order that waits", "发布一条订单,等待"),
         "queues" => ("Queues", "队列"),
         "queues_hint" => ("Messages in FIFO order, head first, with the TTL left. Only the head can expire: a message whose TTL has passed but waits behind it is OVERDUE.", "消息按先进先出排列,队头在前,显示剩余 TTL。只有队头会过期:TTL 已到却排在后面的消息标记为「已超时」。"),
         "fifo" => ("Messages, head first", "消息(队头在前)"),
@@ -96,6 +101,8 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "unacked" => ("unacked", "未确认"),
         "overdue" => ("overdue", "已超时"),
         "overdue_tag" => ("OVERDUE", "已超时"),
+        "held" => ("held", "延迟重试中"),
+        "held_list" => ("Held for delayed retry, back first", "延迟重试中的消息(先回来的在前)"),
         "no_ttl" => ("no TTL", "无 TTL"),
         "more" => ("more not shown", "条未显示"),
         "empty" => ("empty", "空"),
@@ -140,6 +147,8 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "lateness_hint" => ("How much later than its delay each message was delivered (expired late behind the head, or released late).", "每条消息比预期晚多久被投递(排在队头后面过期太晚,或释放太晚)。"),
         "delivered_n" => ("delivered", "已投递"),
         "mean" => ("mean", "平均"),
+        "retries" => ("retries (not handled)", "重试(未处理)"),
+        "unhandled_for" => ("unhandled for up to", "最长未处理"),
         "chart_label" => ("Lateness of each delivered message", "每条已投递消息的延迟偏差"),
         "deliveries_axis" => ("deliveries →", "投递顺序 →"),
         "log" => ("Event log", "事件日志"),
@@ -222,7 +231,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "code_copied" => ("Copied to the clipboard.", "已复制到剪贴板。"),
         "code_copy_failed" => ("The clipboard refused: select the code and press Ctrl+C.", "剪贴板拒绝了:请选中代码后按 Ctrl+C。"),
         "code_saved" => ("Downloaded", "已下载"),
-        "chk_badge" => ("Checked against RabbitMQ 3.10.8", "已对照 RabbitMQ 3.10.8 验证"),
+        "chk_badge" => ("Checked against RabbitMQ {v}", "已对照 RabbitMQ {v} 验证"),
         "ver_label" => ("RabbitMQ version", "RabbitMQ 版本"),
         "ver_hint" => ("A change reloads the scenario from 0:00 on that version (kept in the link and the autosave).", "切换后场景会在该版本上从 0:00 重新加载(写入分享链接和自动保存)。"),
         "ver_badge" => ("From source and release notes, not a live broker", "依据源码与发布说明,未对照真实 Broker"),
@@ -258,6 +267,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "k_delivered" => ("delivered", "投递"),
         "k_acked" => ("acked", "已确认"),
         "k_rejected" => ("rejected", "被拒绝"),
+        "k_nacked" => ("nacked", "被否认(nack)"),
         "k_requeued" => ("requeued", "重新入队"),
         "k_dropped" => ("dropped", "丢弃"),
         "k_returned" => ("returned", "退回"),
@@ -277,6 +287,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "node_down" => ("node down", "节点宕机"),
         "node_up" => ("node up", "节点恢复"),
         "limit_reached" => ("limit reached", "达到模拟上限"),
+        "broker_upgraded" => ("broker upgraded", "Broker 升级"),
         _ => return crate::i18n_orders::t(lang, key),
     };
     if lang == Lang::Zh {
@@ -316,6 +327,7 @@ pub fn kind_key(kind: &str) -> &'static str {
         "node_down" => "node_down",
         "node_up" => "node_up",
         "limit_reached" => "limit_reached",
+        "broker_upgraded" => "broker_upgraded",
         _ => crate::i18n_orders::kind_key(kind),
     }
 }
@@ -323,6 +335,16 @@ pub fn kind_key(kind: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::Lang;
+
+    #[test]
+    fn every_kind_the_engine_emits_has_words_in_both_languages() {
+        for k in delaylab_engine::EventKind::ALL_KINDS {
+            let key = super::kind_key(k);
+            assert_ne!(key, "k_other", "{k} has no words");
+            assert_ne!(super::t(Lang::Zh, key), key, "{k} has no Chinese words");
+            assert!(!super::t(Lang::En, key).is_empty());
+        }
+    }
 
     #[test]
     fn a_language_code_round_trips_and_an_unknown_one_is_none() {

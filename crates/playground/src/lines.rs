@@ -2,7 +2,7 @@
 //! UI language, RabbitMQ's names, codes and texts as RabbitMQ writes them; and the
 //! short forms the views share (a body cut to fit, a span of time).
 
-use delaylab_engine::report::{render, text::clock, trace};
+use delaylab_engine::report::{render, text::clock};
 use delaylab_engine::{EventKind, Sim};
 
 use crate::i18n::{t, Lang};
@@ -18,9 +18,15 @@ pub enum Level {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogLine {
+    /// The run (`Track::run`) and the event's place in it: unique in the page.
+    pub run: u64,
     pub seq: u64,
     pub t_ms: u64,
+    /// The engine's kind name (`EventKind::name`): what the kind filter matches.
     pub kind: &'static str,
+    /// The UI text key of its label: the kind's, or a finer one (`k_nacked` for a
+    /// rejection sent as basic.nack).
+    pub label: &'static str,
     pub msg: Option<u32>,
     pub body: String,
     pub place: String,
@@ -73,6 +79,7 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
     };
     let id = e.kind.msg_id().map(|m| m.0);
     let mut level = Level::Info;
+    let mut label = crate::i18n::kind_key(e.kind.name());
     let (place, detail): (String, String) = match &e.kind {
         EventKind::Published { msg, mandatory } => {
             let mut d = format!("[{}]", s(msg.routing_key()));
@@ -213,15 +220,29 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
             queue,
             consumer: c,
             requeue,
+            nack,
             ..
         } => {
             level = Level::Warn;
+            if *nack {
+                label = "k_nacked";
+            }
+            let method = if *nack { "basic.nack" } else { "basic.reject" };
             (
                 s(*queue),
-                format!("{} requeue={requeue}", consumer(Some(*c))),
+                format!("{} {method} requeue={requeue}", consumer(Some(*c))),
             )
         }
-        EventKind::Requeued { queue, .. } => (s(*queue), String::new()),
+        EventKind::Requeued {
+            queue,
+            held_until_ms,
+            ..
+        } => (
+            s(*queue),
+            held_until_ms.map_or_else(String::new, |at| {
+                format!("{} {}", w("l_held_until"), clock(at))
+            }),
+        ),
         EventKind::ConsumerTimedOut {
             queue,
             consumer: c,
@@ -237,19 +258,92 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
             level = Level::Bad;
             (String::new(), text.to_string())
         }
-        _ => {
-            let mut v = trace::event_json(e, sim);
-            if let Some(m) = v.as_object_mut() {
-                m.remove("t_ms");
-                m.remove("event");
-            }
-            (String::new(), v.to_string())
+        EventKind::ConsumerAttached { consumer: c, queue }
+        | EventKind::ConsumerDetached { consumer: c, queue } => (s(*queue), consumer(Some(*c))),
+        EventKind::ExchangeDeclared { exchange } => {
+            let kind = sim
+                .exchanges()
+                .find(|x| x.name == *exchange)
+                .map(|x| {
+                    if x.delayed {
+                        format!("x-delayed-message ({})", x.kind.as_str())
+                    } else {
+                        x.kind.as_str().to_string()
+                    }
+                })
+                .unwrap_or_default();
+            (ex_name(syms.str(*exchange)), kind)
+        }
+        EventKind::ExchangeDeleted { exchange } => (ex_name(syms.str(*exchange)), String::new()),
+        EventKind::QueueDeclared { queue } => {
+            let kind = sim
+                .queues()
+                .find(|q| q.name == *queue)
+                .map(|q| if q.is_quorum() { "quorum" } else { "classic" })
+                .unwrap_or_default();
+            (s(*queue), kind.to_string())
+        }
+        EventKind::QueueDeleted { queue, expired } => (
+            s(*queue),
+            if *expired {
+                format!("x-expires ({})", w("l_unused"))
+            } else {
+                String::new()
+            },
+        ),
+        EventKind::Bound {
+            source,
+            destination,
+            to_exchange,
+            routing_key,
+        }
+        | EventKind::Unbound {
+            source,
+            destination,
+            to_exchange,
+            routing_key,
+        } => (
+            ex_name(syms.str(*source)),
+            format!(
+                "→ {}{} [{}]",
+                if *to_exchange { "⇄ " } else { "" },
+                s(*destination),
+                s(*routing_key)
+            ),
+        ),
+        EventKind::Purged { queue, count } => (s(*queue), format!("{count} {}", w("l_messages"))),
+        EventKind::NodeDown { lost } => {
+            level = Level::Bad;
+            (
+                String::new(),
+                if *lost { w("l_node_lost") } else { "" }.to_string(),
+            )
+        }
+        EventKind::NodeUp => (String::new(), String::new()),
+        EventKind::BrokerUpgraded { from, to, text } => {
+            level = Level::Warn;
+            (format!("RabbitMQ {from} → {to}"), text.to_string())
+        }
+        EventKind::Order(o) => {
+            // The lab's fields as "name value" pairs (its words are its own).
+            let mut m = serde_json::Map::new();
+            o.json_fields(&mut m);
+            let d: Vec<String> = m
+                .iter()
+                .map(|(k, v)| match v {
+                    serde_json::Value::String(t) => format!("{k} {t}"),
+                    other => format!("{k} {other}"),
+                })
+                .collect();
+            (String::new(), d.join(", "))
         }
     };
     LogLine {
+        run: track.run,
         seq: entry.seq,
         t_ms: e.t_ms,
         kind: e.kind.name(),
+        label,
         msg: id,
         body: id.map(|i| short(track.body(i))).unwrap_or_default(),
         place,

@@ -3,6 +3,7 @@
 
 use delaylab_engine::scenario::duration::duration_from_json;
 use delaylab_engine::scenario::Scenario;
+use delaylab_engine::version::BrokerVersion;
 use serde_json::Value;
 
 use crate::i18n::Lang;
@@ -15,7 +16,13 @@ pub struct PresetMeta {
     pub description: String,
     pub watch: String,
     pub until_ms: Option<u64>,
+    /// The file's `broker` (absent: 3.10) and `versions` (what it is written for).
+    pub broker: Option<BrokerVersion>,
+    pub versions: Vec<BrokerVersion>,
 }
+
+/// The preset a fresh visit opens: the sandbox.
+pub const SANDBOX_ID: &str = "sandbox";
 
 impl PresetMeta {
     pub fn of(id: &str, s: &Scenario) -> PresetMeta {
@@ -25,6 +32,29 @@ impl PresetMeta {
             description: s.description.clone(),
             watch: s.watch.clone(),
             until_ms: s.until_ms,
+            broker: s.broker,
+            versions: s.versions.clone(),
+        }
+    }
+
+    /// The version the preset opens on when its link names none: its file's `broker`
+    /// (absent: 3.10, so old links and files mean what they meant), except the sandbox,
+    /// the first scenario of a fresh visit, which opens on the newest version checked
+    /// against a live broker (it is written for every version).
+    pub fn opens_on(&self) -> BrokerVersion {
+        if self.id == SANDBOX_ID {
+            BrokerVersion::newest_live_checked()
+        } else {
+            self.broker.unwrap_or_default()
+        }
+    }
+
+    /// The versions it is written for, oldest first (`Scenario::written_for`).
+    pub fn written_for(&self) -> Vec<BrokerVersion> {
+        if self.versions.is_empty() {
+            vec![self.broker.unwrap_or_default()]
+        } else {
+            self.versions.clone()
         }
     }
 
@@ -48,13 +78,67 @@ impl PresetMeta {
             .map(duration_from_json)
             .transpose()
             .map_err(|e| format!("until: {e}"))?;
+        let version = |v: &Value, key: &str| {
+            v.as_str()
+                .and_then(BrokerVersion::parse)
+                .ok_or_else(|| format!("{key}: not a RabbitMQ version"))
+        };
+        let broker = v.get("broker").map(|b| version(b, "broker")).transpose()?;
+        let mut versions = match v.get("versions") {
+            None => Vec::new(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|x| version(x, "versions"))
+                .collect::<Result<_, _>>()?,
+            Some(_) => return Err("versions: not a list".into()),
+        };
+        versions.sort();
         Ok(PresetMeta {
             id: id.to_string(),
             name: text_field("name")?,
             description: text_field("description")?,
             watch: text_field("watch")?,
             until_ms,
+            broker,
+            versions,
         })
+    }
+}
+
+/// A preset named in the address: `#head-of-line-blocking` (on the version it opens on)
+/// or `#fix-delayed-plugin@4.3` (on that version).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PresetRef {
+    pub id: String,
+    pub version: Option<BrokerVersion>,
+}
+
+impl PresetRef {
+    /// Reads a fragment (with or without `#`); `None` when the part after `@` is not a
+    /// version (the fragment is then not a preset reference).
+    pub fn parse(fragment: &str) -> Option<PresetRef> {
+        let f = fragment.trim_start_matches('#');
+        match f.split_once('@') {
+            None => Some(PresetRef {
+                id: f.to_string(),
+                version: None,
+            }),
+            Some((id, v)) => Some(PresetRef {
+                id: id.to_string(),
+                version: Some(BrokerVersion::parse(v)?),
+            }),
+        }
+    }
+
+    /// The fragment for preset `m` shown on `on`: its name, and the version unless it is
+    /// the one the preset opens on. The sandbox on its own version has none (a fresh
+    /// visit's address stays bare).
+    pub fn fragment(m: &PresetMeta, on: BrokerVersion) -> String {
+        match (m.id == SANDBOX_ID, on == m.opens_on()) {
+            (true, true) => String::new(),
+            (false, true) => format!("#{}", m.id),
+            (_, false) => format!("#{}@{}", m.id, on.as_str()),
+        }
     }
 }
 
@@ -114,6 +198,8 @@ mod tests {
             description: "d".into(),
             watch: watch.into(),
             until_ms: None,
+            broker: None,
+            versions: vec![],
         }
     }
 
@@ -159,6 +245,40 @@ mod tests {
         assert!(PresetMeta::of_text("x", "{").is_err());
         let m = PresetMeta::of_text("x", r#"{"until": "40m", "topology": {}}"#).unwrap();
         assert_eq!((m.name.as_str(), m.until_ms), ("", Some(2_400_000)));
+    }
+
+    #[test]
+    fn a_preset_reference_names_the_version_unless_it_is_the_presets_own() {
+        use BrokerVersion::*;
+        let r = PresetRef::parse("#fix-delayed-plugin@4.3").unwrap();
+        assert_eq!(
+            (r.id.as_str(), r.version),
+            ("fix-delayed-plugin", Some(V4_3))
+        );
+        assert_eq!(
+            PresetRef::parse("head-of-line-blocking").unwrap().version,
+            None
+        );
+        assert_eq!(PresetRef::parse("#x@4.4"), None);
+        let hol = meta("head-of-line-blocking", "H", "w");
+        assert_eq!(hol.opens_on(), V3_10, "no broker: 3.10, as old links meant");
+        assert_eq!(PresetRef::fragment(&hol, V3_10), "#head-of-line-blocking");
+        assert_eq!(
+            PresetRef::fragment(&hol, V4_3),
+            "#head-of-line-blocking@4.3"
+        );
+        let sandbox = meta(SANDBOX_ID, "S", "w");
+        assert_eq!(sandbox.opens_on(), BrokerVersion::newest_live_checked());
+        assert_eq!(PresetRef::fragment(&sandbox, sandbox.opens_on()), "");
+        let other = if sandbox.opens_on() == V4_3 {
+            V3_10
+        } else {
+            V4_3
+        };
+        assert_eq!(
+            PresetRef::fragment(&sandbox, other),
+            format!("#sandbox@{other}")
+        );
     }
 
     #[test]

@@ -12,9 +12,9 @@
 pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
     Some(match id {
         "sandbox" => (
-            "沙盒:订单超时(DLX + TTL 与延迟插件)",
-            "一条空的订单超时流水线,供你自己发布消息:order.delay.exchange 把消息路由到等待队列 order.delay.queue,该队列没有消费者,消息过期后经 order.dlx.exchange(路由键 order.timeout)成为死信,进入死信队列 order.dlx.queue,由 closer 消费者关闭未支付订单。order.delayed.exchange(x-delayed-message)则用 x-delay 头把消息送到同一个队列。",
-            "先向 order.delay.exchange 发布一条 30 分钟的订单,再发布一条 5 分钟的(expiration),以 1000x 播放:5 分钟的那条排在 30 分钟的后面等待(已超时)。再通过 order.delayed.exchange(x-delay)做同样的事:每条消息都准时离开。",
+            "沙盒:订单超时,每个延迟一个等待队列",
+            "一条在所有 RabbitMQ 版本上都可用的订单超时流水线:order.delay.exchange 按订单的延迟(路由键 30m、5m 或 10s)把它路由进一个没有消费者的等待队列 order.delay.30m、order.delay.5m 或 order.delay.10s,每个队列有自己的 x-message-ttl 和死信交换机。时间一到,订单经 order.dlx.exchange(路由键 order.timeout)成为死信,进入死信队列 order.dlx.queue,由 closer 消费者关闭未支付订单。",
+            "用这里的按钮发布一条 30 分钟、一条 5 分钟和一条 10 秒的订单,然后以 1000x 播放:每条订单在自己的队列里等待,准时到达 closer(0:10、5:00、30:00),因为只有一个 TTL 的队列里总是队头先过期。如果把不同的 expiration 放进同一个队列,5 分钟的订单就要排在 30 分钟的后面等:见“队头阻塞”。",
         ),
         "bad-expiration-values" => (
             "错误的 TTL 值:406 PRECONDITION_FAILED",

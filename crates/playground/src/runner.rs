@@ -14,7 +14,7 @@
 //! The scenario's checks are evaluated as the run goes ([`PageChecks`], checks_run.rs):
 //! fed this runner's events only, and stopped for where they need the broker's state.
 
-use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use delaylab_engine::scenario::load::{MAX_ACTIONS, MAX_CONSUMERS};
 use delaylab_engine::scenario::{Action, ActionKind, ConsumerSpec, Scenario};
@@ -25,6 +25,7 @@ use crate::host::TapHandle;
 use crate::i18n::Lang;
 pub use crate::lines::{ex_name, line, message_views, short, span, Level, LogLine, PropsView};
 use crate::node_id;
+use crate::stats::Depths;
 use crate::track::RawNode;
 pub use crate::track::{Alert, Batch, Entry, Move, MoveKind, Track, LOG_CAP, TRACK_MSGS};
 
@@ -47,17 +48,21 @@ pub struct Runner {
     pub checks: PageChecks,
     /// User inputs written into `scenario` since it was loaded.
     pub recorded: u32,
-    /// Depth samples taken at fixed virtual-time steps, oldest first, for the UI to take.
-    pub depth_log: VecDeque<(u64, Vec<(String, u64)>)>,
-    depth_step_ms: u64,
-    next_sample_ms: Option<u64>,
+    /// Every queue's depth after every instant the engine ran (None: not kept, a compare
+    /// lane has no depth chart).
+    pub depths: Option<Depths>,
+    /// What the broker refused while the topology was declared at 0:00 (a 4.3 broker
+    /// refusing `x-delayed-message`, a 541 for a transient queue): the page shows them
+    /// as it shows a refused publish.
+    pub start_alerts: Vec<Alert>,
 }
 
-/// Depth samples kept until the UI takes them.
-const DEPTH_LOG_CAP: usize = 1024;
-/// Samples per scenario run (its `until`), and the step when it has none.
-const DEPTH_SAMPLES: u64 = 300;
-const DEPTH_STEP_DEFAULT_MS: u64 = 5_000;
+/// Instants run between two looks at the frame's clock (`out_of_time` costs a call to
+/// the browser's clock; an instant is a few microseconds).
+const INSTANTS_PER_CLOCK_LOOK: u32 = 64;
+
+/// The number of the next runner made in this page (see [`Track::run`]).
+static NEXT_RUN: AtomicU64 = AtomicU64::new(1);
 
 impl Runner {
     pub fn new(scenario: Scenario) -> Runner {
@@ -70,6 +75,7 @@ impl Runner {
         let sim = Sim::new(&scenario);
         let mut track = Track {
             tap,
+            run: NEXT_RUN.fetch_add(1, Ordering::Relaxed),
             ..Track::default()
         };
         for a in &scenario.actions {
@@ -77,9 +83,6 @@ impl Runner {
                 track.publish_targets.insert(p.exchange.clone());
             }
         }
-        let depth_step_ms = scenario
-            .until_ms
-            .map_or(DEPTH_STEP_DEFAULT_MS, |u| (u / DEPTH_SAMPLES).max(100));
         let checks = PageChecks::new(&scenario);
         let mut r = Runner {
             checks,
@@ -87,13 +90,13 @@ impl Runner {
             sim,
             track,
             recorded: 0,
-            depth_log: VecDeque::new(),
-            depth_step_ms,
-            next_sample_ms: Some(depth_step_ms),
+            depths: Some(Depths::default()),
+            start_alerts: Vec::new(),
         };
         // Topology declarations at t=0 produce events; keep them out of the first frame's
-        // animation but in the log.
-        let _ = r.drain();
+        // animation but in the log, and what the broker refused in the alerts.
+        r.start_alerts = r.drain().alerts;
+        r.record_depths();
         r
     }
 
@@ -105,7 +108,7 @@ impl Runner {
 
     /// Without depth samples (a compare lane has no depth chart to feed).
     pub fn without_depth_samples(mut self) -> Runner {
-        self.next_sample_ms = None;
+        self.depths = None;
         self
     }
 
@@ -119,28 +122,46 @@ impl Runner {
     }
 
     /// Runs everything due up to `target` unless `out_of_time()` says the frame is over.
-    /// Returns true when the clock reached `target`.
+    /// Returns true when the clock reached `target`. With depths kept, the engine runs
+    /// one instant (the next timer's time) at a time, and every queue's depth is
+    /// recorded after each: a depth chart then holds every step, whatever the jump.
     pub fn advance_to(
         &mut self,
         target: u64,
         batch: &mut Batch,
         mut out_of_time: impl FnMut() -> bool,
     ) -> bool {
+        let reached = self.run_instants(target, batch, &mut out_of_time);
+        // Moves are named once per call: a frame's moves stay one chip per edge.
+        self.name_moves(batch);
+        reached
+    }
+
+    fn run_instants(
+        &mut self,
+        target: u64,
+        batch: &mut Batch,
+        out_of_time: &mut impl FnMut() -> bool,
+    ) -> bool {
+        let mut instants = 0u32;
         loop {
             if self.sim.halted() {
                 self.checks_arrived(batch);
                 return true;
             }
-            // Stop at each depth-sampling boundary on the way (a jump draws a whole chart),
-            // and where a check reads the broker or the checks end (checks_run.rs).
-            let sample_at = self.next_sample_ms.filter(|&b| b < target);
-            let stop = [sample_at, self.checks.stop_by(self.sim.now_ms(), target)]
-                .into_iter()
-                .flatten()
-                .min()
-                .unwrap_or(target);
-            let progress = self.sim.advance(stop);
-            self.drain_into(batch);
+            // With depths kept, one timer instant at a time (a depth chart holds every
+            // step); and a stop where a check reads the broker or the checks end
+            // (checks_run.rs).
+            let instant = match self.sim.next_timer_ms() {
+                Some(t) if self.depths.is_some() && t < target => t,
+                _ => target,
+            };
+            let step = self
+                .checks
+                .stop_by(self.sim.now_ms(), target)
+                .map_or(instant, |c| c.min(instant));
+            let progress = self.sim.advance(step);
+            self.drain_events(batch);
             if progress == Progress::More {
                 if out_of_time() {
                     return false;
@@ -148,13 +169,12 @@ impl Runner {
                 continue;
             }
             self.checks_arrived(batch);
-            if sample_at == Some(stop) {
-                self.sample_depths(stop);
-            }
-            if stop == target {
+            self.record_depths();
+            if step >= target {
                 return true;
             }
-            if out_of_time() {
+            instants += 1;
+            if instants.is_multiple_of(INSTANTS_PER_CLOCK_LOOK) && out_of_time() {
                 return false;
             }
         }
@@ -223,20 +243,16 @@ impl Runner {
         }
     }
 
-    /// Queue depths (ready messages) at `at_ms`, kept for the depth chart; the next
-    /// boundary is one step later.
-    fn sample_depths(&mut self, at_ms: u64) {
+    /// Every queue's ready count now, into the depth chart's record.
+    fn record_depths(&mut self) {
+        let Some(d) = self.depths.as_mut() else {
+            return;
+        };
         let syms = self.sim.symbols();
-        let sample: Vec<(String, u64)> = self
-            .sim
-            .queues()
-            .map(|q| (syms.str(q.name).to_string(), q.ready_len()))
-            .collect();
-        if self.depth_log.len() >= DEPTH_LOG_CAP {
-            self.depth_log.pop_front();
-        }
-        self.depth_log.push_back((at_ms, sample));
-        self.next_sample_ms = Some(at_ms.saturating_add(self.depth_step_ms));
+        d.record(
+            self.sim.now_ms(),
+            self.sim.queues().map(|q| (syms.str(q.name), q.ready_len())),
+        );
     }
 
     /// Writes a user input into the scenario: an action at the time it happened. A share
@@ -276,6 +292,7 @@ impl Runner {
         let now = self.sim.now_ms();
         self.sim.schedule_action(now, action);
         self.drain_into(batch);
+        self.record_depths();
         kept
     }
 
@@ -287,6 +304,7 @@ impl Runner {
         let now = self.sim.now_ms();
         self.sim.handle(now, Command::Run(action));
         self.drain_into(batch);
+        self.record_depths();
     }
 
     /// A consumer command (add / stop) at the current virtual time, recorded into the
@@ -296,6 +314,7 @@ impl Runner {
         self.record_command(&cmd, now);
         self.sim.handle(now, cmd);
         self.drain_into(batch);
+        self.record_depths();
     }
 
     fn record_command(&mut self, cmd: &Command, now: u64) {
@@ -330,11 +349,21 @@ impl Runner {
     }
 
     fn drain_into(&mut self, batch: &mut Batch) {
+        self.drain_events(batch);
+        self.name_moves(batch);
+    }
+
+    /// The engine's events into the track (the moves kept by node symbol, aggregated).
+    fn drain_events(&mut self, batch: &mut Batch) {
         while let Some(e) = self.sim.poll_event() {
             self.checks.on_event(&e, &self.sim);
             self.track.on_event(e, &self.sim, batch);
         }
         self.report_checks(batch);
+    }
+
+    /// The aggregated moves as node ids the drawing knows.
+    fn name_moves(&mut self, batch: &mut Batch) {
         let syms = self.sim.symbols();
         let node = |n: RawNode| match n {
             RawNode::Publisher => node_id::PUBLISHER.to_string(),
@@ -346,7 +375,7 @@ impl Runner {
                 }))
             }
         };
-        for (kind, from, to, count, msg) in batch.raw_moves.drain(..) {
+        for (kind, from, to, count, msg, at_ms) in batch.raw_moves.drain(..) {
             batch.moves.push(Move {
                 from: node(from),
                 to: node(to),
@@ -354,6 +383,7 @@ impl Runner {
                 count,
                 msg,
                 body: short(self.track.body(msg)),
+                at_ms,
             });
         }
     }
@@ -361,5 +391,71 @@ impl Runner {
     /// A log line for people (formatted on demand), its words in `lang`.
     pub fn line(&self, e: &Entry, lang: Lang) -> LogLine {
         line(e, &self.sim, &self.track, lang)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use delaylab_engine::scenario::load_str;
+
+    fn head_of_line() -> Runner {
+        Runner::new(
+            load_str(include_str!(
+                "../../../scenarios/head-of-line-blocking.json"
+            ))
+            .unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_frame_run_instant_by_instant_still_has_one_chip_per_edge() {
+        let mut r = head_of_line();
+        let mut b = Batch::default();
+        assert!(r.advance_to(120_000, &mut b, || false));
+        let publishes: Vec<&Move> = b
+            .moves
+            .iter()
+            .filter(|m| m.kind == MoveKind::Publish)
+            .collect();
+        assert_eq!(publishes.len(), 1, "{:?}", b.moves);
+        assert_eq!(publishes[0].count, 2, "A at 0:00 and B at 1:00");
+    }
+
+    #[test]
+    fn every_instant_is_recorded_in_the_depths() {
+        let mut r = head_of_line();
+        let mut b = Batch::default();
+        r.advance_to(40 * 60_000, &mut b, || false);
+        let d = r.depths.as_ref().unwrap();
+        let q = d
+            .series
+            .iter()
+            .find(|s| s.queue == "order.delay.queue")
+            .unwrap();
+        let at = |t: u64| q.buckets[(t / d.bucket_ms) as usize].unwrap();
+        assert_eq!(at(20 * 60_000).last, 2, "A and B wait");
+        assert_eq!(at(35 * 60_000).last, 0);
+        assert_eq!(d.max(), 2);
+        assert!(r.start_alerts.is_empty(), "3.10 declares this topology");
+    }
+
+    #[test]
+    fn a_declaration_the_broker_refuses_is_an_alert_from_the_start() {
+        let mut s = load_str(include_str!("../../../scenarios/fix-delayed-plugin.json")).unwrap();
+        s.broker = Some(delaylab_engine::version::BrokerVersion::V4_3);
+        let r = Runner::new(s);
+        let texts: Vec<(u16, &str)> = r
+            .start_alerts
+            .iter()
+            .map(|a| (a.code, a.text.as_str()))
+            .collect();
+        assert_eq!(
+            texts.first(),
+            Some(&(
+                406,
+                "PRECONDITION_FAILED - unknown exchange type 'x-delayed-message'"
+            ))
+        );
     }
 }

@@ -6,6 +6,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
 use delaylab_engine::snapshot::Snapshot;
+use delaylab_engine::version::DelayedRetryKind;
 
 use crate::node_id;
 
@@ -57,6 +58,28 @@ pub const COL_W: f64 = 272.0;
 pub const ROW_H: f64 = 104.0;
 /// Padding the fitted view adds around the drawing, on each side.
 pub const MARGIN: f64 = 16.0;
+
+/// A queue box's width.
+const QUEUE_W: f64 = 184.0;
+
+/// Width of a badge of `text` (the app's drawing: 6.1 px a character, 10 px padding).
+pub fn badge_width(text: &str) -> f64 {
+    text.chars().count() as f64 * 6.1 + 10.0
+}
+
+/// Rows the badges take in a box `w` wide, wrapped as the app draws them.
+pub fn badge_rows(badges: &[String], w: f64) -> usize {
+    let (mut rows, mut x) = (0, 8.0);
+    for b in badges {
+        let bw = badge_width(b);
+        if rows == 0 || (x > 8.0 && x + bw > w - 4.0) {
+            rows += 1;
+            x = 8.0;
+        }
+        x += bw + 4.0;
+    }
+    rows
+}
 
 fn fmt_ms(ms: u64) -> String {
     delaylab_engine::scenario::duration::format_duration(ms)
@@ -185,6 +208,29 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         if let Some(e) = q.expires_ms {
             badges.push(format!("expires {}", fmt_ms(e)));
         }
+        // Quorum: the delivery limit in force (x-delivery-limit, or the version's default)
+        // and 4.3's delayed retry (x-delayed-retry-type, -min, -max).
+        if let Some(n) = q.delivery_limit {
+            badges.push(if q.delivery_limit_default {
+                format!("limit {n} (default)")
+            } else {
+                format!("limit {n}")
+            });
+        }
+        if let Some(r) = q.delayed_retry {
+            let kind = match r.kind {
+                DelayedRetryKind::All => "all",
+                DelayedRetryKind::Failed => "failed",
+                DelayedRetryKind::Returned => "returned",
+            };
+            badges.push(format!(
+                "retry {kind} {}–{}",
+                fmt_ms(r.min_ms),
+                fmt_ms(r.max_ms)
+            ));
+        }
+        // Rows of badges beyond two make the box taller (drawn as topo_view wraps them).
+        let extra_rows = badge_rows(&badges, QUEUE_W).saturating_sub(2);
         m.nodes.push(TNode {
             id: node_id::queue(&q.name),
             name: q.name.clone(),
@@ -196,8 +242,8 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             },
             delayed: false,
             badges,
-            w: 184.0,
-            h: 84.0,
+            w: QUEUE_W,
+            h: 84.0 + 18.0 * extra_rows as f64,
         });
         if let Some(d) = &q.dlx {
             let label = "DLX".to_string();

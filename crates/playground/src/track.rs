@@ -5,6 +5,8 @@
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use delaylab_engine::report::lateness::Lateness;
+
+use crate::stats::Delivered;
 use delaylab_engine::sym::Sym;
 use delaylab_engine::{Event, EventKind, Sim};
 
@@ -34,12 +36,18 @@ pub struct Move {
     pub count: u32,
     pub msg: u32,
     pub body: String,
+    /// The virtual time of the last of them (a jump animates only what happens at the
+    /// time it arrives at).
+    pub at_ms: u64,
 }
 
 /// A broker refusal the publisher hears about: an error (406, 404, 541...), a return
 /// (312) or a negative confirm (code 0).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Alert {
+    /// The run it belongs to ([`Track::run`]) and its place in it: a key no other load's
+    /// alert has.
+    pub run: u64,
     pub seq: u64,
     pub t_ms: u64,
     pub code: u16,
@@ -68,8 +76,11 @@ pub struct Batch {
     /// host have news even when no event came (a window closed as the clock moved).
     pub checks: bool,
     /// Moves by (kind, from, to) symbols, turned into `moves` at the end of a drain.
-    pub(crate) raw_moves: Vec<(MoveKind, RawNode, RawNode, u32, u32)>,
+    pub(crate) raw_moves: Vec<RawMove>,
 }
+
+/// (kind, from, to, count, first message, time of the last one).
+pub(crate) type RawMove = (MoveKind, RawNode, RawNode, u32, u32, u64);
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum RawNode {
@@ -82,12 +93,16 @@ pub(crate) enum RawNode {
 /// What the app keeps from the event stream.
 #[derive(Default)]
 pub struct Track {
+    /// This run's number, unique in the page (`crate::runner::Runner` gives it): what a
+    /// view keys its rows by with `seq`, so a row of one load is never reused for another
+    /// load's event of the same sequence number.
+    pub run: u64,
     pub(crate) seq: u64,
     pub bodies: Vec<Box<str>>,
     /// Each message's lateness so far (the engine's one rule).
     pub late: Lateness,
-    /// (msg, delivered at, lateness) per delivery, in order.
-    pub delivered: Vec<(u32, u64, u64)>,
+    /// Every delivery, in order: a first one with its lateness, or a retry.
+    pub delivered: Vec<Delivered>,
     /// The path of each of the first TRACK_MSGS messages.
     pub msgs: HashMap<u32, Vec<Entry>>,
     pub log: VecDeque<Entry>,
@@ -97,17 +112,18 @@ pub struct Track {
     pub(crate) tap: Option<TapHandle>,
 }
 
-fn add_move(batch: &mut Batch, from: RawNode, to: RawNode, kind: MoveKind, msg: u32) {
+fn add_move(batch: &mut Batch, from: RawNode, to: RawNode, kind: MoveKind, msg: u32, t_ms: u64) {
     if let Some(m) = batch
         .raw_moves
         .iter_mut()
         .find(|m| m.0 == kind && m.1 == from && m.2 == to)
     {
         m.3 += 1;
+        m.5 = m.5.max(t_ms);
         return;
     }
     if batch.raw_moves.len() < 64 {
-        batch.raw_moves.push((kind, from, to, 1, msg));
+        batch.raw_moves.push((kind, from, to, 1, msg, t_ms));
     }
 }
 
@@ -120,6 +136,7 @@ impl Track {
 
     fn alert(&self, batch: &mut Batch, t_ms: u64, code: u16, text: String, msg: Option<u32>) {
         batch.alerts.push(Alert {
+            run: self.run,
             seq: self.seq,
             t_ms,
             code,
@@ -147,6 +164,7 @@ impl Track {
                     RawNode::Exchange(msg.exchange),
                     MoveKind::Publish,
                     msg.id.0,
+                    e.t_ms,
                 );
                 let x = sim.symbols().str(msg.exchange);
                 if !self.publish_targets.contains(x) {
@@ -171,6 +189,7 @@ impl Track {
                     RawNode::Queue(*queue),
                     MoveKind::Route,
                     msg.0,
+                    e.t_ms,
                 );
             }
             EventKind::DeadLettered {
@@ -182,6 +201,7 @@ impl Track {
                     RawNode::Exchange(*dlx),
                     MoveKind::DeadLetter,
                     msg.0,
+                    e.t_ms,
                 );
             }
             EventKind::Delivered {
@@ -190,8 +210,13 @@ impl Track {
                 consumer,
                 ..
             } => {
-                let late = self.late.of(msg.id.0);
-                self.delivered.push((msg.id.0, e.t_ms, late));
+                let kind = self.late.delivery(msg.id.0, e.t_ms);
+                self.delivered.push(Delivered {
+                    msg: msg.id.0,
+                    t_ms: e.t_ms,
+                    late_ms: self.late.of(msg.id.0),
+                    kind,
+                });
                 batch.delivered = true;
                 add_move(
                     batch,
@@ -199,6 +224,7 @@ impl Track {
                     RawNode::Consumer(consumer.map(|c| c.0)),
                     MoveKind::Deliver,
                     msg.id.0,
+                    e.t_ms,
                 );
             }
             EventKind::LimitReached { text } => batch.limit = Some(text.to_string()),

@@ -1,5 +1,6 @@
 //! Ready counts per queue over virtual time, one dashed line per queue (the dash tells
-//! the lines apart without colour).
+//! the lines apart without colour), drawn as steps: a depth holds until something
+//! changes it (`delaylab_playground::chart::depth_chart`).
 
 use delaylab_engine::report::text::clock;
 use delaylab_playground::chart::{self, DASHES};
@@ -11,7 +12,8 @@ use super::ctx;
 pub fn DepthChart() -> impl IntoView {
     let c = ctx();
     let chart = move || {
-        let d = c.depths.with(chart::depth_chart);
+        let now = c.now();
+        let d = c.depths.with(|d| chart::depth_chart(d, now));
         let legend = d
             .lines
             .iter()

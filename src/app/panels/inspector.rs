@@ -5,7 +5,6 @@ use delaylab_engine::report::text::clock;
 use leptos::prelude::*;
 
 use super::ctx;
-use crate::app::i18n;
 use crate::app::runner::{self, TRACK_MSGS};
 
 #[component]
@@ -58,7 +57,7 @@ pub fn Inspector() -> impl IntoView {
                                         <li class=cls data-testid="inspector-step">
                                             <span class="t">{clock(s.t_ms)}</span>
                                             " "
-                                            <span class="k">{c.tr(i18n::kind_key(s.kind))}</span>
+                                            <span class="k">{c.tr(s.label)}</span>
                                             " "
                                             <span class="w">{s.place}</span>
                                             " "

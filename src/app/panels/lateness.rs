@@ -32,12 +32,26 @@ pub fn Lateness() -> impl IntoView {
                     <dt>{move || c.tr("max")}</dt>
                     <dd data-testid="late-max">{move || c.stats.with(|s| span(s.summary.max_ms))}</dd>
                 </div>
+                // Retries: deliveries of a message not handled since its first one (a
+                // message that loops is never on time), with the longest wait since then.
+                {move || {
+                    (c.stats.with(|s| s.retries) > 0).then(|| {
+                        view! {
+                            <div class="retries">
+                                <dt>{move || c.tr("retries")}</dt>
+                                <dd data-testid="late-retries">
+                                    {move || c.stats.with(|s| format!("{} · {} {}", s.retries, c.tr("unhandled_for"), span(s.retry_max_ms)))}
+                                </dd>
+                            </div>
+                        }
+                    })
+                }}
             </dl>
             <svg class="chart" viewBox="0 0 640 150" role="img" aria-label=move || c.tr("chart_label")>
                 <line x1="64" y1="120" x2="632" y2="120" class="axis" />
                 <line x1="64" y1="10" x2="64" y2="120" class="axis" />
                 <text x="58" y="16" class="tick" text-anchor="end">
-                    {move || c.stats.with(|s| if s.summary.max_ms > 0 { span(s.summary.max_ms) } else { String::new() })}
+                    {move || c.stats.with(|s| if s.chart_max_ms() > 0 { span(s.chart_max_ms()) } else { String::new() })}
                 </text>
                 <text x="58" y="122" class="tick" text-anchor="end">
                     "0"
@@ -50,8 +64,14 @@ pub fn Lateness() -> impl IntoView {
                         .with(chart::lateness_dots)
                         .into_iter()
                         .map(|d| {
-                            let cls = if d.late { "pt late" } else { "pt" };
-                            view! { <circle cx=format!("{:.1}", d.x) cy=format!("{:.1}", d.y) r="3.5" class=cls /> }
+                            let cls = if d.retry {
+                                "pt retry"
+                            } else if d.late {
+                                "pt late"
+                            } else {
+                                "pt"
+                            };
+                            view! { <circle cx=format!("{:.1}", d.x) cy=format!("{:.1}", d.y) r="3.5" class=cls data-retry=d.retry.to_string() /> }
                         })
                         .collect_view()
                 }}

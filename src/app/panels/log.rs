@@ -1,5 +1,6 @@
-//! The event log: newest first, filtered by kind (the engine's list of message event
-//! kinds) and by text.
+//! The event log: newest first, every event in words, filtered by kind (the engine's
+//! list of every kind it emits) and by text. Rows are keyed by (run, seq): a row drawn
+//! for one load is never reused for another load's event.
 
 use delaylab_engine::report::text::clock;
 use delaylab_engine::EventKind;
@@ -38,6 +39,7 @@ pub fn Log() -> impl IntoView {
                             || x.place.to_lowercase().contains(&q)
                             || x.detail.to_lowercase().contains(&q)
                             || x.kind.contains(&q)
+                            || i18n::t(lang, x.label).to_lowercase().contains(&q)
                             || x.msg.is_some_and(|m| format!("#{m}") == q)
                     })
                     .take(SHOW)
@@ -56,7 +58,7 @@ pub fn Log() -> impl IntoView {
                     <span>{move || c.tr("kind")}</span>
                     <select data-testid="log-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
                         <option value="">{move || c.tr("all")}</option>
-                        {EventKind::MESSAGE_KINDS
+                        {EventKind::ALL_KINDS
                             .iter()
                             .map(|k| view! { <option value=*k>{move || c.tr(i18n::kind_key(k))}</option> })
                             .collect_view()}
@@ -81,7 +83,7 @@ pub fn Log() -> impl IntoView {
             <div class="log-lines" tabindex="0" aria-label=move || c.tr("log")>
                 <For
                     each=move || lines.get().0
-                    key=|l| l.seq
+                    key=|l| (l.run, l.seq)
                     children=move |l| {
                         let msg = l.msg;
                         let cls = match l.level {
@@ -97,6 +99,7 @@ pub fn Log() -> impl IntoView {
                             Level::Bad => "✗",
                         };
                         let kind = l.kind;
+                        let label = l.label;
                         view! {
                             <button
                                 class=cls
@@ -108,7 +111,7 @@ pub fn Log() -> impl IntoView {
                             >
                                 <span class="t">{clock(l.t_ms)}</span>
                                 <span class="i" aria-hidden="true">{icon}</span>
-                                <span class="k">{move || c.tr(i18n::kind_key(kind))}</span>
+                                <span class="k" data-label=label>{move || c.tr(label)}</span>
                                 <span class="m">
                                     {msg.map(|m| format!("#{m} {}", l.body)).unwrap_or_default()}
                                 </span>

@@ -297,7 +297,7 @@ pub fn Publish() -> impl IntoView {
             <div class="alerts" data-testid="alerts" aria-live="polite">
                 <For
                     each=move || c.alerts.get()
-                    key=|a| a.seq
+                    key=|a| (a.run, a.seq)
                     children=move |a| {
                         let code = a.code;
                         let msg = a.msg;

@@ -1,18 +1,27 @@
 //! The queues panel: one card per queue, its messages head first with the TTL left,
-//! the ones stuck behind the head marked OVERDUE; then the delayed exchanges' stores.
+//! the ones stuck behind the head marked OVERDUE, and the ones a quorum queue holds for
+//! 4.3's delayed retry with when they are back; then the delayed exchanges' stores.
+//! Cards and chips are keyed by the run (`Track::run`) too: nothing drawn for one load is
+//! reused for another load's queue or copy of the same name or number.
 
 use leptos::prelude::*;
 
 use super::ctx;
 use super::delayed::DelayedCard;
+use crate::app::i18n::Lang;
 use crate::app::runner::span;
 
 #[component]
 pub fn Queues() -> impl IntoView {
     let c = ctx();
     let names = Memo::new(move |_| {
-        c.snap
-            .with(|s| s.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>())
+        let run = c.runner.with_value(|r| r.track.run);
+        c.snap.with(|s| {
+            s.queues
+                .iter()
+                .map(|q| (run, q.name.clone()))
+                .collect::<Vec<_>>()
+        })
     });
     let delayed = Memo::new(move |_| {
         c.snap.with(|s| {
@@ -28,7 +37,7 @@ pub fn Queues() -> impl IntoView {
             <h2 id="queues-h">{move || c.tr("queues")}</h2>
             <p class="hint">{move || c.tr("queues_hint")}</p>
             <div class="queue-list">
-                <For each=move || names.get() key=|n| n.clone() children=move |name| view! { <QueueCard name /> } />
+                <For each=move || names.get() key=|n| n.clone() children=move |(_, name)| view! { <QueueCard name /> } />
                 <For each=move || delayed.get() key=|n| n.clone() children=move |name| view! { <DelayedCard name /> } />
             </div>
         </section>
@@ -38,6 +47,8 @@ pub fn Queues() -> impl IntoView {
 #[component]
 fn QueueCard(name: String) -> impl IntoView {
     let c = ctx();
+    // The run this card was drawn for (the panel keys cards by it).
+    let run = c.runner.with_value(|r| r.track.run);
     let n1 = name.clone();
     let q = Memo::new(move |_| {
         c.snap.with(|s| {
@@ -49,8 +60,22 @@ fn QueueCard(name: String) -> impl IntoView {
                     q.message_ttl_ms,
                     q.dlx.clone(),
                     q.head.len() as u64,
+                    q.held_total,
                 )
             })
+        })
+    });
+    let nh = name.clone();
+    let held = Memo::new(move |_| {
+        c.snap.with(|s| {
+            s.queue(&nh)
+                .map(|q| {
+                    q.held
+                        .iter()
+                        .map(|h| (h.copy, h.msg, h.body.clone(), h.remaining_ms, h.attempt))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
         })
     });
     let n2 = name.clone();
@@ -60,7 +85,7 @@ fn QueueCard(name: String) -> impl IntoView {
                 .map(|q| {
                     q.head
                         .iter()
-                        .map(|e| (e.copy, e.msg, e.body.clone()))
+                        .map(|e| (run, e.copy, e.msg, e.body.clone()))
                         .collect::<Vec<_>>()
                 })
                 .unwrap_or_default()
@@ -75,7 +100,7 @@ fn QueueCard(name: String) -> impl IntoView {
                 <span class="counts">
                     {move || {
                         q.get()
-                            .map(|(r, u, o, _, _, _)| {
+                            .map(|(r, u, o, _, _, _, h)| {
                                 view! {
                                     <span class="count">{c.tr("ready")} " " <b>{r}</b></span>
                                     <span class="count">{c.tr("unacked")} " " <b>{u}</b></span>
@@ -88,6 +113,11 @@ fn QueueCard(name: String) -> impl IntoView {
                                         " "
                                         <b>{o}</b>
                                     </span>
+                                    {(h > 0).then(|| view! {
+                                        <span class="count held-count" data-testid="held-count">
+                                            {c.tr("held")} " " <b>{h}</b>
+                                        </span>
+                                    })}
                                 }
                             })
                     }}
@@ -96,8 +126,8 @@ fn QueueCard(name: String) -> impl IntoView {
             <ol class="chips" aria-label=move || c.tr("fifo")>
                 <For
                     each=move || entries.get()
-                    key=|e| e.0
-                    children=move |(copy, msg, body)| {
+                    key=|e| (e.0, e.1)
+                    children=move |(_, copy, msg, body)| {
                         let n = n3.clone();
                         let state = Memo::new(move |_| {
                             c.snap.with(|s| {
@@ -136,13 +166,50 @@ fn QueueCard(name: String) -> impl IntoView {
             </ol>
             {move || {
                 q.get()
-                    .and_then(|(r, _, _, _, _, shown)| {
+                    .and_then(|(r, _, _, _, _, shown, _)| {
                         (r > shown).then(|| view! { <p class="more">"+" {r - shown} " " {c.tr("more")}</p> })
+                    })
+            }}
+            // Held for delayed retry: in the queue, not ready, back at its time.
+            {move || {
+                let list = held.get();
+                (!list.is_empty())
+                    .then(|| {
+                        let lang = c.lang.get();
+                        view! {
+                            <ol class="chips held" aria-label=move || c.tr("held_list") data-testid="held">
+                                {list
+                                    .into_iter()
+                                    .map(|(_, msg, body, left, attempt)| {
+                                        let when = match lang {
+                                            Lang::En => format!("⟳ retry in {}, attempt {attempt}", span(left)),
+                                            Lang::Zh => format!("⟳ {} 后重试,第 {attempt} 次投递", span(left)),
+                                        };
+                                        view! {
+                                            <li>
+                                                <button
+                                                    class="chip held"
+                                                    class:selected=move || c.selected.get() == Some(msg)
+                                                    data-testid="held-chip"
+                                                    on:click=move |_| c.selected.set(Some(msg))
+                                                >
+                                                    <span class="chip-body">{body}</span>
+                                                    <span class="chip-id">"#"{msg}</span>
+                                                    <span class="chip-ttl">{when}</span>
+                                                </button>
+                                            </li>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </ol>
+                        }
                     })
             }}
             {move || {
                 q.get()
-                    .and_then(|(r, _, _, _, _, _)| (r == 0).then(|| view! { <p class="empty">{c.tr("empty")}</p> }))
+                    .and_then(|(r, u, _, _, _, _, h)| {
+                        (r == 0 && u == 0 && h == 0).then(|| view! { <p class="empty">{c.tr("empty")}</p> })
+                    })
             }}
         </article>
     }

@@ -309,19 +309,22 @@ impl Sim {
                     queue: qname,
                     consumer: cid,
                     requeue: false,
+                    nack: false,
                 });
                 self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy));
             }
             Outcome::Requeue | Outcome::RejectRequeue => {
                 let looping = self.requeue_loops(cid, copy, &u.entry);
+                let nack = outcome == Outcome::Requeue;
                 self.emit(EventKind::Rejected {
                     msg: msg_id,
                     copy,
                     queue: qname,
                     consumer: cid,
                     requeue: true,
+                    nack,
                 });
-                let kind = if outcome == Outcome::Requeue {
+                let kind = if nack {
                     ReturnKind::Nack
                 } else {
                     ReturnKind::Reject

@@ -55,6 +55,7 @@ impl Sim {
                 msg: entry.msg.id,
                 copy: entry.copy,
                 queue: qname,
+                held_until_ms: None,
             });
             self.queue_mut(qid).expect("queue").requeue_in_place(entry);
             return;
@@ -69,28 +70,31 @@ impl Sim {
             ReturnCounting::FailedOnly => entry.failed,
         };
         let limit = q.rules.delivery_limit;
+        let retry = q.rules.delayed_retry;
         if limit.is_some_and(|l| i64::from(counter) > l) {
             return self.dead_letter(qid, entry.msg, Reason::DeliveryLimit, Some(entry.copy));
         }
-        self.emit(EventKind::Requeued {
-            msg: entry.msg.id,
-            copy: entry.copy,
-            queue: qname,
-        });
         let now = self.now_ms();
-        let q = self.queue_mut(qid).expect("queue");
-        if let Some(retry) = q.rules.delayed_retry {
+        // 4.3 delayed retry: whether this return is set aside, and until when (said on
+        // the event, so a view can show the hold without re-deriving the rule).
+        let held_until_ms = retry.and_then(|retry| {
             let delay = match retry.kind {
                 DelayedRetryKind::All => true,
                 DelayedRetryKind::Failed => failed,
                 DelayedRetryKind::Returned => !failed,
             };
-            if delay {
-                let delay_ms = retry.delay_ms(entry.failed);
-                let ready_at = now.saturating_add(delay_ms);
-                q.set_aside(ready_at, entry);
-                return self.arm_retry_timer(qid);
-            }
+            delay.then(|| now.saturating_add(retry.delay_ms(entry.failed)))
+        });
+        self.emit(EventKind::Requeued {
+            msg: entry.msg.id,
+            copy: entry.copy,
+            queue: qname,
+            held_until_ms,
+        });
+        let q = self.queue_mut(qid).expect("queue");
+        if let Some(ready_at) = held_until_ms {
+            q.set_aside(ready_at, entry);
+            return self.arm_retry_timer(qid);
         }
         let front = match profile.quorum_requeue {
             QuorumRequeue::AlwaysFront => true,

@@ -19,6 +19,7 @@
 //! ```
 
 mod checks;
+pub mod impact;
 mod notes;
 mod profile;
 
@@ -90,9 +91,25 @@ impl BrokerVersion {
         format!("RabbitMQ {} ({})", self.as_str(), self.patch_release())
     }
 
-    /// Whether this profile was checked against a live broker (only 3.10.8 was).
+    /// Whether this profile was checked against a live broker: 3.10.8, 4.0.5 and 4.3.6
+    /// (the `brokers` branch runs the conformance suite on all three; its change of this
+    /// function is the same).
     pub fn live_checked(self) -> bool {
-        self == BrokerVersion::V3_10
+        matches!(
+            self,
+            BrokerVersion::V3_10 | BrokerVersion::V4_0 | BrokerVersion::V4_3
+        )
+    }
+
+    /// The newest version checked against a live broker: what a fresh visit of the
+    /// playground opens on (a learner who runs RabbitMQ today starts where the facts were
+    /// seen on a broker). Follows [`BrokerVersion::live_checked`]; never a hard-coded one.
+    pub fn newest_live_checked() -> BrokerVersion {
+        BrokerVersion::ALL
+            .into_iter()
+            .rev()
+            .find(|v| v.live_checked())
+            .unwrap_or_default()
     }
 
     /// Reads a `broker` value; `None` if it is not one of [`BrokerVersion::ALL`].
@@ -140,5 +157,15 @@ mod tests {
         );
         assert_eq!(BrokerVersion::default(), BrokerVersion::V3_10);
         assert_eq!(BrokerVersion::V4_3.label(), "RabbitMQ 4.3 (4.3.5)");
+    }
+
+    #[test]
+    fn the_newest_live_checked_version_is_live_checked_and_none_newer_is() {
+        let v = BrokerVersion::newest_live_checked();
+        assert!(v.live_checked());
+        assert!(BrokerVersion::ALL
+            .iter()
+            .filter(|w| **w > v)
+            .all(|w| !w.live_checked()));
     }
 }

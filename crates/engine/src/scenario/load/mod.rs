@@ -170,8 +170,10 @@ fn broker_field(root: &Obj) -> R<Option<crate::version::BrokerVersion>> {
 }
 
 /// `versions`: the versions the scenario is written for, a non-empty list of distinct
-/// versions, kept oldest first; the one it runs on (`broker`, 3.10 when absent) must be
-/// among them, as a scenario is first shown on it.
+/// versions, kept oldest first. The one it runs on (`broker`, 3.10 when absent) need not
+/// be among them: a preset switched to another version in the playground (and its share
+/// link), like `delaylab run --broker`, runs there, and the page says what changes
+/// (`version::impact::off_version`).
 fn versions_field(root: &Obj) -> R<Vec<crate::version::BrokerVersion>> {
     let path = root.p("versions");
     let Some(v) = root.get("versions") else {
@@ -201,17 +203,6 @@ fn versions_field(root: &Obj) -> R<Vec<crate::version::BrokerVersion>> {
         out.push(b);
     }
     out.sort();
-    let runs_on = root
-        .get("broker")
-        .and_then(|b| b.as_str())
-        .and_then(crate::version::BrokerVersion::parse)
-        .unwrap_or_default();
-    if !out.contains(&runs_on) {
-        return fail(
-            path,
-            format!("does not list \"{runs_on}\", the version the scenario runs on (broker)"),
-        );
-    }
     Ok(out)
 }
 
@@ -571,16 +562,13 @@ pub(crate) mod tests {
             "versions[1]",
             "listed twice",
         );
-        assert_err(
-            json!({"broker": "4.3", "versions": ["4.0"]}),
-            "versions",
-            "does not list \"4.3\", the version the scenario runs on",
+        // Run on a version it is not written for (switched in the playground): allowed.
+        let s = ok(json!({"broker": "4.3", "versions": ["3.10", "4.2"]}));
+        assert_eq!(
+            (s.broker_version(), s.written_for()),
+            (V4_3, vec![V3_10, V4_2])
         );
-        assert_err(
-            json!({"versions": ["4.3"]}),
-            "versions",
-            "does not list \"3.10\"",
-        );
+        assert_eq!(ok(json!({"versions": ["4.3"]})).broker_version(), V3_10);
     }
 
     #[test]
