@@ -135,7 +135,7 @@ fn tampered() {
         LinkError::Tampered
     );
     // Every single-character change is caught (as one error or another), or changes
-    // only spare bits (after the deflate end marker) and so nothing of the content.
+    // nothing of the content.
     let original = decode_fragment(&text).unwrap();
     let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     for i in 3..text.len() {
@@ -150,12 +150,15 @@ fn tampered() {
             if URL_SAFE_NO_PAD.decode(&t[3..]).ok() == URL_SAFE_NO_PAD.decode(&text[3..]).ok() {
                 continue;
             }
+            // A change that still decodes must give the same scenario: deflate has bits
+            // that mean nothing (spare bits after the end marker; with some contents a
+            // dynamic block's code for a symbol it never uses), and the checksum covers
+            // the content, so those decode, to the very same content.
             if let Ok(other) = decode_fragment(&t) {
                 assert_eq!(
                     other, original,
                     "changed at {i} to {c}: decoded to something else"
                 );
-                assert!(i >= text.len() - 2, "changed at {i} to {c}: decoded");
             }
         }
     }
