@@ -48,6 +48,7 @@
 //! - report `snapshot`: a read-only picture of a running sim for a UI.
 //! - report `strategies`: the strategy comparison, run through the sim and reported.
 pub mod amqp;
+pub mod cause;
 pub mod consumer;
 pub mod costs;
 pub mod death;

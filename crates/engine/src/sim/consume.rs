@@ -31,6 +31,7 @@
 //! ```
 
 use super::Sim;
+use crate::cause::DropCause;
 use crate::death::Reason;
 use crate::event::{DropReason, EventKind};
 use crate::ids::{ConsumerId, CopyId, QueueId};
@@ -310,7 +311,7 @@ impl Sim {
                     consumer: cid,
                     requeue: false,
                 });
-                self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy));
+                self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy), None);
             }
             Outcome::Requeue | Outcome::RejectRequeue => {
                 let looping = self.requeue_loops(cid, copy, &u.entry);
@@ -403,6 +404,7 @@ impl Sim {
                 copy: Some(copy),
                 queue: Some(qname),
                 reason,
+                why: DropCause::Plain,
             });
             self.end_copy();
         }
