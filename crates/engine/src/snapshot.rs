@@ -69,6 +69,9 @@ pub struct QueueView {
     pub overdue: u64,
     /// The first ready messages, head first.
     pub head: Vec<EntryView>,
+    /// Since when the first of `head` holds the head: what a message overdue behind it
+    /// waits for (`Queue::head_since_ms`).
+    pub head_since_ms: Option<u64>,
     pub consumers: Vec<String>,
 }
 
@@ -247,6 +250,7 @@ fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
             .iter()
             .map(|c| sim.consumers()[c.0 as usize].spec.name.clone())
             .collect(),
+        head_since_ms: q.head_since_ms(),
     }
 }
 
