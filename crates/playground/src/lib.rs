@@ -23,6 +23,7 @@ pub mod host;
 pub mod i18n;
 pub mod i18n_orders;
 pub mod i18n_why;
+pub mod late_dots;
 pub mod lines;
 pub mod node_id;
 pub mod pacer;

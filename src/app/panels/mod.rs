@@ -16,6 +16,7 @@ pub mod publish;
 pub mod queues;
 pub mod scenario_json;
 pub mod watch;
+pub mod why_live;
 
 pub use consumers::Consumers;
 pub use controls::Controls;
