@@ -179,12 +179,3 @@ pub enum ReturnCause {
     /// delivered when due, rabbitmq-delayed-message-exchange README).
     DelayedHeld,
 }
-
-/// A return held back by 4.3's delayed retry (`Requeued::retry`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RetryHold {
-    /// When it is ready again.
-    pub ready_at_ms: u64,
-    /// The delivery count the delay was computed from (`min × max(1, count)`, capped).
-    pub count: u32,
-}

@@ -9,12 +9,12 @@
 //! message that never became a copy ends at publish in `Returned`, `Error` or `Dropped`
 //! with no copy.
 //!
-//! Fields named `why`, `after`, `late_cause`, `limit` and `retry` say why the event
+//! Fields named `why`, `after`, `late_cause` and `limit` say why the event
 //! happened ([`crate::cause`]); no output writes them.
 
 use std::rc::Rc;
 
-use crate::cause::{Admission, DropCause, HeadSpan, LateCause, LimitHit, RetryHold, ReturnCause};
+use crate::cause::{Admission, DropCause, HeadSpan, LateCause, LimitHit, ReturnCause};
 
 use crate::amqp::{Cause, ErrorScope, Subject};
 use crate::death::Reason;
@@ -168,8 +168,9 @@ pub enum EventKind {
         msg: MsgId,
         copy: CopyId,
         queue: Sym,
-        /// 4.3 delayed retry: held back until then (not in any output).
-        retry: Option<RetryHold>,
+        /// 4.3 delayed retry (D16): the message is set aside, not deliverable, until this
+        /// time; `None` when it is ready at once. Not in any output (traces unchanged).
+        held_until_ms: Option<u64>,
     },
     ConsumerAttached {
         consumer: ConsumerId,

@@ -8,7 +8,7 @@
 //! while it waits behind the head, how overdue it is (head-of-line blocking, visible).
 
 use crate::exchange::Destination;
-use crate::queue::{Queue, QueueKind, NEVER};
+use crate::queue::{Overflow, Queue, QueueKind, NEVER};
 use crate::scenario::OutcomePlan;
 use crate::sim::Sim;
 
@@ -219,7 +219,11 @@ fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
         dlrk: r.dlrk.map(|s| syms.str(s).to_string()),
         max_length: r.max_length,
         max_length_bytes: r.max_length_bytes,
-        overflow: r.overflow.as_str(),
+        overflow: match r.overflow {
+            Overflow::DropHead => "drop-head",
+            Overflow::RejectPublish => "reject-publish",
+            Overflow::RejectPublishDlx => "reject-publish-dlx",
+        },
         expires_ms: r.expires_ms,
         ready: q.ready_len(),
         unacked: q.unacked_len(),

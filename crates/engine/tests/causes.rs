@@ -385,11 +385,14 @@ fn a_delayed_retry_names_its_hold() {
                        "outcome": ["reject_requeue", "ack"]}],
         "actions": [publish("0s", "", "q", "m", json!({}))]
     }));
-    let EventKind::Requeued { retry, .. } = &of(&evs, "m", "requeued")[0].kind else {
+    let EventKind::Requeued { held_until_ms, .. } = &of(&evs, "m", "requeued")[0].kind else {
         unreachable!()
     };
-    let hold = retry.expect("held back");
-    assert_eq!((hold.ready_at_ms, hold.count), (1010, 1));
+    assert_eq!(
+        *held_until_ms,
+        Some(1010),
+        "delivered at 0, rejected at 10, min 1000"
+    );
 }
 
 #[test]

@@ -73,6 +73,7 @@ pub fn story(track: &Track, sim: &Sim, msg: u32, lang: Lang) -> Story {
         track,
         sim,
         lang,
+        entries,
         keys: String::new(),
     };
     Story {
@@ -113,6 +114,8 @@ struct Teller<'a> {
     track: &'a Track,
     sim: &'a Sim,
     lang: Lang,
+    /// The message's kept events.
+    entries: &'a [Entry],
     /// The message's routing keys as last published or dead-lettered, for a drop's words.
     keys: String,
 }
@@ -389,9 +392,16 @@ impl Teller<'_> {
                     &[("consumer", &self.consumer(Some(*consumer))), ("how", &how)],
                 )
             }
-            EventKind::Requeued { queue, retry, .. } => {
-                if let Some(r) = retry {
-                    let (at, n) = (clock(r.ready_at_ms), r.count.to_string());
+            EventKind::Requeued {
+                queue,
+                copy,
+                held_until_ms,
+                ..
+            } => {
+                if let Some(at) = held_until_ms {
+                    // The delivery it will be back for: the next after those of this copy.
+                    let n = (self.deliveries(*copy, entry.seq) + 1).to_string();
+                    let at = clock(*at);
                     why.push(self.say("why_retry_hold", &[("at", &at), ("n", &n)]));
                 }
                 self.say("why_requeued", &[("queue", &self.s(*queue))])
@@ -415,6 +425,15 @@ impl Teller<'_> {
             why,
             names,
         }
+    }
+
+    /// Deliveries of `copy` before the event numbered `seq`.
+    fn deliveries(&self, copy: delaylab_engine::ids::CopyId, seq: u64) -> usize {
+        self.entries
+            .iter()
+            .take_while(|e| e.seq < seq)
+            .filter(|e| matches!(e.ev.kind, EventKind::Delivered { copy: c, .. } if c == copy))
+            .count()
     }
 
     /// Where an enqueued copy's TTL came from, and when it expires.
@@ -711,6 +730,52 @@ mod tests {
                 "{d:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_delayed_retry_hold_says_until_when_and_for_which_attempt() {
+        let r = run(
+            include_str!("../../../scenarios/retry-backoff-4-3.json"),
+            60_000,
+        );
+        let s = story(&r.track, &r.sim, id(&r, "order-new"), Lang::En);
+        let holds: Vec<&Step> = s.steps.iter().filter(|x| x.kind == "requeued").collect();
+        assert_eq!(holds.len(), 3);
+        assert_eq!(
+            holds[0].why,
+            vec![
+                "Delayed retry holds it back until 0:00:02.000, for delivery attempt 2".to_string()
+            ]
+        );
+        assert_eq!(
+            holds[1].why,
+            vec![
+                "Delayed retry holds it back until 0:00:06.000, for delivery attempt 3".to_string()
+            ]
+        );
+        let rejected = step(&s, "rejected");
+        assert_eq!(
+            rejected.why,
+            vec!["requeue=true: it goes back to the queue".to_string()]
+        );
+    }
+
+    #[test]
+    fn a_message_dropped_by_the_delivery_limit_names_its_count() {
+        let r = run(
+            include_str!("../../../scenarios/poison-message-3-10-vs-4-0.json"),
+            30 * 60_000,
+        );
+        let told: Vec<Step> = (1..=r.track.bodies.len() as u32)
+            .flat_map(|m| story(&r.track, &r.sim, m, Lang::En).steps)
+            .filter(|s| s.why.iter().any(|w| w.contains("x-delivery-limit")))
+            .collect();
+        assert!(!told.is_empty(), "some message hits its delivery limit");
+        assert!(
+            told[0].why[0].starts_with("Returned 21 times: over x-delivery-limit 20"),
+            "{:?}",
+            told[0]
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //!   the return is set aside for `min(min × max(1, failed count), max)` ms, then goes to
 //!   the back of the returns. Not deliverable and not expiring meanwhile.
 //!
-//! `Requeued` names a delayed retry's hold (`retry`: until when, from which count); a
+//! `Requeued` says until when a delayed retry holds it back (`held_until_ms`); a
 //! `delivery_limit` death names the count and the limit. A copy whose TTL passed while
 //! it was unacked or held back is marked (`Entry::away_at_ttl`): only a message in the
 //! queue expires, so that is why its expiry comes late.
@@ -28,7 +28,7 @@
 //! ```
 
 use super::Sim;
-use crate::cause::{LimitHit, RetryHold};
+use crate::cause::LimitHit;
 use crate::death::Reason;
 use crate::event::EventKind;
 use crate::ids::QueueId;
@@ -66,7 +66,7 @@ impl Sim {
                 msg: entry.msg.id,
                 copy: entry.copy,
                 queue: qname,
-                retry: None,
+                held_until_ms: None,
             });
             self.queue_mut(qid).expect("queue").requeue_in_place(entry);
             return;
@@ -81,6 +81,7 @@ impl Sim {
             ReturnCounting::FailedOnly => entry.failed,
         };
         let limit = q.rules.delivery_limit;
+        let retry = q.rules.delayed_retry;
         if let Some(l) = limit.filter(|l| i64::from(counter) > *l) {
             let hit = LimitHit::Delivery {
                 count: counter,
@@ -90,27 +91,25 @@ impl Sim {
             let copy = Some(entry.copy);
             return self.dead_letter(qid, entry.msg, Reason::DeliveryLimit, copy, Some(hit));
         }
-        // 4.3 delayed retry: held back until `ready_at`.
-        let retry = q.rules.delayed_retry.and_then(|retry| {
+        // 4.3 delayed retry: whether this return is set aside, and until when (said on
+        // the event, so a view can show the hold without re-deriving the rule).
+        let held_until_ms = retry.and_then(|retry| {
             let delay = match retry.kind {
                 DelayedRetryKind::All => true,
                 DelayedRetryKind::Failed => failed,
                 DelayedRetryKind::Returned => !failed,
             };
-            delay.then(|| RetryHold {
-                ready_at_ms: now.saturating_add(retry.delay_ms(entry.failed)),
-                count: entry.failed,
-            })
+            delay.then(|| now.saturating_add(retry.delay_ms(entry.failed)))
         });
         self.emit(EventKind::Requeued {
             msg: entry.msg.id,
             copy: entry.copy,
             queue: qname,
-            retry,
+            held_until_ms,
         });
         let q = self.queue_mut(qid).expect("queue");
-        if let Some(hold) = retry {
-            q.set_aside(hold.ready_at_ms, entry);
+        if let Some(ready_at) = held_until_ms {
+            q.set_aside(ready_at, entry);
             return self.arm_retry_timer(qid);
         }
         let front = match profile.quorum_requeue {
