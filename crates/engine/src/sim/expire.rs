@@ -48,10 +48,6 @@ impl Sim {
     /// In cost modes a dead-lettering queue may have to wait for its turn
     /// (`dead_letter_wait`): then its timer is left to the cost wake-up, not armed here.
     pub(crate) fn expire_head(&mut self, qid: QueueId) {
-        let now = self.now_ms();
-        if let Some(q) = self.queue_mut(qid) {
-            q.note_head(now);
-        }
         if self.expire_run(qid, Head::Next) {
             return;
         }
@@ -75,7 +71,7 @@ impl Sim {
             let Some(q) = self.queue_mut(qid) else {
                 return false;
             };
-            q.note_head(now);
+            q.note_head(now); // every head change is followed by this run, at its instant
             let head = match which {
                 Head::Next => q.head(),
                 Head::FirstReady => q.first_ready(),
