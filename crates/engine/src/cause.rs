@@ -18,10 +18,10 @@
 
 use std::rc::Rc;
 
+use crate::amqp::exchange_args::ExchangeKind;
+use crate::amqp::queue_args::Overflow;
 use crate::death::Reason;
-use crate::exchange::ExchangeKind;
 use crate::ids::MsgId;
-use crate::queue::Overflow;
 use crate::sym::Sym;
 
 /// How a copy came into its queue and where its TTL came from (`Enqueued::why`).

@@ -3,13 +3,13 @@
 //! (the golden traces check that).
 mod common;
 use common::*;
+use delaylab_engine::amqp::exchange_args::ExchangeKind;
+use delaylab_engine::amqp::queue_args::Overflow;
 use delaylab_engine::cause::{
     DropCause, HopBy, LateCause, LimitHit, Matched, ReturnCause, TtlFrom,
 };
 use delaylab_engine::death::Reason;
-use delaylab_engine::exchange::ExchangeKind;
 use delaylab_engine::ids::MsgId;
-use delaylab_engine::queue::Overflow;
 use delaylab_engine::scenario::load_value;
 use delaylab_engine::snapshot::Snapshot;
 use delaylab_engine::{DropReason, Event, EventKind, Progress, Sim};

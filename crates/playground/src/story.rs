@@ -19,11 +19,11 @@
 //! names the head before it, so the story follows them back (at most [`MAX_HEADS`])
 //! until the one that held the head when B's TTL passed.
 
+use delaylab_engine::amqp::exchange_args::ExchangeKind;
+use delaylab_engine::amqp::queue_args::Overflow;
 use delaylab_engine::cause::{
     DropCause, HeadSpan, HopBy, LateCause, LimitHit, Matched, ReturnCause, TtlFrom,
 };
-use delaylab_engine::exchange::ExchangeKind;
-use delaylab_engine::queue::Overflow;
 use delaylab_engine::report::text::clock;
 use delaylab_engine::snapshot::QueueView;
 use delaylab_engine::sym::Sym;
