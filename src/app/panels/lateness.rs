@@ -89,13 +89,11 @@ fn dot(d: NamedDot, i: usize, n: usize, focus_at: RwSignal<usize>) -> impl IntoV
             });
         }
     };
+    let (cx, cy) = (format!("{:.1}", d.x), format!("{:.1}", d.y));
     view! {
-        <circle
-            cx=format!("{:.1}", d.x)
-            cy=format!("{:.1}", d.y)
-            r="4.5"
-            class=cls
-            class:selected=move || c.selected.get() == Some(msg)
+        // A group: the dot drawn, and a larger invisible circle a finger can hit.
+        <g
+            class="dot-btn"
             role="button"
             tabindex=move || if focus_at.get().min(n.saturating_sub(1)) == i { "0" } else { "-1" }
             aria-label=name
@@ -123,7 +121,9 @@ fn dot(d: NamedDot, i: usize, n: usize, focus_at: RwSignal<usize>) -> impl IntoV
             }
         >
             <title>{d.name}</title>
-        </circle>
+            <circle cx=cx.clone() cy=cy.clone() r="12" class="hit" />
+            <circle cx=cx cy=cy r="4.5" class=cls class:selected=move || c.selected.get() == Some(msg) />
+        </g>
     }
 }
 
