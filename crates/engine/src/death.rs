@@ -113,15 +113,20 @@ impl Deaths {
     /// Whether dead-lettering to `target` closes an automatic cycle (see module docs).
     /// `self` already holds the death being dead-lettered.
     pub fn is_cycle(&self, newest_reason: Reason, target: Sym) -> bool {
+        self.cycle_with(newest_reason, target).is_some()
+    }
+
+    /// When dead-lettering to `target` closes an automatic cycle, the reason of the
+    /// message's death in `target` that closes it (what a drop names as its cause).
+    pub fn cycle_with(&self, newest_reason: Reason, target: Sym) -> Option<Reason> {
         if newest_reason == Reason::Rejected {
-            return false;
+            return None;
         }
-        match self.entries.iter().position(|d| d.queue == target) {
-            None => false,
-            Some(at) => self.entries[..=at]
-                .iter()
-                .all(|d| d.reason != Reason::Rejected),
-        }
+        let at = self.entries.iter().position(|d| d.queue == target)?;
+        self.entries[..=at]
+            .iter()
+            .all(|d| d.reason != Reason::Rejected)
+            .then_some(self.entries[at].reason)
     }
 }
 

@@ -8,8 +8,13 @@
 //! `DelayDue` and `Dropped` (with a copy) end it; everything else leaves it alive. A
 //! message that never became a copy ends at publish in `Returned`, `Error` or `Dropped`
 //! with no copy.
+//!
+//! Fields named `why`, `after`, `late_cause` and `limit` say why the event
+//! happened ([`crate::cause`]); no output writes them.
 
 use std::rc::Rc;
+
+use crate::cause::{Admission, DropCause, HeadSpan, LateCause, LimitHit, ReturnCause};
 
 use crate::amqp::{Cause, ErrorScope, Subject};
 use crate::death::Reason;
@@ -74,6 +79,8 @@ pub enum EventKind {
         copy: CopyId,
         exchange: Sym,
         late_ms: u64,
+        /// Why it is late, if it is (not in any output).
+        late_cause: LateCause,
     },
     Enqueued {
         msg: MsgId,
@@ -81,6 +88,8 @@ pub enum EventKind {
         queue: Sym,
         via: Sym,
         expires_at_ms: Option<u64>,
+        /// The binding that matched and where the TTL came from (not in any output).
+        why: Admission,
     },
     Returned {
         msg: MsgId,
@@ -88,6 +97,8 @@ pub enum EventKind {
         routing_key: Sym,
         code: u16,
         text: &'static str,
+        /// Not in any output.
+        why: ReturnCause,
     },
     Confirmed {
         msg: MsgId,
@@ -100,6 +111,12 @@ pub enum EventKind {
         copy: CopyId,
         queue: Sym,
         late_ms: u64,
+        /// Why it is late (not in any output).
+        late_cause: LateCause,
+        /// The message that held the head of this queue just before this copy became
+        /// the head, and when (not in any output). With `late_cause` `BehindHead`, the
+        /// head it waited behind; that message's own `Expired` names the one before it.
+        after: Option<HeadSpan>,
     },
     /// `copy` is None when the message never entered the queue (reject-publish-dlx).
     DeadLettered {
@@ -109,12 +126,16 @@ pub enum EventKind {
         reason: Reason,
         dlx: Sym,
         routing_keys: RoutingKeys,
+        /// For `maxlen` and `delivery_limit`: the limit that was hit (not in any output).
+        limit: Option<Box<LimitHit>>,
     },
     Dropped {
         msg: MsgId,
         copy: Option<CopyId>,
         queue: Option<Sym>,
         reason: DropReason,
+        /// Why, beyond the reason (not in any output).
+        why: DropCause,
     },
     Delivered {
         msg: Rc<Message>,

@@ -50,10 +50,20 @@ impl Exchange {
         routing_keys: &'a [Sym],
         headers: &'a Table,
     ) -> impl Iterator<Item = Destination> + 'a {
+        self.matching(syms, routing_keys, headers)
+            .map(|b| b.destination)
+    }
+
+    /// The bindings that match, in binding order (what a route names as its cause).
+    pub fn matching<'a>(
+        &'a self,
+        syms: &'a Symbols,
+        routing_keys: &'a [Sym],
+        headers: &'a Table,
+    ) -> impl Iterator<Item = &'a Binding> + 'a {
         self.bindings
             .iter()
             .filter(move |b| self.binding_matches(b, syms, routing_keys, headers))
-            .map(|b| b.destination)
     }
 
     fn binding_matches(

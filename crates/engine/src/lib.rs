@@ -36,6 +36,7 @@
 //! - scenario `costs`: the cost profiles the scenario's `costs` names and their pure models.
 //! - queues `message`: a message as the broker holds it.
 //! - queues `death`: the `x-death` history and the dead-letter cycle rule.
+//! - queues `cause`: why an event happened, as the sim says it (never serialized).
 //! - queues `exchange`: exchanges, bindings and one exchange's match of a message.
 //! - queues `queue`: a queue's ready and unacknowledged messages and its rules.
 //! - queues `delayed`: the delayed-message plugin's store.
@@ -49,6 +50,7 @@
 //! - report `strategies`: the strategy comparison, run through the sim and reported.
 //! - report `checks`: a scenario's checks decided over a run's events and state.
 pub mod amqp;
+pub mod cause;
 pub mod checks;
 pub mod consumer;
 pub mod costs;

@@ -12,7 +12,8 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
-use crate::ids::{ConsumerId, CopyId, QueueId};
+use crate::cause::HeadSpan;
+use crate::ids::{ConsumerId, CopyId, MsgId, QueueId};
 use crate::message::Message;
 use crate::sym::Sym;
 
@@ -53,6 +54,20 @@ pub struct Entry {
     /// Quorum queues: failed deliveries among those returns (basic.reject requeue=true,
     /// channel loss): 4.3's delivery count.
     pub failed: u32,
+    /// Where it was when its TTL passed, if not in the queue (a late expiry's cause).
+    pub away_at_ttl: Away,
+}
+
+/// Where a copy was when its TTL passed, if not waiting in its queue: only a message in
+/// the queue expires, so it expires when it is back (`sim/returns.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Away {
+    /// In the queue (or its TTL has not passed).
+    No,
+    /// Delivered, unacknowledged.
+    Unacked,
+    /// Held back by 4.3's delayed retry.
+    RetryHeld,
 }
 
 #[derive(Clone, Debug)]
@@ -94,6 +109,17 @@ pub struct Queue {
     pub expiry_timer_at_ms: Option<u64>,
     /// Quorum reject-publish: rejecting until the queue is back at 80 % of its limit.
     pub rejecting: bool,
+    /// Who holds the head and since when, and who held it before (`note_head`): what
+    /// an expiry behind the head names as its cause. Two values per queue, no history.
+    head_mark: Option<HeadMark>,
+    prev_head: Option<HeadSpan>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct HeadMark {
+    copy: CopyId,
+    msg: MsgId,
+    since_ms: u64,
 }
 
 impl Queue {
@@ -118,7 +144,44 @@ impl Queue {
             last_used_ms: now_ms,
             expiry_timer_at_ms: None,
             rejecting: false,
+            head_mark: None,
+            prev_head: None,
         }
+    }
+
+    /// Notes who holds the head at `now_ms`: if it changed, the new head holds it from
+    /// now and the old one's time at the head is kept as the span before it. `sim` calls
+    /// this at the instant the head changes (`expire_head` runs after every change).
+    pub fn note_head(&mut self, now_ms: u64) {
+        let head = self.head().map(|h| (h.copy, h.msg.id));
+        if head.map(|h| h.0) == self.head_mark.map(|m| m.copy) {
+            return;
+        }
+        if let Some(m) = self.head_mark.take() {
+            self.prev_head = Some(HeadSpan {
+                msg: m.msg,
+                from_ms: m.since_ms,
+                to_ms: now_ms,
+            });
+        }
+        self.head_mark = head.map(|(copy, msg)| HeadMark {
+            copy,
+            msg,
+            since_ms: now_ms,
+        });
+    }
+
+    /// Since when the current head holds the head (as last noted).
+    pub fn head_since_ms(&self) -> Option<u64> {
+        let m = self.head_mark?;
+        (Some(m.copy) == self.head().map(|h| h.copy)).then_some(m.since_ms)
+    }
+
+    /// The message that held the head just before `copy` took it, if `copy` is the noted
+    /// head and took it straight from that one (no empty queue in between).
+    pub fn head_before(&self, copy: CopyId) -> Option<HeadSpan> {
+        let m = self.head_mark.filter(|m| m.copy == copy)?;
+        self.prev_head.filter(|p| p.to_ms == m.since_ms)
     }
 
     pub fn is_quorum(&self) -> bool {

@@ -82,6 +82,9 @@ pub struct QueueView {
     /// earliest first, at most [`MAX_ENTRIES`]; `held_total` counts them all.
     pub held: Vec<HeldView>,
     pub held_total: u64,
+    /// Since when the first of `head` holds the head: what a message overdue behind it
+    /// waits for (`Queue::head_since_ms`).
+    pub head_since_ms: Option<u64>,
     pub consumers: Vec<String>,
 }
 
@@ -293,6 +296,7 @@ fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
             .iter()
             .map(|c| sim.consumers()[c.0 as usize].spec.name.clone())
             .collect(),
+        head_since_ms: q.head_since_ms(),
     }
 }
 

@@ -288,6 +288,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "node_up" => ("node up", "节点恢复"),
         "limit_reached" => ("limit reached", "达到模拟上限"),
         "broker_upgraded" => ("broker upgraded", "Broker 升级"),
+        _ if key.starts_with("why_") => return crate::i18n_why::t(lang, key),
         _ => return crate::i18n_orders::t(lang, key),
     };
     if lang == Lang::Zh {

@@ -1,11 +1,19 @@
-//! The inspector: one message's path (every step, with a mini timeline) and its
-//! properties and headers as published and as delivered.
+//! The inspector: one message's story (every step with the rule that applied, from the
+//! engine's causes: `delaylab_playground::story`), a mini timeline, the engine's own
+//! events, and its properties and headers as published and as delivered.
+//!
+//! Whatever selects a message (a chip, a queue entry, a log line, a lateness dot, a
+//! head named in another story) opens it here; the panel comes into view.
 
 use delaylab_engine::report::text::clock;
+use delaylab_playground::story;
 use leptos::prelude::*;
 
 use super::ctx;
 use crate::app::runner::{self, TRACK_MSGS};
+
+/// The story's heading: what keyboard users land on when a lateness dot opens a story.
+pub const STORY_HEADING_ID: &str = "insp-h";
 
 #[component]
 pub fn Inspector() -> impl IntoView {
@@ -15,19 +23,41 @@ pub fn Inspector() -> impl IntoView {
         let id = c.selected.get()?;
         let lang = c.lang.get();
         c.runner.try_with_value(|r| {
-            let body = r.track.body(id).to_string();
             let entries = r.track.msgs.get(&id).map(|v| v.as_slice()).unwrap_or(&[]);
             let steps: Vec<_> = entries.iter().map(|e| r.line(e, lang)).collect();
             let (published, delivered) = runner::message_views(entries, &r.sim);
-            (id, body, steps, published, delivered)
+            let told = story::story(&r.track, &r.sim, id, lang);
+            (
+                id,
+                r.track.body(id).to_string(),
+                told,
+                steps,
+                published,
+                delivered,
+            )
         })
     });
+    // Bring the story into view when a message is selected (only as far as needed).
+    Effect::new(move |_| {
+        if c.selected.get().is_some() {
+            request_animation_frame(move || {
+                if let Some(el) = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.get_element_by_id("inspector"))
+                {
+                    let o = web_sys::ScrollIntoViewOptions::new();
+                    o.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    el.scroll_into_view_with_scroll_into_view_options(&o);
+                }
+            });
+        }
+    });
     view! {
-        <section class="panel inspector" aria-labelledby="insp-h" data-testid="inspector">
-            <h2 id="insp-h">{move || c.tr("inspector")}</h2>
+        <section class="panel inspector" id="inspector" aria-labelledby=STORY_HEADING_ID data-testid="inspector">
+            <h2 id=STORY_HEADING_ID tabindex="-1">{move || c.tr("inspector")}</h2>
             {move || match info.get() {
                 None => view! { <p class="hint">{c.tr("inspector_hint")}</p> }.into_any(),
-                Some((id, body, steps, published, delivered)) => {
+                Some((id, body, told, steps, published, delivered)) => {
                     let t0 = steps.first().map_or(0, |s| s.t_ms);
                     let t1 = steps.last().map_or(0, |s| s.t_ms).max(t0 + 1);
                     let dots = steps
@@ -47,26 +77,32 @@ pub fn Inspector() -> impl IntoView {
                             <line x1="10" y1="14" x2="290" y2="14" class="axis" />
                             {dots}
                         </svg>
-                        // It scrolls (style.css): focusable, so a keyboard can scroll it.
-                        <ol class="steps" tabindex="0">
-                            {steps
-                                .into_iter()
-                                .map(|s| {
-                                    let cls = format!("step lvl-{:?}", s.level).to_lowercase();
-                                    view! {
-                                        <li class=cls data-testid="inspector-step">
-                                            <span class="t">{clock(s.t_ms)}</span>
-                                            " "
-                                            <span class="k">{c.tr(s.label)}</span>
-                                            " "
-                                            <span class="w">{s.place}</span>
-                                            " "
-                                            <span class="d">{s.detail}</span>
-                                        </li>
-                                    }
-                                })
-                                .collect_view()}
+                        <h3 class="sub-h">{c.tr("why_story")}</h3>
+                        <ol class="story" data-testid="story">
+                            {told.steps.into_iter().map(story_step).collect_view()}
                         </ol>
+                        <details class="insp-events">
+                            <summary>{c.tr("why_events")}</summary>
+                            <ol class="steps">
+                                {steps
+                                    .into_iter()
+                                    .map(|s| {
+                                        let cls = format!("step lvl-{:?}", s.level).to_lowercase();
+                                        view! {
+                                            <li class=cls data-testid="inspector-step">
+                                                <span class="t">{clock(s.t_ms)}</span>
+                                                " "
+                                                <span class="k">{c.tr(s.label)}</span>
+                                                " "
+                                                <span class="w">{s.place}</span>
+                                                " "
+                                                <span class="d">{s.detail}</span>
+                                            </li>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </ol>
+                        </details>
                         {published
                             .map(|(p, h)| {
                                 view! {
@@ -92,5 +128,46 @@ pub fn Inspector() -> impl IntoView {
                 }
             }}
         </section>
+    }
+}
+
+/// One step: its time, what happened, and each rule that applied; the messages it
+/// names (the heads it waited behind) open their own stories.
+fn story_step(s: story::Step) -> impl IntoView {
+    let c = ctx();
+    let cls = format!("story-step lvl-{:?}", s.level).to_lowercase();
+    let names = (!s.names.is_empty()).then(|| {
+        view! {
+            <p class="story-names">
+                {c.tr("why_see")}
+                {s.names
+                    .into_iter()
+                    .map(|(m, label)| {
+                        view! {
+                            " "
+                            <button class="link" data-testid="story-name" on:click=move |_| c.selected.set(Some(m))>
+                                {label}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
+            </p>
+        }
+    });
+    view! {
+        <li class=cls data-testid="story-step" data-kind=s.kind>
+            <span class="t">{clock(s.t_ms)}</span>
+            " "
+            <b class="what">{s.what}</b>
+            {(!s.why.is_empty())
+                .then(|| {
+                    view! {
+                        <ul class="why">
+                            {s.why.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
+                        </ul>
+                    }
+                })}
+            {names}
+        </li>
     }
 }

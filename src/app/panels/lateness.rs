@@ -1,16 +1,24 @@
 //! Lateness figures (count, mean, p99, max: the engine's rule) and the chart of every
 //! delivery's lateness, then the queue-depth chart.
+//!
+//! Each dot names its delivery (tooltip, accessible name) and opens that message's
+//! story in the inspector (click, Enter or Space); one dot at a time is in the tab
+//! order and the arrow keys move between them.
 
-use delaylab_playground::chart;
+use delaylab_playground::late_dots::{named_dots, NamedDot};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::ctx;
 use super::depths::DepthChart;
+use super::inspector::STORY_HEADING_ID;
 use crate::app::runner::span;
 
 #[component]
 pub fn Lateness() -> impl IntoView {
     let c = ctx();
+    // The dot in the tab order (the others are reached with the arrow keys).
+    let focus_at = RwSignal::new(0usize);
     view! {
         <section class="panel lateness" aria-labelledby="late-h" data-testid="lateness">
             <h2 id="late-h">{move || c.tr("lateness")}</h2>
@@ -47,7 +55,8 @@ pub fn Lateness() -> impl IntoView {
                     })
                 }}
             </dl>
-            <svg class="chart" viewBox="0 0 640 150" role="img" aria-label=move || c.tr("chart_label")>
+            <p class="hint" id="late-dots-hint">{move || c.tr("why_dots")}</p>
+            <svg class="chart" viewBox="0 0 640 150" role="group" aria-label=move || c.tr("chart_label") aria-describedby="late-dots-hint" data-testid="late-chart">
                 <line x1="64" y1="120" x2="632" y2="120" class="axis" />
                 <line x1="64" y1="10" x2="64" y2="120" class="axis" />
                 <text x="58" y="16" class="tick" text-anchor="end">
@@ -60,24 +69,87 @@ pub fn Lateness() -> impl IntoView {
                     {move || c.tr("deliveries_axis")}
                 </text>
                 {move || {
-                    c.stats
-                        .with(chart::lateness_dots)
-                        .into_iter()
-                        .map(|d| {
-                            let cls = if d.retry {
-                                "pt retry"
-                            } else if d.late {
-                                "pt late"
-                            } else {
-                                "pt"
-                            };
-                            view! { <circle cx=format!("{:.1}", d.x) cy=format!("{:.1}", d.y) r="3.5" class=cls data-retry=d.retry.to_string() /> }
-                        })
-                        .collect_view()
+                    let lang = c.lang.get();
+                    let dots = c
+                        .stats
+                        .with(|s| c.runner.try_with_value(|r| named_dots(s, &r.track, lang)))
+                        .unwrap_or_default();
+                    let n = dots.len();
+                    dots.into_iter().enumerate().map(|(i, d)| dot(d, i, n, focus_at)).collect_view()
                 }}
             </svg>
             <h3 class="sub-h">{move || c.tr("depths")}</h3>
             <DepthChart />
         </section>
     }
+}
+
+/// One dot: a control named after its delivery that opens its message's story.
+fn dot(d: NamedDot, i: usize, n: usize, focus_at: RwSignal<usize>) -> impl IntoView {
+    let c = ctx();
+    let cls = if d.retry {
+        "pt retry"
+    } else if d.late {
+        "pt late"
+    } else {
+        "pt"
+    };
+    let (msg, name) = (d.msg, d.name.clone());
+    let open = move |keyboard: bool| {
+        c.selected.set(Some(msg));
+        focus_at.set(i);
+        if keyboard {
+            // The story is elsewhere on the page: take the keyboard there.
+            request_animation_frame(|| {
+                if let Some(h) = element(&format!("#{STORY_HEADING_ID}"))
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let _ = h.focus();
+                }
+            });
+        }
+    };
+    let (cx, cy) = (format!("{:.1}", d.x), format!("{:.1}", d.y));
+    view! {
+        // A group: the dot drawn, and a larger invisible circle a finger can hit.
+        <g
+            class="dot-btn"
+            role="button"
+            tabindex=move || if focus_at.get().min(n.saturating_sub(1)) == i { "0" } else { "-1" }
+            aria-label=name
+            data-testid="late-dot"
+            data-i=i
+            data-msg=msg
+            on:click=move |_| open(false)
+            on:keydown=move |ev: web_sys::KeyboardEvent| {
+                let to = match ev.key().as_str() {
+                    "Enter" | " " => {
+                        ev.prevent_default();
+                        return open(true);
+                    }
+                    "ArrowRight" | "ArrowUp" => (i + 1).min(n.saturating_sub(1)),
+                    "ArrowLeft" | "ArrowDown" => i.saturating_sub(1),
+                    "Home" => 0,
+                    "End" => n.saturating_sub(1),
+                    _ => return,
+                };
+                ev.prevent_default();
+                focus_at.set(to);
+                if let Some(e) = element(&format!("[data-testid=\"late-dot\"][data-i=\"{to}\"]")).and_then(|e| e.dyn_into::<web_sys::SvgElement>().ok()) {
+                    let _ = e.focus();
+                }
+            }
+        >
+            <title>{d.name}</title>
+            <circle cx=cx.clone() cy=cy.clone() r="12" class="hit" />
+            <circle cx=cx cy=cy r="4.5" class=cls class:selected=move || c.selected.get() == Some(msg) />
+        </g>
+    }
+}
+
+fn element(selector: &str) -> Option<web_sys::Element> {
+    web_sys::window()?
+        .document()?
+        .query_selector(selector)
+        .ok()?
 }

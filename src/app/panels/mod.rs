@@ -17,6 +17,7 @@ pub mod publish;
 pub mod queues;
 pub mod scenario_json;
 pub mod watch;
+pub mod why_live;
 
 pub use checks::Checks;
 pub use consumers::Consumers;

@@ -164,6 +164,7 @@ fn QueueCard(name: String) -> impl IntoView {
                     }
                 />
             </ol>
+            <super::why_live::WaitingBehind name=name.clone() />
             {move || {
                 q.get()
                     .and_then(|(r, _, _, _, _, shown, _)| {

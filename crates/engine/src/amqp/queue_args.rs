@@ -41,6 +41,17 @@ pub enum Overflow {
     RejectPublishDlx,
 }
 
+impl Overflow {
+    /// The `x-overflow` value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Overflow::DropHead => "drop-head",
+            Overflow::RejectPublish => "reject-publish",
+            Overflow::RejectPublishDlx => "reject-publish-dlx",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeadLetterStrategy {
     AtMostOnce,

@@ -31,6 +31,7 @@
 //! ```
 
 use super::Sim;
+use crate::cause::DropCause;
 use crate::death::Reason;
 use crate::event::{DropReason, EventKind};
 use crate::ids::{ConsumerId, CopyId, QueueId};
@@ -311,7 +312,7 @@ impl Sim {
                     requeue: false,
                     nack: false,
                 });
-                self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy));
+                self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy), None);
             }
             Outcome::Requeue | Outcome::RejectRequeue => {
                 let looping = self.requeue_loops(cid, copy, &u.entry);
@@ -406,6 +407,7 @@ impl Sim {
                 copy: Some(copy),
                 queue: Some(qname),
                 reason,
+                why: DropCause::Plain,
             });
             self.end_copy();
         }

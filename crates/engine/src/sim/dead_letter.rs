@@ -15,10 +15,15 @@
 //! - a message the delayed exchange held now reads `x-delay: -<delay>`;
 //! - targets that would close an automatic cycle are cut (`dead_letter_cycle`);
 //! - published without confirms or mandatory: unroutable means dropped.
+//!
+//! Causes (`crate::cause`): a drop names why (`NoDlx`, `DlxMissing` with the name,
+//! `Cycle` with the earlier death, `NoRoute` from the DLX); a `maxlen` or
+//! `delivery_limit` death carries the limit that was hit, from its caller.
 
 use std::rc::Rc;
 
 use super::Sim;
+use crate::cause::{DropCause, LimitHit};
 use crate::death::{Death, Deaths, LastDeath, Reason};
 use crate::event::{DropReason, EventKind};
 use crate::ids::{CopyId, QueueId};
@@ -29,32 +34,39 @@ use crate::version::ClientXDeath;
 
 impl Sim {
     /// Dead-letters `msg` out of `qid`. `copy` is the copy that dies (None when the
-    /// message never entered the queue: reject-publish-dlx).
+    /// message never entered the queue: reject-publish-dlx). `limit`: the limit that
+    /// was hit, for `maxlen` and `delivery_limit`.
     pub(crate) fn dead_letter(
         &mut self,
         qid: QueueId,
         msg: Rc<Message>,
         reason: Reason,
         copy: Option<CopyId>,
+        limit: Option<LimitHit>,
     ) {
         let q = self.queue(qid).expect("dead-lettering queue exists");
         let (qname, dlx, dlrk, id) = (q.name, q.rules.dlx, q.rules.dlrk, msg.id);
-        let drop = |sim: &mut Sim, why: DropReason| {
+        let drop = |sim: &mut Sim, reason: DropReason, why: DropCause| {
             sim.emit(EventKind::Dropped {
                 msg: id,
                 copy,
                 queue: Some(qname),
-                reason: why,
+                reason,
+                why,
             });
             if copy.is_some() {
                 sim.end_copy();
             }
         };
         let Some(dlx) = dlx else {
-            return drop(self, DropReason::from_reason(reason));
+            let why = match limit {
+                Some(l) => DropCause::Limit(Box::new(l)),
+                None => DropCause::NoDlx,
+            };
+            return drop(self, DropReason::from_reason(reason), why);
         };
         if !self.exchanges.contains_key(&dlx) {
-            return drop(self, DropReason::DlxMissing);
+            return drop(self, DropReason::DlxMissing, DropCause::DlxMissing { dlx });
         }
         let dead = self.dead_lettered_copy(msg, qname, reason, dlx, dlrk);
         self.emit(EventKind::DeadLettered {
@@ -64,6 +76,7 @@ impl Sim {
             reason,
             dlx,
             routing_keys: dead.routing_keys.clone(),
+            limit: limit.map(Box::new),
         });
         if copy.is_some() {
             self.end_copy();
@@ -81,19 +94,20 @@ impl Sim {
             .expect("dead-lettered message has a history");
         let mut cut = false;
         // What is left in `routed.queues` are the targets.
-        routed.queues.retain(|&qid| {
-            let name = self.queue(qid).expect("routed queue exists").name;
-            let cycle = deaths.is_cycle(reason, name);
-            if cycle {
-                cut = true;
-                self.emit(EventKind::Dropped {
-                    msg: dead.id,
-                    copy: None,
-                    queue: Some(name),
-                    reason: DropReason::DeadLetterCycle,
-                });
-            }
-            !cycle
+        routed.queues.retain(|t| {
+            let name = self.queue(t.queue).expect("routed queue exists").name;
+            let Some(earlier) = deaths.cycle_with(reason, name) else {
+                return true;
+            };
+            cut = true;
+            self.emit(EventKind::Dropped {
+                msg: dead.id,
+                copy: None,
+                queue: Some(name),
+                reason: DropReason::DeadLetterCycle,
+                why: DropCause::Cycle { earlier },
+            });
+            false
         });
         if routed.queues.is_empty() && routed.delayed.is_empty() && !cut {
             let qname = self.queue(from).map(|q| q.name);
@@ -102,13 +116,14 @@ impl Sim {
                 copy: None,
                 queue: qname,
                 reason: DropReason::Unroutable,
+                why: DropCause::NoRoute { exchange: dlx },
             });
         }
         for (rec, delay_ms) in routed.delayed.drain(..) {
             self.store_delayed(dead.clone(), rec, delay_ms);
         }
-        for &qid in &routed.queues {
-            self.enqueue(qid, dead.clone(), dlx);
+        for t in &routed.queues {
+            self.enqueue(t.queue, dead.clone(), dlx, &t.way);
         }
         self.recycle(routed);
     }

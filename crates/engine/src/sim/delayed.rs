@@ -14,6 +14,7 @@ use std::num::NonZeroU32;
 use std::rc::Rc;
 
 use super::Sim;
+use crate::cause::{DropCause, LateCause};
 use crate::delayed::{ExchangeRecord, Stored};
 use crate::event::{DropReason, EventKind};
 use crate::message::Message;
@@ -74,11 +75,16 @@ impl Sim {
         // store's reference is normally the only one, and this changes it in place.
         Rc::make_mut(&mut msg).delayed_by_ms = Some(delay_ms);
         let late_ms = self.now_ms() - due_ms;
+        let late_cause = match late_ms {
+            0 => LateCause::OnTime,
+            _ => self.late_cause_at(due_ms),
+        };
         self.emit(EventKind::DelayDue {
             msg: msg.id,
             copy,
             exchange: exchange.name,
             late_ms,
+            late_cause,
         });
         self.end_copy();
         let routed = self.route_released(&exchange, &msg);
@@ -89,10 +95,13 @@ impl Sim {
                 copy: None,
                 queue: None,
                 reason: DropReason::Unroutable,
+                why: DropCause::NoRoute {
+                    exchange: exchange.name,
+                },
             });
         }
-        for &qid in &routed.queues {
-            self.enqueue(qid, msg.clone(), exchange.name);
+        for t in &routed.queues {
+            self.enqueue(t.queue, msg.clone(), exchange.name, &t.way);
         }
         self.recycle(routed);
     }

@@ -13,15 +13,20 @@
 //! ```text
 //! x-max-length 2, drop-head: publish n1 n2 n3 n4 -> queue [n3 n4], DLQ [n1 n2]
 //! ```
+//!
+//! `Enqueued` names its cause (`crate::cause::Admission`): the routing's way in and
+//! where the TTL of step 4 came from; a refusal or a drop-head names the limit it hit.
 
 use std::rc::Rc;
 
+use super::route::Way;
 use super::Sim;
+use crate::cause::{Admission, DropCause, LimitHit, TtlFrom};
 use crate::death::Reason;
 use crate::event::{DropReason, EventKind};
-use crate::ids::QueueId;
+use crate::ids::{MsgId, QueueId};
 use crate::message::Message;
-use crate::queue::{Entry, Overflow, NEVER};
+use crate::queue::{Entry, Overflow, Queue, NEVER};
 use crate::sym::Sym;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,8 +37,14 @@ pub(crate) enum Accepted {
 }
 
 impl Sim {
-    /// Delivers `msg` (arriving through exchange `via`) to queue `qid`.
-    pub(crate) fn enqueue(&mut self, qid: QueueId, msg: Rc<Message>, via: Sym) -> Accepted {
+    /// Delivers `msg` (arriving through exchange `via`, routed by `way`) to queue `qid`.
+    pub(crate) fn enqueue(
+        &mut self,
+        qid: QueueId,
+        msg: Rc<Message>,
+        via: Sym,
+        way: &Way,
+    ) -> Accepted {
         let Some(q) = self.queue(qid) else {
             return Accepted::Yes;
         };
@@ -41,7 +52,7 @@ impl Sim {
         if self.refuses(qid, msg.body_bytes()) {
             return self.refuse(qid, msg);
         }
-        let expires_at_ms = self.expiry_for(qid, &msg);
+        let (expires_at_ms, ttl) = self.expiry_for(qid, &msg);
         let copy = self.new_copy();
         self.emit(EventKind::Enqueued {
             msg: msg.id,
@@ -49,6 +60,7 @@ impl Sim {
             queue: qname,
             via,
             expires_at_ms: (expires_at_ms != NEVER).then_some(expires_at_ms),
+            why: admission(way, ttl),
         });
         let entry = Entry {
             copy,
@@ -57,6 +69,7 @@ impl Sim {
             redelivered: false,
             returns: 0,
             failed: 0,
+            away_at_ttl: crate::queue::Away::No,
         };
         if self.deliver_direct(qid, entry.clone()) {
             return Accepted::Yes;
@@ -67,13 +80,15 @@ impl Sim {
                 copy: Some(copy),
                 queue: Some(qname),
                 reason: DropReason::Expired,
+                why: DropCause::NoDlx,
             });
             self.end_copy();
             return Accepted::Yes;
         }
+        let by = entry.msg.id;
         let q = self.queue_mut(qid).expect("queue exists");
         q.push_back(entry);
-        self.drop_head_while_over(qid);
+        self.drop_head_while_over(qid, Some(by));
         self.expire_head(qid);
         self.note_quorum_limit(qid);
         Accepted::Yes
@@ -93,30 +108,36 @@ impl Sim {
     fn refuse(&mut self, qid: QueueId, msg: Rc<Message>) -> Accepted {
         let q = self.queue(qid).expect("queue exists");
         let (qname, overflow) = (q.name, q.rules.overflow);
+        let limit = length_limit(q, 1, msg.body_bytes(), Some(msg.id));
         if overflow == Overflow::RejectPublishDlx {
-            self.dead_letter(qid, msg, Reason::Maxlen, None);
+            self.dead_letter(qid, msg, Reason::Maxlen, None, Some(limit));
         } else {
             self.emit(EventKind::Dropped {
                 msg: msg.id,
                 copy: None,
                 queue: Some(qname),
                 reason: DropReason::RejectPublish,
+                why: DropCause::Limit(Box::new(limit)),
             });
         }
         Accepted::Refused
     }
 
-    /// Expiry time for a message entering `qid` now.
-    fn expiry_for(&self, qid: QueueId, msg: &Message) -> u64 {
+    /// Expiry time for a message entering `qid` now, and where its TTL came from.
+    fn expiry_for(&self, qid: QueueId, msg: &Message) -> (u64, Ttl) {
         let q = self.queue(qid).expect("queue exists");
-        let ttl = q.rules.message_ttl_ms.unwrap_or(NEVER).min(msg.ttl_ms());
-        if ttl == NEVER {
-            return NEVER;
-        }
+        let (queue_ttl, msg_ttl) = (q.rules.message_ttl_ms.unwrap_or(NEVER), msg.ttl_ms());
+        let from = match (queue_ttl != NEVER, msg_ttl != NEVER) {
+            (false, false) => return (NEVER, Ttl::None),
+            (true, false) => Ttl::Queue,
+            (false, true) => Ttl::Message,
+            (true, true) => Ttl::Both(queue_ttl, msg_ttl),
+        };
+        let ttl = queue_ttl.min(msg_ttl);
         // rabbit_fifo: "we discard the message if it cannot be consumed within the same
         // millisecond", so a quorum queue's TTL 0 is 1 ms.
         let ttl = if q.is_quorum() { ttl.max(1) } else { ttl };
-        self.now_ms().saturating_add(ttl)
+        (self.now_ms().saturating_add(ttl), from)
     }
 
     /// Classic queue with queue TTL 0 and no DLX: the optimisation that discards an
@@ -126,8 +147,9 @@ impl Sim {
         !q.is_quorum() && q.rules.message_ttl_ms == Some(0) && q.rules.dlx.is_none()
     }
 
-    /// drop-head (the default overflow): dead-letter heads as `maxlen` while over a limit.
-    pub(crate) fn drop_head_while_over(&mut self, qid: QueueId) {
+    /// drop-head (the default overflow): dead-letter heads as `maxlen` while over a limit
+    /// (`by`: the message whose arrival put the queue over it).
+    pub(crate) fn drop_head_while_over(&mut self, qid: QueueId, by: Option<MsgId>) {
         loop {
             let Some(q) = self.queue_mut(qid) else { return };
             // Quorum queues have no reject-publish-dlx: its rules already fell back to
@@ -135,8 +157,10 @@ impl Sim {
             if q.rules.overflow != Overflow::DropHead || !q.over_limit() {
                 return;
             }
+            let limit = length_limit(q, 0, 0, by);
             let Some(entry) = q.pop_head() else { return };
-            self.dead_letter(qid, entry.msg, Reason::Maxlen, Some(entry.copy));
+            let copy = Some(entry.copy);
+            self.dead_letter(qid, entry.msg, Reason::Maxlen, copy, Some(limit));
         }
     }
 
@@ -151,5 +175,59 @@ impl Sim {
         } else if q.rejecting && q.below_soft_limit() {
             q.rejecting = false;
         }
+    }
+}
+
+/// Where a TTL came from, with both values when both applied (`expiry_for`).
+#[derive(Clone, Copy)]
+enum Ttl {
+    None,
+    Queue,
+    Message,
+    Both(u64, u64),
+}
+
+/// The cause an `Enqueued` names: the routing's way, and where the TTL came from.
+fn admission(way: &Way, ttl: Ttl) -> Admission {
+    let (from, ttls) = match ttl {
+        Ttl::None => (TtlFrom::None, None),
+        Ttl::Queue => (TtlFrom::Queue, None),
+        Ttl::Message => (TtlFrom::Message, None),
+        Ttl::Both(q, m) => (TtlFrom::Both, Some((q, m))),
+    };
+    let more = match ttls {
+        None => way.more.clone(),
+        Some(ttls) => {
+            let mut more = way.more.as_deref().cloned().unwrap_or_default();
+            more.ttls = Some(ttls);
+            Some(Rc::new(more))
+        }
+    };
+    Admission {
+        matched: way.matched,
+        key: way.key,
+        ttl: from,
+        more,
+    }
+}
+
+/// The length limit of `q` that `msgs` more messages of `bytes` go over (`x-max-length`
+/// when that one is, else `x-max-length-bytes`; a quorum queue still rejecting on its
+/// way down to 80 % names the one it has).
+fn length_limit(q: &Queue, msgs: u64, bytes: u64, by: Option<MsgId>) -> LimitHit {
+    let r = &q.rules;
+    let over_count = r.max_length.filter(|m| q.ready_len() + msgs > *m);
+    let over_bytes = r.max_length_bytes.filter(|m| q.ready_bytes() + bytes > *m);
+    let (max, in_bytes) = match (over_count, over_bytes, r.max_length) {
+        (Some(m), _, _) => (m, false),
+        (None, Some(m), _) => (m, true),
+        (None, None, Some(m)) => (m, false),
+        (None, None, None) => (r.max_length_bytes.unwrap_or(0), true),
+    };
+    LimitHit::Length {
+        max,
+        bytes: in_bytes,
+        overflow: r.overflow,
+        by,
     }
 }

@@ -18,12 +18,19 @@
 //!
 //! Virtual time is exact: a 500 ms TTL expires at +500 (the real broker's timer fires
 //! within about a millisecond of it).
+//!
+//! Each `Expired` names its cause (`crate::cause`): the message that held the head
+//! before it (`after`), and why it was late (`late_cause`): `BehindHead` when it took
+//! the head only after its TTL had passed. In the timeline above, B's `after` is A, the
+//! head from 0 to 1800000. The queue notes who holds its head (`Queue::note_head`) at
+//! every change, so that costs two values per queue and no history.
 
 use super::Sim;
+use crate::cause::LateCause;
 use crate::death::Reason;
 use crate::event::EventKind;
 use crate::ids::QueueId;
-use crate::queue::NEVER;
+use crate::queue::{Away, NEVER};
 use crate::timers::Timer;
 use crate::version::QuorumExpiry;
 
@@ -64,6 +71,7 @@ impl Sim {
             let Some(q) = self.queue_mut(qid) else {
                 return false;
             };
+            q.note_head(now); // every head change is followed by this run, at its instant
             let head = match which {
                 Head::Next => q.head(),
                 Head::FirstReady => q.first_ready(),
@@ -81,19 +89,43 @@ impl Sim {
                 Head::FirstReady => q.pop_first_ready(),
             }
             .expect("head exists");
+            let after = q.head_before(entry.copy);
             let qname = q.name;
             let late_ms = now - entry.expires_at_ms;
+            let late_cause = self.expiry_late_cause(late_ms, &entry, after);
             self.emit(EventKind::Expired {
                 msg: entry.msg.id,
                 copy: entry.copy,
                 queue: qname,
                 late_ms,
+                late_cause,
+                after,
             });
             let persistent = entry.msg.delivery_mode == 2;
-            self.dead_letter(qid, entry.msg, Reason::Expired, Some(entry.copy));
+            self.dead_letter(qid, entry.msg, Reason::Expired, Some(entry.copy), None);
             self.charge_dead_letter(qid, persistent);
         }
         false
+    }
+
+    /// Why an expiry `late_ms` after its time was late: its TTL passed while it was
+    /// away (unacked, held for retry), it took the head after its time (behind `after`),
+    /// the node was down at its time, or the broker's costs.
+    fn expiry_late_cause(
+        &self,
+        late_ms: u64,
+        entry: &crate::queue::Entry,
+        after: Option<crate::cause::HeadSpan>,
+    ) -> LateCause {
+        match entry.away_at_ttl {
+            _ if late_ms == 0 => LateCause::OnTime,
+            Away::Unacked => LateCause::Unacked,
+            Away::RetryHeld => LateCause::RetryHeld,
+            Away::No if after.is_some_and(|a| a.to_ms > entry.expires_at_ms) => {
+                LateCause::BehindHead
+            }
+            Away::No => self.late_cause_at(entry.expires_at_ms),
+        }
     }
 
     fn arm_head_timer(&mut self, qid: QueueId) {

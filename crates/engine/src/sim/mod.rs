@@ -130,6 +130,10 @@ pub struct Sim {
     /// The consumer acknowledgement timeout in force (`consumer_timeout`; D21), `None`
     /// when it is off.
     pub(crate) consumer_timeout_ms: Option<u64>,
+    /// When the node last went down, and its last downtime (from, to): what a late
+    /// release names as its cause (`late_cause_at`).
+    pub(crate) down_at_ms: u64,
+    pub(crate) last_downtime: Option<(u64, u64)>,
 }
 
 impl Sim {
@@ -175,6 +179,8 @@ impl Sim {
                 .profile()
                 .map(|p| Box::new(crate::costs::CostState::new(p, scenario.seed))),
             consumer_timeout_ms: scenario.consumer_timeout.timeout_ms(),
+            down_at_ms: 0,
+            last_downtime: None,
         };
         sim.plugin_was_loaded = sim.profile.delayed_plugin;
         sim.declare_builtins();
@@ -473,6 +479,17 @@ impl Sim {
 
     pub(crate) fn end_copy(&mut self) {
         self.live_copies -= 1;
+    }
+
+    /// Why something due at `due_ms` (an expiry with no head in front, a delayed
+    /// release) happens only now: the node was down then, or else the broker's costs.
+    pub(crate) fn late_cause_at(&self, due_ms: u64) -> crate::cause::LateCause {
+        use crate::cause::LateCause;
+        match self.last_downtime {
+            Some((from, to)) if from <= due_ms && due_ms < to => LateCause::NodeDown,
+            _ if self.costs.is_some() => LateCause::Busy,
+            _ => LateCause::OnTime,
+        }
     }
 
     pub(crate) fn queue(&self, id: QueueId) -> Option<&Queue> {

@@ -15,6 +15,7 @@
 //! members, survive; consumers reconnect to a surviving member at once.
 
 use super::Sim;
+use crate::cause::DropCause;
 use crate::event::{DropReason, EventKind};
 use crate::ids::{ConsumerId, QueueId};
 use crate::timers::Timer;
@@ -34,6 +35,7 @@ impl Sim {
         }
         self.emit(EventKind::NodeDown { lost: false });
         self.node_up = false;
+        self.down_at_ms = self.now_ms();
         let reconnect = self.disconnect_consumers();
         let doomed: Vec<QueueId> = self
             .queues()
@@ -76,6 +78,7 @@ impl Sim {
             self.come_back_as(to);
         }
         self.node_up = true;
+        self.last_downtime = Some((self.down_at_ms, self.now_ms()));
         self.emit(EventKind::NodeUp);
         let ids: Vec<QueueId> = self.queues().map(|q| q.id).collect();
         for qid in &ids {
@@ -102,6 +105,7 @@ impl Sim {
                 copy: Some(copy),
                 queue: None,
                 reason: DropReason::NodeLost,
+                why: DropCause::Plain,
             });
             self.end_copy();
         }
@@ -148,6 +152,7 @@ impl Sim {
                 copy: Some(e.copy),
                 queue: Some(qname),
                 reason: DropReason::NodeLost,
+                why: DropCause::Plain,
             });
             self.end_copy();
         }

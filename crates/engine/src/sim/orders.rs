@@ -31,6 +31,7 @@
 //! other scenario runs exactly as before.
 
 use super::Sim;
+use crate::cause::DropCause;
 use crate::event::{DropReason, EventKind};
 use crate::ids::{ConsumerId, CopyId, MsgId};
 use crate::orders::faults::{shortened, strikes};
@@ -371,6 +372,7 @@ impl Sim {
             copy: Some(copy),
             queue,
             reason,
+            why: DropCause::Plain,
         });
         self.end_copy();
     }

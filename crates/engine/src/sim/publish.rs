@@ -16,6 +16,7 @@ use std::rc::Rc;
 use super::Sim;
 use crate::amqp::expiration::parse_expiration;
 use crate::amqp::{AmqpError, ErrorScope};
+use crate::cause::{DropCause, ReturnCause};
 use crate::event::{DropReason, EventKind};
 use crate::message::{Expiration, Message, RoutingKeys};
 use crate::scenario::{Properties, PublishSpec};
@@ -47,8 +48,8 @@ impl Sim {
             self.store_delayed(msg.clone(), rec, delay_ms);
         }
         let mut nack = false;
-        for qid in &routed.queues {
-            nack |= self.enqueue(*qid, msg.clone(), x) == Accepted::Refused;
+        for t in &routed.queues {
+            nack |= self.enqueue(t.queue, msg.clone(), x, &t.way) == Accepted::Refused;
         }
         if routed.queues.is_empty() {
             if mandatory {
@@ -58,6 +59,11 @@ impl Sim {
                     routing_key: msg.routing_key(),
                     code: 312,
                     text: "NO_ROUTE",
+                    why: if delayed {
+                        ReturnCause::DelayedHeld
+                    } else {
+                        ReturnCause::NoRoute
+                    },
                 });
             } else if !delayed {
                 self.emit(EventKind::Dropped {
@@ -65,6 +71,7 @@ impl Sim {
                     copy: None,
                     queue: None,
                     reason: DropReason::Unroutable,
+                    why: DropCause::NoRoute { exchange: x },
                 });
             }
         }

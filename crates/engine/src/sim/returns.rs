@@ -13,6 +13,11 @@
 //!   the return is set aside for `min(min × max(1, failed count), max)` ms, then goes to
 //!   the back of the returns. Not deliverable and not expiring meanwhile.
 //!
+//! `Requeued` says until when a delayed retry holds it back (`held_until_ms`); a
+//! `delivery_limit` death names the count and the limit. A copy whose TTL passed while
+//! it was unacked or held back is marked (`Entry::away_at_ttl`): only a message in the
+//! queue expires, so that is why its expiry comes late.
+//!
 //! ```text
 //! 4.0, default limit 20, consumer nacks m every time:
 //!   deliveries 1..21 (x-delivery-count 1..20 on redeliveries), the 21st nack:
@@ -23,10 +28,11 @@
 //! ```
 
 use super::Sim;
+use crate::cause::LimitHit;
 use crate::death::Reason;
 use crate::event::EventKind;
 use crate::ids::QueueId;
-use crate::queue::Entry;
+use crate::queue::{Away, Entry};
 use crate::timers::Timer;
 use crate::version::{DelayedRetryKind, QuorumRequeue, ReturnCounting};
 
@@ -47,9 +53,14 @@ impl Sim {
     /// Puts a delivered entry back (see the module docs).
     pub(crate) fn requeue(&mut self, qid: QueueId, mut entry: Entry, kind: ReturnKind) {
         let profile = self.profile;
+        let now = self.now_ms();
         let q = self.queue_mut(qid).expect("queue");
         let qname = q.name;
         entry.redelivered = true;
+        if entry.away_at_ttl == Away::No && now >= entry.expires_at_ms {
+            // Its TTL passed while it was unacked: it expires once it is the head again.
+            entry.away_at_ttl = Away::Unacked;
+        }
         if !q.is_quorum() {
             self.emit(EventKind::Requeued {
                 msg: entry.msg.id,
@@ -71,8 +82,14 @@ impl Sim {
         };
         let limit = q.rules.delivery_limit;
         let retry = q.rules.delayed_retry;
-        if limit.is_some_and(|l| i64::from(counter) > l) {
-            return self.dead_letter(qid, entry.msg, Reason::DeliveryLimit, Some(entry.copy));
+        if let Some(l) = limit.filter(|l| i64::from(counter) > *l) {
+            let hit = LimitHit::Delivery {
+                count: counter,
+                limit: l,
+                failed_only: profile.return_counting == ReturnCounting::FailedOnly,
+            };
+            let copy = Some(entry.copy);
+            return self.dead_letter(qid, entry.msg, Reason::DeliveryLimit, copy, Some(hit));
         }
         let now = self.now_ms();
         // 4.3 delayed retry: whether this return is set aside, and until when (said on
@@ -137,7 +154,10 @@ impl Sim {
             return;
         }
         let q = self.queue_mut(qid).expect("queue");
-        for e in q.take_ready_set_aside(now) {
+        for mut e in q.take_ready_set_aside(now) {
+            if e.away_at_ttl == Away::No && now >= e.expires_at_ms {
+                e.away_at_ttl = Away::RetryHeld; // its TTL passed while held back
+            }
             q.push_return(e);
         }
         self.arm_retry_timer(qid);

@@ -14,10 +14,23 @@
 //! Every message is routed once or twice (publish, dead-letter, release), so the walk's
 //! buffers and the results are reused: a caller hands a result back with `recycle`
 //! when done (forgetting only costs an allocation next time).
+//!
+//! Each queue reached comes with its way (`Way`, the cause an `Enqueued` names): the
+//! binding that matched last (its key, the exchange's type, or the default exchange),
+//! and, only when there is more to tell, the hops before it (exchange-to-exchange
+//! bindings, alternate exchanges) and a headers binding's arguments:
+//!
+//! ```text
+//! publish to X (key k), X has no binding for k, X's alternate exchange AE binds Q
+//!   -> Q, way: binding "" of AE (fanout), hops [X -alternate-> AE]
+//! ```
+
+use std::rc::Rc;
 
 use super::Sim;
 use crate::amqp::x_delay::{parse_x_delay, DelayDecision};
 use crate::amqp::AmqpError;
+use crate::cause::{AdmissionMore, Hop, HopBy, Matched};
 use crate::delayed::ExchangeRecord;
 use crate::exchange::{Destination, Exchange};
 use crate::ids::QueueId;
@@ -28,18 +41,40 @@ use crate::value::FieldValue;
 /// Visits at most this many exchanges per routing (a bound on e2e graphs).
 const MAX_EXCHANGE_HOPS: usize = 1024;
 
+/// No hop led here: the exchange routing started at.
+const START: u32 = u32::MAX;
+
 #[derive(Debug, Default)]
 pub(crate) struct Routed {
-    pub queues: Vec<QueueId>,
+    pub queues: Vec<Target>,
     /// Delayed exchanges that took the message, with the delay in ms.
     pub delayed: Vec<(ExchangeRecord, u64)>,
+}
+
+/// A queue the message reached, and how.
+#[derive(Debug)]
+pub(crate) struct Target {
+    pub queue: QueueId,
+    pub way: Way,
+}
+
+/// How a message reached a queue: the last hop's rule and key; the hops before it and a
+/// headers binding's arguments only when there are any (`crate::cause::Admission`).
+#[derive(Clone, Debug)]
+pub(crate) struct Way {
+    pub matched: Matched,
+    pub key: Sym,
+    pub more: Option<Rc<AdmissionMore>>,
 }
 
 /// Buffers kept from one routing to the next.
 #[derive(Debug, Default)]
 pub(crate) struct RouteBuffers {
     visited: Vec<Sym>,
-    work: Vec<Sym>,
+    /// Exchanges to visit, each with the hop that led to it (`START` for the first).
+    work: Vec<(Sym, u32)>,
+    /// Hops taken from exchange to exchange, each with the hop that led to its source.
+    hops: Vec<(Hop, u32)>,
     /// Results given back with `recycle`, empty.
     spare: Vec<Routed>,
 }
@@ -54,14 +89,7 @@ impl Sim {
     ) -> Result<Routed, AmqpError> {
         let mut bufs = std::mem::take(&mut self.route_buffers);
         let mut out = bufs.spare.pop().unwrap_or_default();
-        let walked = self.walk(
-            start,
-            msg,
-            allow_delay,
-            &mut bufs.visited,
-            &mut bufs.work,
-            &mut out,
-        );
+        let walked = self.walk(start, msg, allow_delay, &mut bufs, &mut out);
         self.route_buffers = bufs;
         match walked {
             Ok(()) => Ok(out),
@@ -84,15 +112,21 @@ impl Sim {
         start: Sym,
         msg: &Message,
         allow_delay: bool,
-        visited: &mut Vec<Sym>,
-        work: &mut Vec<Sym>,
+        bufs: &mut RouteBuffers,
         out: &mut Routed,
     ) -> Result<(), AmqpError> {
         let keys: &[Sym] = &msg.routing_keys;
+        let RouteBuffers {
+            visited,
+            work,
+            hops,
+            ..
+        } = bufs;
         visited.clear();
         work.clear();
-        work.push(start);
-        while let Some(name) = work.pop() {
+        hops.clear();
+        work.push((start, START));
+        while let Some((name, led_by)) = work.pop() {
             if visited.contains(&name) || visited.len() >= MAX_EXCHANGE_HOPS {
                 continue;
             }
@@ -110,23 +144,43 @@ impl Sim {
                 }
                 if let DelayDecision::Delay(ms) = parse_x_delay(&msg.headers)? {
                     out.delayed.push((record_of(x, &self.syms), ms));
-                    self.push_alternate(x, visited, work);
+                    self.push_alternate(x, led_by, visited, work, hops);
                     continue;
                 }
             }
             let before = (out.queues.len(), work.len());
             if name == self.default_exchange() {
-                self.route_default(keys, out);
+                for k in keys {
+                    self.add_queue(*k, out, || way(Matched::Default, *k, None, led_by, hops));
+                }
             } else {
-                for dest in x.matches(&self.syms, keys, &msg.headers) {
-                    match dest {
-                        Destination::Queue(q) => self.add_queue(q, out),
-                        Destination::Exchange(e) => work.push(e),
+                for b in x.matching(&self.syms, keys, &msg.headers) {
+                    match b.destination {
+                        Destination::Queue(q) => {
+                            let matched = Matched::Binding(x.kind);
+                            let args = Some(&b.arguments);
+                            self.add_queue(q, out, || {
+                                way(matched, b.routing_key, args, led_by, hops)
+                            })
+                        }
+                        Destination::Exchange(e) => {
+                            let by = HopBy::Binding {
+                                kind: x.kind,
+                                key: b.routing_key,
+                            };
+                            let hop = Hop {
+                                from: name,
+                                to: e,
+                                by,
+                            };
+                            work.push((e, hops.len() as u32));
+                            hops.push((hop, led_by));
+                        }
                     }
                 }
             }
             if (out.queues.len(), work.len()) == before && !self.matched_any(x, keys, msg) {
-                self.push_alternate(x, visited, work);
+                self.push_alternate(x, led_by, visited, work, hops);
             }
         }
         Ok(())
@@ -141,16 +195,13 @@ impl Sim {
         }
     }
 
-    fn route_default(&self, keys: &[Sym], out: &mut Routed) {
-        for k in keys {
-            self.add_queue(*k, out);
-        }
-    }
-
-    fn add_queue(&self, name: Sym, out: &mut Routed) {
-        if let Some(id) = self.queue_id(name) {
-            if !out.queues.contains(&id) {
-                out.queues.push(id);
+    /// Adds queue `name` if it exists and was not reached already (one copy per queue:
+    /// the first way that reached it is its way).
+    fn add_queue(&self, name: Sym, out: &mut Routed, way: impl FnOnce() -> Way) {
+        if let Some(queue) = self.queue_id(name) {
+            if !out.queues.iter().any(|t| t.queue == queue) {
+                let way = way();
+                out.queues.push(Target { queue, way });
             }
         }
     }
@@ -164,12 +215,63 @@ impl Sim {
         x.matches(&self.syms, keys, &msg.headers).next().is_some()
     }
 
-    fn push_alternate(&self, x: &Exchange, visited: &[Sym], work: &mut Vec<Sym>) {
+    fn push_alternate(
+        &self,
+        x: &Exchange,
+        led_by: u32,
+        visited: &[Sym],
+        work: &mut Vec<(Sym, u32)>,
+        hops: &mut Vec<(Hop, u32)>,
+    ) {
         if let Some(ae) = x.alternate {
             if !visited.contains(&ae) && self.exchanges.contains_key(&ae) {
-                work.push(ae);
+                let hop = Hop {
+                    from: x.name,
+                    to: ae,
+                    by: HopBy::Alternate,
+                };
+                work.push((ae, hops.len() as u32));
+                hops.push((hop, led_by));
             }
         }
+    }
+}
+
+/// The way to a queue whose binding (`matched`, `key`, `arguments`) matched at an
+/// exchange reached by hop `led_by`: no allocation for one plain binding of the start.
+fn way(
+    matched: Matched,
+    key: Sym,
+    arguments: Option<&crate::value::Table>,
+    led_by: u32,
+    hops: &[(Hop, u32)],
+) -> Way {
+    let arguments = arguments
+        .filter(|a| !a.is_empty())
+        .map(|a| a.to_json().to_string());
+    if led_by == START && arguments.is_none() {
+        return Way {
+            matched,
+            key,
+            more: None,
+        };
+    }
+    let mut path = Vec::new();
+    let mut at = led_by;
+    while at != START {
+        let (hop, from) = hops[at as usize];
+        path.push(hop);
+        at = from;
+    }
+    path.reverse();
+    Way {
+        matched,
+        key,
+        more: Some(Rc::new(AdmissionMore {
+            hops: path,
+            arguments,
+            ttls: None,
+        })),
     }
 }
 

@@ -10,6 +10,7 @@
 use super::Sim;
 use crate::amqp::exchange_args::ExchangeKind;
 use crate::amqp::{exchange_args, queue_args, AmqpError, Subject};
+use crate::cause::DropCause;
 use crate::event::{DropReason, EventKind};
 use crate::exchange::{Binding, Destination, Exchange};
 use crate::ids::QueueId;
@@ -364,6 +365,7 @@ impl Sim {
                 copy: Some(e.copy),
                 queue: Some(qname),
                 reason,
+                why: DropCause::Plain,
             });
             self.end_copy();
         }

@@ -31,6 +31,7 @@ use std::rc::Rc;
 
 use super::Sim;
 use crate::amqp::queue_args;
+use crate::cause::DropCause;
 use crate::event::{DropReason, EventKind};
 use crate::ids::QueueId;
 use crate::version::BrokerVersion;
@@ -117,6 +118,7 @@ impl Sim {
                 copy: Some(copy),
                 queue: None,
                 reason: DropReason::PluginRemoved,
+                why: DropCause::Plain,
             });
             self.end_copy();
         }
