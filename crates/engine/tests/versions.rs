@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use delaylab_engine::version::{notes, BrokerVersion, BrokerVersion::*, TRANSIENT_NONEXCL_TEXT};
+use delaylab_engine::version::{notes, BrokerVersion, BrokerVersion::*};
 use serde_json::{json, Value};
 
 /// Runs `scenario` with `broker` set to `v`.
@@ -322,14 +322,12 @@ fn declare_queue(q: Value) -> Value {
 }
 
 #[test]
-fn d22_transient_non_exclusive_4_2_allowed_4_3_541() {
+fn d22_transient_non_exclusive_accepted_on_every_version() {
+    // 4.3.0-4.3.5's source refuses it (541); live 4.3.6 accepts it with a log warning.
     let q = json!({"name": "t", "durable": false});
-    assert!(errors(&on(V4_2, declare_queue(q.clone()))).is_empty());
-    let out = on(V4_3, declare_queue(q));
-    assert_eq!(errors(&out), [(541, TRANSIENT_NONEXCL_TEXT.into())]);
-    assert_eq!(out["errors"][0]["scope"], "connection");
-    let exclusive = json!({"name": "e", "durable": false, "exclusive": true});
-    assert!(errors(&on(V4_3, declare_queue(exclusive))).is_empty());
+    for v in BrokerVersion::ALL {
+        assert!(errors(&on(v, declare_queue(q.clone()))).is_empty(), "{v}");
+    }
 }
 
 #[test]
@@ -343,12 +341,14 @@ fn d23_queue_version_1_4_2_accepted_4_3_406() {
 }
 
 #[test]
-fn d24_queue_mode_4_3_still_accepted_unconfirmed() {
+fn d24_queue_mode_4_3_still_accepted_seen_live() {
+    // The 4.3.0 release notes say it errors out; live 4.3.6 accepts it (v23).
     let q = json!({"name": "q", "arguments": {"x-queue-mode": "lazy"}});
     assert!(errors(&on(V4_3, declare_queue(q))).is_empty());
     let n = notes(V4_3);
     let d24 = n.iter().find(|n| n.row == "D24").unwrap();
-    assert_eq!(d24.confidence.as_str(), "unconfirmed");
+    assert_eq!(d24.confidence.as_str(), "live-checked");
+    assert!(d24.checked_by.contains("v23"));
 }
 
 #[test]
@@ -543,4 +543,32 @@ fn d16_a_retry_that_falls_due_during_a_restart_comes_back_after_it() {
     // Set aside at 10 ms until 1010; the node is down 500..2500: delivered at 2500.
     let times: Vec<u64> = deliveries(&on(V4_3, s)).into_iter().map(|d| d.1).collect();
     assert_eq!(times, [0, 2500]);
+}
+
+#[test]
+fn d25_global_qos_quorum_refused_to_4_2_accepted_4_3() {
+    let scenario = |queue_type: &str| {
+        json!({
+            "topology": {"queues": [{"name": "q", "arguments": {"x-queue-type": queue_type}}]},
+            "consumers": [{"name": "c", "queue": "q", "prefetch": 5, "global_qos": true}],
+            "actions": [publish("100ms", "", "q", "m", json!({}))]
+        })
+    };
+    let out = on(V4_2, scenario("quorum"));
+    assert_eq!(
+        errors(&out),
+        [(
+            540,
+            "NOT_IMPLEMENTED - queue 'q' in vhost '/' does not support global qos".into()
+        )]
+    );
+    assert_eq!(out["errors"][0]["scope"], "connection");
+    assert!(deliveries(&out).is_empty());
+    let out = on(V4_3, scenario("quorum"));
+    assert!(errors(&out).is_empty());
+    assert_eq!(deliveries(&out).len(), 1);
+    // A classic queue takes a channel-wide limit on every version.
+    for v in BrokerVersion::ALL {
+        assert_eq!(deliveries(&on(v, scenario("classic"))).len(), 1, "{v}");
+    }
 }

@@ -82,6 +82,26 @@ impl Sim {
             });
             return;
         };
+        if c.spec.global_qos
+            && self.profile.global_qos_honoured
+            && self.queue(qid).is_some_and(|q| q.is_quorum())
+        {
+            // D25: a quorum queue cannot honour a channel-wide limit, and says so by
+            // closing the connection (`rabbit_quorum_queue:consume/3`; live 3.10.8, 4.0.5).
+            let text = format!(
+                "NOT_IMPLEMENTED - queue '{}' in vhost '/' does not support global qos",
+                self.syms.str(qname)
+            );
+            self.emit(EventKind::Error {
+                msg: None,
+                code: 540,
+                text: text.into(),
+                scope: crate::amqp::ErrorScope::Connection,
+                subject: None,
+                cause: None,
+            });
+            return;
+        }
         // A (re)attach is a new channel: delivery tags start again at 1.
         let c = &mut self.consumers[cid.0 as usize];
         c.attached = Some(qid);
