@@ -210,10 +210,10 @@ broker_ctl() {
 # chroot once idle, and removes the node's data; safe to call twice.
 broker_stop() {
   if [ "$broker_started" = 1 ]; then
+    broker_started=0                    # first: a signal's trap calling this again finds it done
     echo "-- stopping broker $BROKER_NODE"
     timeout 60 "$BROKER_CTL" stop "$broker_inner_dir/broker.pid" >/dev/null 2>&1 \
       || echo "broker: warning: rabbitmqctl stop failed" >&2
-    broker_started=0
     if [ -n "$broker_root" ]; then
       # What is left of ours in the chroot (the node if it would not stop, the epmd it started
       # on its own port, their helpers) carries the node's name in its environment; another
@@ -222,7 +222,7 @@ broker_stop() {
       for i in $(seq 1 100); do
         local ours=()
         for pid in $(broker_procs_in "$broker_root"); do
-          tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qxF "RABBITMQ_NODENAME=$BROKER_NODE" && ours+=("$pid")
+          { tr '\0' '\n' < "/proc/$pid/environ"; } 2>/dev/null | grep -qxF "RABBITMQ_NODENAME=$BROKER_NODE" && ours+=("$pid")
         done
         [ "${#ours[@]}" -gt 0 ] || break
         [ "$i" -lt 50 ] || sig=KILL                     # 5 s after asking politely

@@ -143,10 +143,11 @@ fn d12_requeue_position_3_13_back_4_0_front_4_3_front_even_unlimited() {
 }
 
 #[test]
-fn d13_channel_close_3_13_by_requeue_rule_4_0_front() {
+fn d13_channel_close_returns_to_the_front_in_every_version() {
     // c holds m1 (handle 10 s) and leaves at 1 s; m2 waits. Who is delivered next?
-    // No explicit limit on 3.13 (-1 dead-letters there, D10); unlimited (-1) on 4.0 so
-    // that only the channel-close rule can put m1 in front.
+    // No explicit limit on 3.x (-1 dead-letters there, D10); unlimited (-1) on 4.0 so
+    // that only the channel-close rule can put m1 in front. 3.x too (`return_all`; live
+    // 3.10.8: tests/conformance/v13-quorum-expiry-behind-return.json).
     let s = |limit: Value| {
         json!({
             "topology": {"queues": [{"name": "q", "arguments": {"x-queue-type": "quorum", "x-delivery-limit": limit}}]},
@@ -164,7 +165,8 @@ fn d13_channel_close_3_13_by_requeue_rule_4_0_front() {
             .map(|d| d.0)
             .collect()
     };
-    assert_eq!(order(V3_13, Value::Null), ["m2", "m1"]);
+    assert_eq!(order(V3_10, Value::Null), ["m1", "m2"]);
+    assert_eq!(order(V3_13, Value::Null), ["m1", "m2"]);
     assert_eq!(order(V4_0, json!(-1)), ["m1", "m2"]);
 }
 
@@ -571,4 +573,28 @@ fn d25_global_qos_quorum_refused_to_4_2_accepted_4_3() {
     for v in BrokerVersion::ALL {
         assert_eq!(deliveries(&on(v, scenario("classic"))).len(), 1, "{v}");
     }
+}
+
+#[test]
+fn d1_client_x_death_3_10_merged_without_first_death_4_0_replaced() {
+    // Live 3.10.8 and 4.0.5 (tests/conformance/v01-client-x-death.json).
+    let entry = json!({"count": 5, "reason": "expired", "queue": "wait", "exchange": "", "routing-keys": ["wait"]});
+    let s = json!({
+        "topology": {"queues": [
+            {"name": "wait", "arguments": {"x-message-ttl": 100, "x-dead-letter-exchange": "", "x-dead-letter-routing-key": "done"}},
+            {"name": "done"}]},
+        "consumers": [acker("d", "done")],
+        "actions": [publish("0s", "", "wait", "m", json!({"headers": {"x-death": [entry]}}))]
+    });
+    let out = on(V3_10, s.clone());
+    let h = &delivery(&out, "m")["headers"];
+    assert_eq!(h["x-death"][0]["count"], 6, "3.10 continues the count");
+    assert!(
+        h.get("x-first-death-queue").is_none(),
+        "3.10 adds x-first-death-* only to a message without x-death"
+    );
+    let out = on(V4_0, s);
+    let h = &delivery(&out, "m")["headers"];
+    assert_eq!(h["x-death"][0]["count"], 1, "4.0 replaces it");
+    assert_eq!(h["x-first-death-queue"], "wait");
 }

@@ -60,15 +60,14 @@ pub fn headers_counted(msg: &Message, syms: &Symbols, returns: u32, acquired: u3
         _ => Map::new(),
     };
     if let Some(d) = &msg.deaths {
-        h.insert(
-            "x-first-death-exchange".into(),
-            json!(syms.str(d.first_exchange)),
-        );
-        h.insert("x-first-death-queue".into(), json!(syms.str(d.first_queue)));
-        h.insert(
-            "x-first-death-reason".into(),
-            json!(d.first_reason.as_str()),
-        );
+        if let Some(first) = &d.first {
+            h.insert(
+                "x-first-death-exchange".into(),
+                json!(syms.str(first.exchange)),
+            );
+            h.insert("x-first-death-queue".into(), json!(syms.str(first.queue)));
+            h.insert("x-first-death-reason".into(), json!(first.reason.as_str()));
+        }
         if let Some(last) = &d.last {
             h.insert(
                 "x-last-death-exchange".into(),

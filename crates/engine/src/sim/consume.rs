@@ -102,11 +102,12 @@ impl Sim {
             });
             return;
         }
-        // A (re)attach is a new channel: delivery tags start again at 1.
+        // A (re)attach is a new channel: delivery tags start again at 1, its tick now.
+        let now = self.now_ms();
         let c = &mut self.consumers[cid.0 as usize];
         c.attached = Some(qid);
         c.next_tag = 1;
-        let now = self.now_ms();
+        c.on_attach(now);
         let q = self.queue_mut(qid).expect("queue exists");
         q.consumers.push(cid);
         q.last_used_ms = now;
@@ -261,11 +262,7 @@ impl Sim {
             Some(o) => o, // the order-timeout lab decides at the end of handling
             None => self.consumers[cid.0 as usize].next_outcome(&mut self.rng),
         };
-        let c = &mut self.consumers[cid.0 as usize];
-        if c.unacked == 0 {
-            c.tick_origin_ms = now; // the channel's tick starts with what it holds
-        }
-        c.unacked += 1;
+        self.consumers[cid.0 as usize].on_hold(now);
         let copy = entry.copy;
         self.next_delivery += 1;
         let delivery = self.next_delivery;
@@ -306,7 +303,8 @@ impl Sim {
         }
         let u = q.unacked.remove(&copy).expect("checked above");
         let qname = q.name;
-        self.consumers[cid.0 as usize].unacked -= 1;
+        let now = self.now_ms();
+        self.consumers[cid.0 as usize].on_settle(now);
         let msg_id = u.entry.msg.id;
         let outcome = match self.lab_on_handled(copy, msg_id, u.outcome) {
             LabEnd::Apply(o) => o,
@@ -415,8 +413,9 @@ impl Sim {
         let q = self.queue_mut(qid).expect("queue");
         let qname = q.name;
         let held = std::mem::take(&mut q.unacked);
+        let now = self.now_ms();
         for (copy, u) in held {
-            self.consumers[u.consumer.0 as usize].unacked -= 1;
+            self.consumers[u.consumer.0 as usize].on_settle(now);
             self.lab_forget(copy);
             self.emit(EventKind::Dropped {
                 msg: u.entry.msg.id,

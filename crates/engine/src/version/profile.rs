@@ -153,10 +153,6 @@ pub struct Profile {
     pub negative_delivery_limit: NegativeLimit,
     /// D12 (see [`QuorumRequeue`]).
     pub quorum_requeue: QuorumRequeue,
-    /// D13: a channel or connection close returns a quorum queue's unacked messages to
-    /// the front (4.0+: `return_all`). False: the 3.10 engine's rule (by the requeue
-    /// rule of D12; the code reading says front in 3.x too [code], not live-checked).
-    pub channel_close_to_front: bool,
     /// D15 (see [`QuorumExpiry`]).
     pub quorum_expiry: QuorumExpiry,
     /// D16: quorum delayed retry (`x-delayed-retry-type/-min/-max`), 4.3 only
@@ -237,7 +233,6 @@ impl Profile {
             } else {
                 QuorumRequeue::FrontIfLimited
             },
-            channel_close_to_front: v4,
             quorum_expiry: if v43 {
                 QuorumExpiry::EveryHead
             } else {
