@@ -523,6 +523,8 @@ fn d1_client_x_death_3_13_merged_4_0_replaced() {
         .unwrap(),
     )
     .unwrap();
+    // The preset is written for 4.x (`versions`); here it runs on each version.
+    s.as_object_mut().unwrap().remove("versions");
     let count = |v: BrokerVersion, s: &mut Value| {
         s["broker"] = json!(v.as_str());
         delivery(&run(s.clone()), "order-1-again")["headers"]["x-death"][0]["count"].clone()
