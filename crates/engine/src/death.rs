@@ -68,21 +68,19 @@ pub struct Deaths {
     pub last: Option<LastDeath>,
 }
 
-/// The first death, as `x-first-death-reason/-queue/-exchange` show it.
+/// One death as the `x-first-death-*` and `x-last-death-*` headers show it: its reason,
+/// queue and exchange.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FirstDeath {
+pub struct DeathMark {
     pub reason: Reason,
     pub queue: Sym,
     pub exchange: Sym,
 }
 
+/// The first death (`x-first-death-reason/-queue/-exchange`).
+pub type FirstDeath = DeathMark;
 /// The newest death, as 3.13+ show it in `x-last-death-reason/-queue/-exchange`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LastDeath {
-    pub reason: Reason,
-    pub queue: Sym,
-    pub exchange: Sym,
-}
+pub type LastDeath = DeathMark;
 
 impl Deaths {
     /// Records `death` into an optional history and returns the new history.

@@ -72,15 +72,7 @@ impl Sim {
                 "NOT_FOUND - no queue '{}' in vhost '/'",
                 self.syms.str(qname)
             );
-            self.emit(EventKind::Error {
-                msg: None,
-                code: 404,
-                text: text.into(),
-                scope: crate::amqp::ErrorScope::Channel,
-                subject: None,
-                cause: None,
-            });
-            return;
+            return self.refuse_consume(404, text, crate::amqp::ErrorScope::Channel);
         };
         if c.spec.global_qos
             && self.profile.global_qos_honoured
@@ -92,15 +84,7 @@ impl Sim {
                 "NOT_IMPLEMENTED - queue '{}' in vhost '/' does not support global qos",
                 self.syms.str(qname)
             );
-            self.emit(EventKind::Error {
-                msg: None,
-                code: 540,
-                text: text.into(),
-                scope: crate::amqp::ErrorScope::Connection,
-                subject: None,
-                cause: None,
-            });
-            return;
+            return self.refuse_consume(540, text, crate::amqp::ErrorScope::Connection);
         }
         // A (re)attach is a new channel: delivery tags start again at 1, its tick now.
         let now = self.now_ms();
@@ -116,6 +100,19 @@ impl Sim {
             queue: qname,
         });
         self.try_deliver(qid);
+    }
+
+    /// The broker refuses a consumer's `basic.consume`: the error closes its channel or
+    /// connection, and it stays unattached.
+    fn refuse_consume(&mut self, code: u16, text: String, scope: crate::amqp::ErrorScope) {
+        self.emit(EventKind::Error {
+            msg: None,
+            code,
+            text: text.into(),
+            scope,
+            subject: None,
+            cause: None,
+        });
     }
 
     /// Cancels the consumer; its unacked deliveries are requeued (as a channel close
