@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The exported programs against a live RabbitMQ 3.10.8 (issue 14): every case below is
+# The exported programs against a live RabbitMQ (3.10.8 unless --broker; issue 14): every case below is
 # exported in each language (`delaylab export code`), built offline and run on a private
 # broker by its own DIR/run.sh, and its run contract JSON is diffed with the simulation
 # (`delaylab diff BROKER SIM`); they must agree.
 #
-#   bash scripts/export-check.sh [--langs python,java,go,node,rust] [CASE...]
+#   bash scripts/export-check.sh [--langs python,java,go,node,rust] [--broker 3.10|4.0|4.3] [CASE...]
+#
+# --broker V (or DELAYLAB_BROKER_VERSION): the live broker is RabbitMQ V (scripts/lib/broker.sh;
+# 4.0 and 4.3 in their chroots) and the simulation runs on V's profile (`run --broker V`).
 #
 # A case is a scenario file and the time scale it runs at: presets last minutes of
 # scenario time and are scaled to two or three seconds, as tests/conformance/run.sh
@@ -28,11 +31,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 START=$SECONDS
 LANGS="python,java,go,node,rust"
+VERSION="${DELAYLAB_BROKER_VERSION:-3.10}"
 cases=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --langs) LANGS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --broker) VERSION="$2"; shift 2 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) cases+=("$1"); shift ;;
   esac
 done
@@ -105,7 +110,7 @@ finish() {
 }
 trap finish EXIT
 trap 'exit 130' INT TERM
-broker_start delaylab
+broker_start delaylab "$VERSION"
 AMQP="$BROKER_AMQP"
 
 passed=0; failed=0; failures=()
@@ -114,7 +119,7 @@ for c in "${cases[@]}"; do
   f="${c%%:*}"; scale="${c##*:}"; [ "$scale" != "$c" ] || scale=1
   name="$(basename "$f" .json)"
   sim="$OUT/$name.sim.json"
-  "$BIN" run "$f" --format json > "$sim" || { echo "FAIL $name: delaylab run failed"; failed=$((failed + 1)); continue; }
+  "$BIN" run "$f" --broker "$VERSION" --format json > "$sim" || { echo "FAIL $name: delaylab run failed"; failed=$((failed + 1)); continue; }
   tol="$(python3 -c "import sys; print(round(float(sys.argv[1]) / float(sys.argv[2])))" "$TOL" "$scale")"
   for lang in "${langs[@]}"; do
     dir="$OUT/$lang/$name"; mkdir -p "$OUT/$lang"

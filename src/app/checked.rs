@@ -1,5 +1,6 @@
-//! The scenario header's tools: the "Checked against RabbitMQ 3.10.8" badge with the
-//! panel listing what the live-broker conformance suite covers (tests/conformance/), and
+//! The scenario header's tools: the "Checked against a live RabbitMQ 3.10.8" badge (or
+//! the version's: `version::badge_text`) with the panel listing what the live-broker
+//! conformance suite covers (tests/conformance/), and
 //! the "Export definitions" button (the engine's `definitions.json`, downloaded) and the
 //! "Export code" menu (panels/export_code.rs).
 
@@ -83,20 +84,14 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
                 aria-controls="checked-panel"
                 on:click=move |_| open.update(|o| *o = !*o)
             >
-                // Only 3.10.8 is checked live; another version says where its rules come from.
+                // 3.10.8, 4.0.5 and 4.3.6 are checked live; another version says where its
+                // rules come from (version.rs).
                 {move || {
-                    if version.get().live_checked() {
-                        view! {
-                            <span class="check-icon" aria-hidden="true">"✓"</span>
-                            {c.tr("chk_badge").replace("{v}", version.get().patch_release())}
-                        }
-                            .into_any()
-                    } else {
-                        view! {
-                            <span class="check-icon" aria-hidden="true">"ⓘ"</span>
-                            {format!("{}: {}", version.get().label(), c.tr("ver_badge"))}
-                        }
-                            .into_any()
+                    let v = version.get();
+                    let icon = if v.live_checked() { "✓" } else { "ⓘ" };
+                    view! {
+                        <span class="check-icon" aria-hidden="true">{icon}</span>
+                        {crate::app::version::badge_text(c, v)}
                     }
                 }}
             </button>
@@ -168,7 +163,7 @@ pub fn CheckedPanel(open: RwSignal<bool>) -> impl IntoView {
             </div>
             {move || {
                 let v = version.get();
-                (!v.live_checked())
+                (v != delaylab_engine::version::BrokerVersion::V3_10)
                     .then(|| view! {
                         <h4>{v.label()}": "{c.tr("ver_title")}</h4>
                         <crate::app::version::VersionNotes version=v />

@@ -103,22 +103,51 @@ pub fn VersionPicker() -> impl IntoView {
     }
 }
 
-/// The notes of a version that is not checked live: each applied difference with its
-/// row, its source and how it is known (the note texts are the engine's, in English).
+/// The badge's words for `v`: "Checked against a live RabbitMQ 4.3.6" for a version the
+/// conformance suite runs on live (`BrokerVersion::live_checked`), else where its rules
+/// come from.
+pub fn badge_text(c: Ctx, v: BrokerVersion) -> String {
+    if v.live_checked() {
+        c.tr("ver_badge_live").replace("{v}", v.patch_release())
+    } else {
+        format!("{}: {}", v.label(), c.tr("ver_badge"))
+    }
+}
+
+/// The notes of a version other than 3.10: each applied difference with its row, whether
+/// it was seen on a live broker of this version or read in the source, its source and
+/// how it is known (the note texts are the engine's, in English).
 #[component]
 pub fn VersionNotes(version: BrokerVersion) -> impl IntoView {
     let c = expect_context::<Ctx>();
+    let intro = move || {
+        if version.live_checked() {
+            c.tr("ver_intro_live")
+                .replace("{v}", version.patch_release())
+        } else {
+            c.tr("ver_intro").to_string()
+        }
+    };
     view! {
-        <p>{move || c.tr("ver_intro")}</p>
+        <p>{intro}</p>
         <ul class="rules version-notes" data-testid="version-notes">
             {notes(version)
                 .into_iter()
                 .map(|n| {
+                    let live = n.seen_live();
+                    let how = move || {
+                        if live {
+                            format!("{} ({}, {})", c.tr("ver_seen_live"), version.patch_release(), n.checked_by)
+                        } else {
+                            format!("{} ({})", c.tr("ver_read_source"), n.confidence.as_str())
+                        }
+                    };
                     view! {
-                        <li>
+                        <li data-live=if live { "true" } else { "false" }>
                             <strong>{n.row}</strong>" "{n.text}" "
+                            <span class="note-how" class:seen-live=live>{how}</span>" "
                             <span class="muted">
-                                "(" {n.confidence.as_str()} "; " {n.source}
+                                "(" {n.source}
                                 {(!n.simulated).then(|| view! { "; " {move || c.tr("ver_not_simulated")} })}
                                 ")"
                             </span>

@@ -3,7 +3,7 @@
 //! ```text
 //! delaylab run SCENARIO.json [--format json|text] [--trace FILE.jsonl]
 //! delaylab bench --messages N --topology dlx-per-message|dlx-per-queue|plugin [--format json]
-//! delaylab replay SCENARIO.json --amqp URL [--time-scale F]
+//! delaylab replay SCENARIO.json --amqp URL [--time-scale F] [--broker V] | --check
 //! delaylab calibrate --amqp URL [--out FILE]
 //! delaylab diff A.json B.json [--tolerance-ms N]
 //! delaylab export definitions SCENARIO.json [--output FILE]
@@ -93,8 +93,8 @@ enum Cmd {
         /// Scenario JSON file (`-` reads standard input).
         scenario: String,
         /// The broker, e.g. amqp://guest:guest@127.0.0.1:5672/%2F
-        #[arg(long)]
-        amqp: String,
+        #[arg(long, required_unless_present = "check")]
+        amqp: Option<String>,
         /// Multiply every duration (times, TTLs, handle times) by F; the output is in scenario ms.
         #[arg(long, default_value_t = 1.0)]
         time_scale: f64,
@@ -102,6 +102,10 @@ enum Cmd {
         /// file's `broker`; the output's results are compared with a run on that profile.
         #[arg(long)]
         broker: Option<String>,
+        /// Only say whether the scenario is for a live broker of this version (exit 0,
+        /// printing the node settings it needs, `set_env KEY TERM`) or why not (exit 3).
+        #[arg(long)]
+        check: bool,
     },
     /// Measure a live RabbitMQ (publish, dead-letter and delivery rates, a round trip) and write a cost file.
     Calibrate {
@@ -263,8 +267,9 @@ fn main() -> ExitCode {
             scenario,
             amqp,
             time_scale,
+            check,
             ..
-        } => replay::main(&scenario, &amqp, time_scale, broker),
+        } => replay::main(&scenario, amqp.as_deref(), time_scale, broker, check),
         Cmd::Calibrate { amqp, out } => calibrate::main(&amqp, out.as_deref()),
         Cmd::Diff { a, b, tolerance_ms } => diff::main(&a, &b, tolerance_ms),
         Cmd::Compare {

@@ -18,10 +18,23 @@ pub struct Consumer {
     pub next_tag: u64,
     /// It detached for good (`to` passed or it was stopped).
     pub stopped: bool,
-    /// When its channel's tick started: the first delivery it held with nothing else
-    /// unacked (D21, `sim/ack_timeout.rs`).
+    /// When its channel's tick started (D21, `sim/ack_timeout.rs`): when it attached (a
+    /// new channel), or a delivery that woke the channel after it had held nothing for
+    /// [`CHANNEL_HIBERNATE_AFTER_MS`].
     pub tick_origin_ms: u64,
+    /// Since when it holds nothing unacked (its attach, or its last settlement).
+    pub idle_since_ms: u64,
 }
+
+/// How long a channel holding nothing stays idle before it hibernates, which cancels its
+/// tick (`rabbit_channel:handle_pre_hibernate/1` -> `maybe_cancel_tick_timer/1`); the
+/// next message that wakes it starts a new one (`handle_post_hibernate/1` ->
+/// `init_tick_timer/1`). The channel's gen_server2 backoff starts at 1 s
+/// (`{backoff, ?HIBERNATE_AFTER_MIN, ?HIBERNATE_AFTER_MIN, ?DESIRED_HIBERNATE}`, 1000 to
+/// 10 000 ms) [code]. Live 3.10.8 and 4.0.5 (`tests/conformance/v21-consumer-timeout.json`):
+/// a delivery 200 ms after the channel opened times out on the tick that started with the
+/// channel, 60 s after it opened.
+pub const CHANNEL_HIBERNATE_AFTER_MS: u64 = 1_000;
 
 impl Consumer {
     pub fn new(spec: ConsumerSpec, queue_name: Sym) -> Consumer {
@@ -34,6 +47,33 @@ impl Consumer {
             next_tag: 1,
             stopped: false,
             tick_origin_ms: 0,
+            idle_since_ms: 0,
+        }
+    }
+
+    /// It attached at `now_ms`: a new channel, whose tick starts now.
+    pub fn on_attach(&mut self, now_ms: u64) {
+        self.tick_origin_ms = now_ms;
+        self.idle_since_ms = now_ms;
+    }
+
+    /// A manual-ack delivery at `now_ms` it now holds: if it held nothing for long
+    /// enough that its channel hibernated, the delivery starts the tick again.
+    pub fn on_hold(&mut self, now_ms: u64) {
+        if self.unacked == 0
+            && now_ms.saturating_sub(self.idle_since_ms) >= CHANNEL_HIBERNATE_AFTER_MS
+        {
+            self.tick_origin_ms = now_ms;
+        }
+        self.unacked += 1;
+    }
+
+    /// One delivery it held is settled (acked, returned, timed out or dropped) at `now_ms`.
+    pub fn on_settle(&mut self, now_ms: u64) {
+        debug_assert!(self.unacked > 0, "settles what it holds");
+        self.unacked -= 1;
+        if self.unacked == 0 {
+            self.idle_since_ms = now_ms;
         }
     }
 

@@ -59,30 +59,39 @@ pub struct Death {
 pub struct Deaths {
     /// Newest first.
     pub entries: Vec<Death>,
-    pub first_reason: Reason,
-    pub first_queue: Sym,
-    pub first_exchange: Sym,
+    /// `x-first-death-reason/-queue/-exchange`, set by the broker at the first
+    /// dead-lettering of a message without `x-death`; `None` for a history the client
+    /// published (see [`from_client_headers`]).
+    pub first: Option<FirstDeath>,
     /// `x-last-death-*` (3.13+, rabbitmq-versions.md D2): the newest death's reason,
     /// queue and exchange; `None` on versions that do not set them.
     pub last: Option<LastDeath>,
 }
 
-/// The newest death, as 3.13+ show it in `x-last-death-reason/-queue/-exchange`.
+/// One death as the `x-first-death-*` and `x-last-death-*` headers show it: its reason,
+/// queue and exchange.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LastDeath {
+pub struct DeathMark {
     pub reason: Reason,
     pub queue: Sym,
     pub exchange: Sym,
 }
+
+/// The first death (`x-first-death-reason/-queue/-exchange`).
+pub type FirstDeath = DeathMark;
+/// The newest death, as 3.13+ show it in `x-last-death-reason/-queue/-exchange`.
+pub type LastDeath = DeathMark;
 
 impl Deaths {
     /// Records `death` into an optional history and returns the new history.
     pub fn record(prev: Option<&Deaths>, death: Death) -> Deaths {
         match prev {
             None => Deaths {
-                first_reason: death.reason,
-                first_queue: death.queue,
-                first_exchange: death.exchange,
+                first: Some(FirstDeath {
+                    reason: death.reason,
+                    queue: death.queue,
+                    exchange: death.exchange,
+                }),
                 last: None,
                 entries: vec![death],
             },
@@ -134,8 +143,11 @@ impl Deaths {
 /// `x-death` header a client published is the message's history, so the next
 /// dead-lettering continues its counts (`rabbit_dead_letter:update_x_death_header/2`;
 /// 3.13.3+ `mc_amqpl:headers_to_deaths/2`). Entries that do not read as one (no queue or
-/// an unknown reason) are left out; `x-first-death-*` come from the client's headers,
-/// else from the oldest entry. `None` when there is no usable entry.
+/// an unknown reason) are left out. `x-first-death-*` are not added: 3.10 sets them only
+/// on a message without `x-death` (`rabbit_dead_letter:make_msg/5`; live 3.10.8, case
+/// `tests/conformance/v01-client-x-death.json`), so the client's own, if it sent them,
+/// are what the consumer sees [3.13.3+ assumed the same, not run]. `None` when there is no
+/// usable entry.
 pub fn from_client_headers(
     headers: &crate::value::Table,
     syms: &mut crate::sym::Symbols,
@@ -196,24 +208,12 @@ pub fn from_client_headers(
             original_expiration,
         });
     }
-    let oldest = entries.last()?.clone();
-    let header = |k: &str| {
-        headers
-            .get(k)
-            .and_then(FieldValue::as_str)
-            .map(str::to_owned)
-    };
-    let first_reason = header("x-first-death-reason")
-        .and_then(|r| reason_of(&r))
-        .unwrap_or(oldest.reason);
-    let first_queue = header("x-first-death-queue").map_or(oldest.queue, |q| syms.intern(&q));
-    let first_exchange =
-        header("x-first-death-exchange").map_or(oldest.exchange, |x| syms.intern(&x));
+    if entries.is_empty() {
+        return None;
+    }
     Some(Deaths {
         entries,
-        first_reason,
-        first_queue,
-        first_exchange,
+        first: None,
         last: None,
     })
 }
@@ -245,7 +245,7 @@ mod tests {
         assert_eq!(t.str(d.entries[0].queue), "W");
         assert_eq!(d.entries[0].count, 2);
         assert_eq!(d.entries[0].time_ms, 0);
-        assert_eq!(d.first_reason, Reason::Rejected);
+        assert_eq!(d.first.map(|f| f.reason), Some(Reason::Rejected));
         assert_eq!(d.count(t.intern("W"), Reason::Rejected), 2);
     }
 

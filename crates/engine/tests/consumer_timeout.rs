@@ -209,6 +209,35 @@ fn d21_3_10_tick_started_by_the_first_delivery_held() {
     );
 }
 
+/// One consumer attached at 0 with a 3 s timeout; `m` published at `at`.
+fn short_timeout(at: &str) -> Value {
+    json!({
+        "consumer_timeout": "3s",
+        "topology": {"queues": [{"name": "q"}]},
+        "consumers": [{"name": "c", "queue": "q", "ack": "manual", "prefetch": 1, "handle": "100s", "outcome": "ack"}],
+        "actions": [publish(at, "", "q", "m", json!({}))]
+    })
+}
+
+#[test]
+fn d21_the_tick_starts_with_the_channel() {
+    // Live 3.10.8 and 4.0.5 (tests/conformance/v21-consumer-timeout.json): delivered 200 ms
+    // after the channel opened, the message times out on the channel's first tick, 60 s
+    // after it opened, not 60 s after the delivery.
+    for v in [None, Some(V4_0), Some(V4_2)] {
+        let out = on(v, short_timeout("200ms"));
+        assert_eq!(out["errors"][0]["at_ms"], ONE_TICK_MS, "{v:?}");
+    }
+}
+
+#[test]
+fn d21_a_channel_idle_past_hibernation_starts_its_tick_again() {
+    // Nothing held for 5 s: the channel hibernated and cancelled its tick; the delivery
+    // at 5 s wakes it and starts a new one, which closes it at 1:05.
+    let out = run(short_timeout("5s"));
+    assert_eq!(out["errors"][0]["at_ms"], 5_000 + ONE_TICK_MS);
+}
+
 #[test]
 fn d21_held_exactly_the_timeout_is_on_time() {
     let s = |v: &str, args: Value| {

@@ -39,6 +39,7 @@ fn scenario() -> Scenario {
         queue: "due".into(),
         ack: AckMode::Manual,
         prefetch: 1_000,
+        global_qos: false,
         handle_ms: 0,
         outcome: OutcomePlan::Fixed(Outcome::Ack),
         from_ms: 0,

@@ -161,6 +161,7 @@ fn consumer(te: bool) -> impl Strategy<Value = ConsumerSpec> {
                 queue,
                 ack: if auto { AckMode::Auto } else { AckMode::Manual },
                 prefetch,
+                global_qos: false,
                 handle_ms,
                 outcome,
                 from_ms,

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use delaylab_engine::version::{notes, BrokerVersion, BrokerVersion::*, TRANSIENT_NONEXCL_TEXT};
+use delaylab_engine::version::{notes, BrokerVersion, BrokerVersion::*};
 use serde_json::{json, Value};
 
 /// Runs `scenario` with `broker` set to `v`.
@@ -143,10 +143,11 @@ fn d12_requeue_position_3_13_back_4_0_front_4_3_front_even_unlimited() {
 }
 
 #[test]
-fn d13_channel_close_3_13_by_requeue_rule_4_0_front() {
+fn d13_channel_close_returns_to_the_front_in_every_version() {
     // c holds m1 (handle 10 s) and leaves at 1 s; m2 waits. Who is delivered next?
-    // No explicit limit on 3.13 (-1 dead-letters there, D10); unlimited (-1) on 4.0 so
-    // that only the channel-close rule can put m1 in front.
+    // No explicit limit on 3.x (-1 dead-letters there, D10); unlimited (-1) on 4.0 so
+    // that only the channel-close rule can put m1 in front. 3.x too (`return_all`; live
+    // 3.10.8: tests/conformance/v13-quorum-expiry-behind-return.json).
     let s = |limit: Value| {
         json!({
             "topology": {"queues": [{"name": "q", "arguments": {"x-queue-type": "quorum", "x-delivery-limit": limit}}]},
@@ -164,7 +165,8 @@ fn d13_channel_close_3_13_by_requeue_rule_4_0_front() {
             .map(|d| d.0)
             .collect()
     };
-    assert_eq!(order(V3_13, Value::Null), ["m2", "m1"]);
+    assert_eq!(order(V3_10, Value::Null), ["m1", "m2"]);
+    assert_eq!(order(V3_13, Value::Null), ["m1", "m2"]);
     assert_eq!(order(V4_0, json!(-1)), ["m1", "m2"]);
 }
 
@@ -322,14 +324,12 @@ fn declare_queue(q: Value) -> Value {
 }
 
 #[test]
-fn d22_transient_non_exclusive_4_2_allowed_4_3_541() {
+fn d22_transient_non_exclusive_accepted_on_every_version() {
+    // 4.3.0-4.3.5's source refuses it (541); live 4.3.6 accepts it with a log warning.
     let q = json!({"name": "t", "durable": false});
-    assert!(errors(&on(V4_2, declare_queue(q.clone()))).is_empty());
-    let out = on(V4_3, declare_queue(q));
-    assert_eq!(errors(&out), [(541, TRANSIENT_NONEXCL_TEXT.into())]);
-    assert_eq!(out["errors"][0]["scope"], "connection");
-    let exclusive = json!({"name": "e", "durable": false, "exclusive": true});
-    assert!(errors(&on(V4_3, declare_queue(exclusive))).is_empty());
+    for v in BrokerVersion::ALL {
+        assert!(errors(&on(v, declare_queue(q.clone()))).is_empty(), "{v}");
+    }
 }
 
 #[test]
@@ -343,12 +343,14 @@ fn d23_queue_version_1_4_2_accepted_4_3_406() {
 }
 
 #[test]
-fn d24_queue_mode_4_3_still_accepted_unconfirmed() {
+fn d24_queue_mode_4_3_still_accepted_seen_live() {
+    // The 4.3.0 release notes say it errors out; live 4.3.6 accepts it (v23).
     let q = json!({"name": "q", "arguments": {"x-queue-mode": "lazy"}});
     assert!(errors(&on(V4_3, declare_queue(q))).is_empty());
     let n = notes(V4_3);
     let d24 = n.iter().find(|n| n.row == "D24").unwrap();
-    assert_eq!(d24.confidence.as_str(), "unconfirmed");
+    assert_eq!(d24.confidence.as_str(), "live-checked");
+    assert!(d24.checked_by.contains("v23"));
 }
 
 #[test]
@@ -521,6 +523,8 @@ fn d1_client_x_death_3_13_merged_4_0_replaced() {
         .unwrap(),
     )
     .unwrap();
+    // The preset is written for 4.x (`versions`); here it runs on each version.
+    s.as_object_mut().unwrap().remove("versions");
     let count = |v: BrokerVersion, s: &mut Value| {
         s["broker"] = json!(v.as_str());
         delivery(&run(s.clone()), "order-1-again")["headers"]["x-death"][0]["count"].clone()
@@ -543,4 +547,56 @@ fn d16_a_retry_that_falls_due_during_a_restart_comes_back_after_it() {
     // Set aside at 10 ms until 1010; the node is down 500..2500: delivered at 2500.
     let times: Vec<u64> = deliveries(&on(V4_3, s)).into_iter().map(|d| d.1).collect();
     assert_eq!(times, [0, 2500]);
+}
+
+#[test]
+fn d25_global_qos_quorum_refused_to_4_2_accepted_4_3() {
+    let scenario = |queue_type: &str| {
+        json!({
+            "topology": {"queues": [{"name": "q", "arguments": {"x-queue-type": queue_type}}]},
+            "consumers": [{"name": "c", "queue": "q", "prefetch": 5, "global_qos": true}],
+            "actions": [publish("100ms", "", "q", "m", json!({}))]
+        })
+    };
+    let out = on(V4_2, scenario("quorum"));
+    assert_eq!(
+        errors(&out),
+        [(
+            540,
+            "NOT_IMPLEMENTED - queue 'q' in vhost '/' does not support global qos".into()
+        )]
+    );
+    assert_eq!(out["errors"][0]["scope"], "connection");
+    assert!(deliveries(&out).is_empty());
+    let out = on(V4_3, scenario("quorum"));
+    assert!(errors(&out).is_empty());
+    assert_eq!(deliveries(&out).len(), 1);
+    // A classic queue takes a channel-wide limit on every version.
+    for v in BrokerVersion::ALL {
+        assert_eq!(deliveries(&on(v, scenario("classic"))).len(), 1, "{v}");
+    }
+}
+
+#[test]
+fn d1_client_x_death_3_10_merged_without_first_death_4_0_replaced() {
+    // Live 3.10.8 and 4.0.5 (tests/conformance/v01-client-x-death.json).
+    let entry = json!({"count": 5, "reason": "expired", "queue": "wait", "exchange": "", "routing-keys": ["wait"]});
+    let s = json!({
+        "topology": {"queues": [
+            {"name": "wait", "arguments": {"x-message-ttl": 100, "x-dead-letter-exchange": "", "x-dead-letter-routing-key": "done"}},
+            {"name": "done"}]},
+        "consumers": [acker("d", "done")],
+        "actions": [publish("0s", "", "wait", "m", json!({"headers": {"x-death": [entry]}}))]
+    });
+    let out = on(V3_10, s.clone());
+    let h = &delivery(&out, "m")["headers"];
+    assert_eq!(h["x-death"][0]["count"], 6, "3.10 continues the count");
+    assert!(
+        h.get("x-first-death-queue").is_none(),
+        "3.10 adds x-first-death-* only to a message without x-death"
+    );
+    let out = on(V4_0, s);
+    let h = &delivery(&out, "m")["headers"];
+    assert_eq!(h["x-death"][0]["count"], 1, "4.0 replaces it");
+    assert_eq!(h["x-first-death-queue"], "wait");
 }

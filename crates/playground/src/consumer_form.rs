@@ -95,6 +95,7 @@ impl ConsumerForm {
                 AckMode::Manual
             },
             prefetch,
+            global_qos: false,
             handle_ms,
             outcome: OutcomePlan::Fixed(outcome),
             from_ms: now_ms,

@@ -1,8 +1,12 @@
-//! The scenario's consumers on the consumers' connection, one channel each: attached at
-//! `from` and closed at `to`, no-ack for `ack: "auto"`, else `basic.qos` = prefetch and
-//! each delivery held `handle` ms, then acked, rejected (requeue=false), rejected with
-//! requeue or nacked with requeue, as the outcome plan says (weighted outcomes drawn
-//! from the scenario's seeded PRNG, as the simulation draws them).
+//! The scenario's consumers, each on its own connection (opened before the clock starts)
+//! with one channel, as the simulation models them: a connection error one consumer
+//! causes (a quorum queue's 540 for global QoS) leaves the others be, and the channel in
+//! a consumer-timeout 406 text is channel 1. Attached at `from` and closed at `to`,
+//! no-ack for `ack: "auto"`, else `basic.qos` = prefetch (`global` as the consumer's
+//! `global_qos` says) and each delivery held `handle` ms, then acked, rejected
+//! (requeue=false), rejected with requeue or nacked with requeue, as the outcome plan
+//! says (weighted outcomes drawn from the scenario's seeded PRNG, as the simulation
+//! draws them).
 
 use std::sync::Arc;
 
@@ -34,7 +38,9 @@ pub async fn attach(shared: &Shared, conn: &Connection, c: &ConsumerSpec) -> Att
         if let Err(e) = ch
             .basic_qos(
                 c.prefetch.min(u32::from(u16::MAX)) as u16,
-                BasicQosOptions { global: false },
+                BasicQosOptions {
+                    global: c.global_qos,
+                },
             )
             .await
         {
@@ -100,7 +106,25 @@ pub async fn consume(
         };
         let delivery = match next {
             Some(Ok(d)) => d,
-            _ => return, // cancelled by the broker (queue deleted) or channel gone
+            Some(Err(e)) => {
+                // The broker closed the channel (a consumer timeout's 406 up to 4.2):
+                // what it held went back to the queue.
+                shared.error(&e, None);
+                shared.rec().closed[idx] = true;
+                return;
+            }
+            None => {
+                let mut rec = shared.rec();
+                if ch.status().connected() {
+                    // basic.cancel from the broker (4.3's consumer timeout, a deleted
+                    // queue): the channel keeps what was not returned, which AMQP does
+                    // not say (see `Rec::cancelled`).
+                    rec.cancelled[idx] = true;
+                } else {
+                    rec.closed[idx] = true;
+                }
+                return;
+            }
         };
         shared.delivery(&delivery, &spec.queue, &spec.name);
         if spec.ack == AckMode::Auto {

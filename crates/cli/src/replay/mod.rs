@@ -9,9 +9,9 @@
 //!   and a publish with a malformed `expiration` is always sent alone). When the broker
 //!   closes its channel (a 406 for a bad `expiration`, a 404, ...) the error is recorded
 //!   and a new channel is opened; a connection error (503) reconnects it.
-//! - Consumers live on a second connection, one channel each (`basic.qos` = prefetch,
-//!   no-ack for `ack: "auto"`), attached at `from` and closed at `to` (closing requeues
-//!   what they hold). Each delivery is held `handle` ms, then acked, rejected
+//! - Each consumer has a connection of its own with one channel (`basic.qos` =
+//!   prefetch, `global` as its `global_qos` says; no-ack for `ack: "auto"`), attached
+//!   at `from` and closed at `to` (closing requeues what they hold). Each delivery is held `handle` ms, then acked, rejected
 //!   (requeue=false) or nacked with requeue, following the outcome plan.
 //! - Names get a unique prefix (`names.rs`; which strings are names is the engine's
 //!   `scenario::rename`: exchange and queue names, and every routing or binding key
@@ -65,11 +65,16 @@ const GRACE_IDLE: Duration = Duration::from_millis(300);
 /// (else a dense stream of publishes keeps up to `actions::MAX_IN_FLIGHT` in flight).
 const FLUSH_SLACK: Duration = Duration::from_millis(3);
 
+/// `--check`'s exit status when the scenario is not for this broker (plugin, node actions,
+/// not written for the version): a conformance run skips it, saying why.
+const NOT_FOR_THIS_BROKER: u8 = 3;
+
 pub fn main(
     path: &str,
-    url: &str,
+    url: Option<&str>,
     time_scale: f64,
     broker: Option<delaylab_engine::version::BrokerVersion>,
+    check: bool,
 ) -> ExitCode {
     let scenario = match crate::run::load(path) {
         Ok(mut s) => {
@@ -82,6 +87,13 @@ pub fn main(
             eprintln!("{e}");
             return ExitCode::from(2);
         }
+    };
+    if check {
+        return check_only(path, &scenario, time_scale);
+    }
+    let Some(url) = url else {
+        eprintln!("--amqp URL is needed (or --check)");
+        return ExitCode::from(2);
     };
     match live(&scenario, url, time_scale) {
         Ok(result) => {
@@ -163,6 +175,52 @@ pub fn live(scenario: &Scenario, url: &str, time_scale: f64) -> Result<Value, Fa
     }
 }
 
+/// `--check`: whether the scenario is one to replay on a live broker of its version
+/// (exit 0) or not (exit [`NOT_FOR_THIS_BROKER`], the reason on stderr), and on stdout the
+/// node settings the replay needs, one `set_env KEY ERLANG-TERM` line each (the caller
+/// applies them with `rabbitmqctl eval 'application:set_env(rabbit, KEY, TERM).'`).
+fn check_only(path: &str, scenario: &Scenario, time_scale: f64) -> ExitCode {
+    if !(time_scale.is_finite() && time_scale > 0.0) {
+        eprintln!("--time-scale must be a positive number, got {time_scale}");
+        return ExitCode::from(2);
+    }
+    let scale = Scale(time_scale);
+    let v = scenario.broker_version();
+    let why = if !scenario.written_for().contains(&v) {
+        let list: Vec<&str> = scenario.written_for().iter().map(|v| v.as_str()).collect();
+        Some(format!(
+            "written for RabbitMQ {} only (`versions`)",
+            list.join(", ")
+        ))
+    } else {
+        unsupported(scenario)
+    };
+    if let Some(why) = why {
+        eprintln!("{path}: not for a live RabbitMQ {v}: {why}");
+        return ExitCode::from(NOT_FOR_THIS_BROKER);
+    }
+    for (key, term) in node_settings(scenario, scale) {
+        println!("set_env {key} {term}");
+    }
+    ExitCode::SUCCESS
+}
+
+/// The node-wide settings a scenario assumes that are not RabbitMQ's defaults, as
+/// `rabbit` application keys and Erlang terms: `consumer_timeout` (D21; the scenario's
+/// `consumer_timeout`, scaled like every duration).
+pub fn node_settings(scenario: &Scenario, scale: Scale) -> Vec<(&'static str, String)> {
+    use delaylab_engine::scenario::ConsumerTimeoutSetting;
+    match scenario.consumer_timeout {
+        ConsumerTimeoutSetting::Default => Vec::new(),
+        // `{consumer_timeout, undefined}` turns it off (rabbit_channel.erl get_consumer_timeout/0).
+        ConsumerTimeoutSetting::Off => vec![("consumer_timeout", "undefined".into())],
+        ConsumerTimeoutSetting::After { timeout_ms } => vec![(
+            "consumer_timeout",
+            scale.ms_i64(timeout_ms as i64).to_string(),
+        )],
+    }
+}
+
 async fn interrupted() {
     #[cfg(unix)]
     {
@@ -182,20 +240,29 @@ async fn interrupted() {
     }
 }
 
-/// Why a scenario cannot run on a stock broker (Debian has no delayed-message plugin,
-/// and a replay does not stop the user's node).
+/// Why a scenario cannot run on a stock broker of its version (Debian has no
+/// delayed-message plugin, and a replay does not stop the user's node).
+///
+/// The plugin: where the version's profile runs it (3.10 to 4.2), a live broker without
+/// it would refuse what the simulation accepts, so there is nothing to compare; 4.3 has
+/// no plugin build (D27), so simulation and broker both refuse `x-delayed-message` as an
+/// unknown exchange type, and that is compared.
 pub fn unsupported(s: &Scenario) -> Option<String> {
-    let plugin = |x: &ExchangeDef| x.kind == "x-delayed-message";
+    let v = s.broker_version();
+    let needs_plugin = v.profile().delayed_plugin;
+    let plugin = |x: &ExchangeDef| {
+        needs_plugin && x.kind == delaylab_engine::amqp::exchange_args::DELAYED_TYPE
+    };
     if let Some(x) = s.topology.exchanges.iter().find(|x| plugin(x)) {
         return Some(format!(
-            "exchange '{}' needs the delayed-message plugin (x-delayed-message), which the Debian package of RabbitMQ does not ship; the plugin rules are checked against the simulation only",
+            "exchange '{}' needs the delayed-message plugin (x-delayed-message), which RabbitMQ {v} runs in the simulation but Debian's package does not ship; the plugin rules are checked against the simulation only",
             x.name
         ));
     }
     for (i, a) in s.actions.iter().enumerate() {
         match &a.kind {
             ActionKind::Declare(Declare::Exchange(x)) if plugin(x) => {
-                return Some(format!("actions[{i}] declares the delayed-message exchange '{}' (plugin not available)", x.name));
+                return Some(format!("actions[{i}] declares the delayed-message exchange '{}' (plugin not in Debian's RabbitMQ {v})", x.name));
             }
             ActionKind::RestartNode { .. } => {
                 return Some(format!(
@@ -239,7 +306,10 @@ async fn replay(
         rec: Mutex::new(Rec::new(scenario)),
     });
     let mut actions = Actions::open(url).await?;
-    let consumer_conn = Arc::new(connect(url).await?);
+    let mut consumer_conns = Vec::with_capacity(scenario.consumers.len());
+    for _ in &scenario.consumers {
+        consumer_conns.push(Arc::new(connect(url).await?));
+    }
 
     // t = 0: the topology, then the consumers that attach at once.
     let t = &scenario.topology;
@@ -253,19 +323,25 @@ async fn replay(
         declare(&shared, &mut actions, &Declare::Binding(b.clone())).await?;
     }
     let mut early = Vec::new();
-    for c in &scenario.consumers {
+    for (c, conn) in scenario.consumers.iter().zip(&consumer_conns) {
         early.push(if c.from_ms == 0 {
-            Some(attach(&shared, &consumer_conn, c).await)
+            Some(attach(&shared, conn, c).await)
         } else {
             None
         });
     }
     shared.t0.set(tokio::time::Instant::now()).expect("t0 once");
     let mut tasks = Vec::new();
-    for ((i, c), pre) in scenario.consumers.iter().enumerate().zip(early) {
+    for (((i, c), pre), conn) in scenario
+        .consumers
+        .iter()
+        .enumerate()
+        .zip(early)
+        .zip(&consumer_conns)
+    {
         tasks.push(tokio::spawn(consume(
             shared.clone(),
-            consumer_conn.clone(),
+            conn.clone(),
             i,
             c.clone(),
             pre,
@@ -304,7 +380,11 @@ async fn replay(
     for t in &tasks {
         t.abort();
     }
-    let _ = consumer_conn.close(REPLY_SUCCESS, "OK".into()).await;
+    for conn in &consumer_conns {
+        if conn.status().connected() {
+            let _ = conn.close(REPLY_SUCCESS, "OK".into()).await;
+        }
+    }
     let _ = actions.conn.close(REPLY_SUCCESS, "OK".into()).await;
     let end = output::End {
         end_ms,
@@ -334,5 +414,51 @@ mod tests {
         let plain =
             load(r#"{"version": 1, "name": "ok", "topology": {"queues": [{"name": "q"}]}}"#);
         assert!(unsupported(&plain).is_none());
+        // 4.3 has no plugin: the broker and the simulation both refuse the exchange type.
+        let mut on_4_3 = plugin.clone();
+        on_4_3.broker = Some(delaylab_engine::version::BrokerVersion::V4_3);
+        assert!(unsupported(&on_4_3).is_none());
+        on_4_3.broker = Some(delaylab_engine::version::BrokerVersion::V4_0);
+        assert!(unsupported(&on_4_3)
+            .unwrap()
+            .contains("RabbitMQ 4.0 runs in the simulation"));
+    }
+
+    #[test]
+    fn broker_sh_expects_the_releases_the_profiles_were_checked_on() {
+        // scripts/lib/broker.sh says "a new broker version to check" when a node reports
+        // another release than its profile's: its table must be the engine's.
+        use delaylab_engine::version::BrokerVersion;
+        let sh = include_str!("../../../../scripts/lib/broker.sh");
+        let table = sh
+            .lines()
+            .find(|l| l.trim_start().starts_with("case \"$1\" in 3.10)"))
+            .expect("broker_checked_release's table");
+        let live: Vec<BrokerVersion> = BrokerVersion::ALL
+            .into_iter()
+            .filter(|v| v.live_checked())
+            .collect();
+        for v in &live {
+            let entry = format!("{}) echo {} ;;", v.as_str(), v.patch_release());
+            assert!(table.contains(&entry), "broker.sh lacks `{entry}`: {table}");
+        }
+        assert_eq!(table.matches(";;").count(), live.len() + 1, "{table}");
+    }
+
+    #[test]
+    fn node_settings_carry_the_consumer_timeout() {
+        let load = |s: &str| delaylab_engine::scenario::load_str(s).expect("loads");
+        let none = load(r#"{"version": 1, "name": "d"}"#);
+        assert!(node_settings(&none, Scale(1.0)).is_empty());
+        let short = load(r#"{"version": 1, "name": "s", "consumer_timeout": "3s"}"#);
+        assert_eq!(
+            node_settings(&short, Scale(2.0)),
+            [("consumer_timeout", "6000".to_string())]
+        );
+        let off = load(r#"{"version": 1, "name": "o", "consumer_timeout": false}"#);
+        assert_eq!(
+            node_settings(&off, Scale(1.0)),
+            [("consumer_timeout", "undefined".to_string())]
+        );
     }
 }

@@ -71,8 +71,10 @@ impl Scale {
         (elapsed.as_secs_f64() * 1000.0 / self.0).round() as u64
     }
 
-    /// Queue arguments with `x-message-ttl` and `x-expires` scaled when the broker
-    /// accepts them (anything else is kept, so the broker refuses it the same way).
+    /// Queue arguments that are durations scaled when the broker accepts them
+    /// (`x-message-ttl`, `x-expires`; the 4.3 quorum `x-delayed-retry-min/-max` and
+    /// `x-consumer-timeout` when positive); anything else is kept, so the broker refuses
+    /// it the same way.
     pub fn queue_args(&self, args: &Table) -> Table {
         let mut out = Table::new();
         for (k, v) in args.iter() {
@@ -83,6 +85,10 @@ impl Scale {
                 ("x-expires", FieldValue::Int(n)) if (1..=MAX_TTL_MS).contains(n) => {
                     FieldValue::Int(self.ms_i64(*n).max(1))
                 }
+                (
+                    "x-delayed-retry-min" | "x-delayed-retry-max" | "x-consumer-timeout",
+                    FieldValue::Int(n),
+                ) if *n > 0 => FieldValue::Int(self.ms_i64(*n)),
                 _ => v.clone(),
             };
             out.insert(k, v);
@@ -130,7 +136,11 @@ mod tests {
         t.insert("x-expires", FieldValue::Int(3));
         t.insert("x-max-length", FieldValue::Int(1000));
         t.insert("x-dead-letter-exchange", FieldValue::str("dlx"));
+        t.insert("x-delayed-retry-min", FieldValue::Int(500));
+        t.insert("x-delayed-retry-max", FieldValue::Int(-1));
         let got = Scale(0.1).queue_args(&t);
+        assert_eq!(got.get("x-delayed-retry-min"), Some(&FieldValue::Int(50)));
+        assert_eq!(got.get("x-delayed-retry-max"), Some(&FieldValue::Int(-1)));
         assert_eq!(got.get("x-message-ttl"), Some(&FieldValue::Int(100)));
         assert_eq!(got.get("x-expires"), Some(&FieldValue::Int(1)));
         assert_eq!(got.get("x-max-length"), Some(&FieldValue::Int(1000)));

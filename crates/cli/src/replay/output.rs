@@ -12,13 +12,14 @@ use lapin::types::FieldTable;
 use serde_json::{json, Map, Value};
 
 use delaylab_engine::scenario::rename::Rename;
-use delaylab_engine::scenario::Scenario;
+use delaylab_engine::scenario::{ConsumerSpec, Scenario};
 
 use super::names::Scale;
 use super::recording::Shared;
 use super::session::{redact, Actions};
 
-/// Each queue's depth now, `{"ready": N, "unacked": M}` by scenario name; a queue that
+/// Each queue's depth now, `{"ready": N, "unacked": M}` by scenario name (`unacked` null
+/// when a consumer of it was cancelled by the broker, `Rec::cancelled`); a queue that
 /// does not exist (deleted, never declared) is left out.
 pub async fn depths<'a>(
     shared: &Shared,
@@ -42,16 +43,21 @@ pub async fn depths<'a>(
         {
             Ok(info) => {
                 let rec = shared.rec();
-                let held: i64 = scenario
-                    .consumers
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, c)| &c.queue == q && !rec.closed[*i])
-                    .map(|(i, _)| rec.held[i])
-                    .sum();
+                let mine = |(i, c): &(usize, &ConsumerSpec)| &c.queue == q && !rec.closed[*i];
+                let consumers = scenario.consumers.iter().enumerate();
+                let unknown = consumers
+                    .clone()
+                    .filter(mine)
+                    .any(|(i, _)| rec.cancelled[i]);
+                let held: i64 = consumers.filter(mine).map(|(i, _)| rec.held[i]).sum();
+                let unacked = if unknown {
+                    Value::Null
+                } else {
+                    json!(held.max(0))
+                };
                 depths.insert(
                     q.clone(),
-                    json!({"ready": info.message_count(), "unacked": held.max(0)}),
+                    json!({"ready": info.message_count(), "unacked": unacked}),
                 );
             }
             Err(_) => actions.settle().await,

@@ -40,6 +40,11 @@ pub struct Rec {
     pub delivered: Vec<usize>,
     pub held: Vec<i64>,
     pub closed: Vec<bool>,
+    /// Per consumer: cancelled by the broker (`basic.cancel`) with its channel open. Its
+    /// channel keeps what the broker did not take back (4.3's consumer timeout returns
+    /// only the timed-out deliveries), which a client cannot see: its queue's `unacked`
+    /// is then left unknown (null) in the output, and `delaylab diff` does not compare it.
+    pub cancelled: Vec<bool>,
 }
 
 impl Rec {
@@ -56,6 +61,7 @@ impl Rec {
             delivered: vec![0; n],
             held: vec![0; n],
             closed: vec![false; n],
+            cancelled: vec![false; n],
         }
     }
 }

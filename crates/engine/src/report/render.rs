@@ -60,22 +60,17 @@ pub fn headers_counted(msg: &Message, syms: &Symbols, returns: u32, acquired: u3
         _ => Map::new(),
     };
     if let Some(d) = &msg.deaths {
-        h.insert(
-            "x-first-death-exchange".into(),
-            json!(syms.str(d.first_exchange)),
-        );
-        h.insert("x-first-death-queue".into(), json!(syms.str(d.first_queue)));
-        h.insert(
-            "x-first-death-reason".into(),
-            json!(d.first_reason.as_str()),
-        );
+        // `PREFIX-exchange`, `PREFIX-queue`, `PREFIX-reason` of one death.
+        let mut mark = |prefix: &str, m: &crate::death::DeathMark| {
+            h.insert(format!("{prefix}-exchange"), json!(syms.str(m.exchange)));
+            h.insert(format!("{prefix}-queue"), json!(syms.str(m.queue)));
+            h.insert(format!("{prefix}-reason"), json!(m.reason.as_str()));
+        };
+        if let Some(first) = &d.first {
+            mark("x-first-death", first);
+        }
         if let Some(last) = &d.last {
-            h.insert(
-                "x-last-death-exchange".into(),
-                json!(syms.str(last.exchange)),
-            );
-            h.insert("x-last-death-queue".into(), json!(syms.str(last.queue)));
-            h.insert("x-last-death-reason".into(), json!(last.reason.as_str()));
+            mark("x-last-death", last);
         }
         h.insert("x-death".into(), x_death(d, syms));
     }

@@ -150,6 +150,11 @@ pub struct ConsumerSpec {
     pub ack: AckMode,
     /// basic.qos prefetch count; 0 means unlimited.
     pub prefetch: u32,
+    /// basic.qos with `global=true` (`global_qos`; manual acks and a prefetch only): a
+    /// limit for the whole channel. Each consumer has its own channel here, so it limits
+    /// the same deliveries; what differs is a quorum queue's refusal up to 4.2 (D25,
+    /// `version::Profile::global_qos`).
+    pub global_qos: bool,
     /// How long a delivery is held before the outcome is applied.
     pub handle_ms: u64,
     pub outcome: OutcomePlan,

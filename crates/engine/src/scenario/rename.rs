@@ -85,6 +85,8 @@ pub const ALTERNATE_EXCHANGE_ARG: &str = "alternate-exchange";
 /// The headers whose string entries are extra routing keys (sender-selected
 /// distribution; the broker strips `BCC` before delivery).
 pub const ROUTING_KEY_HEADERS: [&str; 2] = ["CC", "BCC"];
+/// The dead-letter history header, whose entries name queues and exchanges.
+const X_DEATH_HEADER: &str = "x-death";
 /// The exchange types that read the key as a pattern.
 const TOPIC_KIND: &str = "topic";
 /// The built-in topic exchange every vhost has.
@@ -291,7 +293,10 @@ impl Rename {
         out
     }
 
-    /// Message headers of a publish to `exchange`: `CC`/`BCC` entries are routing keys.
+    /// Message headers of a publish to `exchange`: `CC`/`BCC` entries are routing keys;
+    /// an `x-death` history the client copied (a republish) names the queues and
+    /// exchanges of its entries, renamed with them so that the broker recognises its own
+    /// history (3.10 and 3.13.3+ continue its counts, D1).
     pub fn headers(&self, exchange: &str, headers: &Table) -> Table {
         let mut out = Table::new();
         for (k, v) in headers.iter() {
@@ -305,11 +310,40 @@ impl Rename {
                         })
                         .collect(),
                 ),
+                FieldValue::Array(items) if k == X_DEATH_HEADER => {
+                    FieldValue::Array(items.iter().map(|i| self.death_entry(i)).collect())
+                }
                 _ => v.clone(),
             };
             out.insert(k, v);
         }
         out
+    }
+
+    /// One entry of a client's `x-death`: its `queue` and `exchange` renamed, and its
+    /// `routing-keys` as keys of that exchange.
+    fn death_entry(&self, entry: &FieldValue) -> FieldValue {
+        let FieldValue::Table(t) = entry else {
+            return entry.clone();
+        };
+        let exchange = t.get("exchange").and_then(FieldValue::as_str).unwrap_or("");
+        let mut out = Table::new();
+        for (k, v) in t.iter() {
+            let v = match (k, v) {
+                ("queue" | "exchange", FieldValue::Str(s)) => FieldValue::str(&self.name(s)),
+                ("routing-keys", FieldValue::Array(keys)) => FieldValue::Array(
+                    keys.iter()
+                        .map(|key| match key {
+                            FieldValue::Str(s) => FieldValue::str(&self.key(exchange, s)),
+                            other => other.clone(),
+                        })
+                        .collect(),
+                ),
+                _ => v.clone(),
+            };
+            out.insert(k, v);
+        }
+        FieldValue::Table(out)
     }
 
     /// Where this renaming could route differently from the simulation (see the
@@ -516,6 +550,30 @@ mod tests {
                 FieldValue::Int(3),
             ]))
         );
+        // A client's copy of x-death names queues and exchanges.
+        let mut entry = Table::new();
+        entry.insert("queue", FieldValue::str("work"));
+        entry.insert("exchange", FieldValue::str("dlx"));
+        entry.insert("routing-keys", arr(vec![FieldValue::str("parked")]));
+        entry.insert("count", FieldValue::Int(5));
+        let mut death = Table::new();
+        death.insert("x-death", arr(vec![FieldValue::Table(entry)]));
+        let FieldValue::Array(got) = r.headers("", &death).get("x-death").cloned().unwrap() else {
+            panic!("an array")
+        };
+        let FieldValue::Table(got) = &got[0] else {
+            panic!("a table")
+        };
+        assert_eq!(got.get("queue"), Some(&FieldValue::str("dl-1234abcd-work")));
+        assert_eq!(
+            got.get("exchange"),
+            Some(&FieldValue::str("dl-1234abcd-dlx"))
+        );
+        assert_eq!(
+            got.get("routing-keys"),
+            Some(&arr(vec![FieldValue::str("dl-1234abcd-parked")]))
+        );
+        assert_eq!(got.get("count"), Some(&FieldValue::Int(5)));
         let mut x = Table::new();
         x.insert(ALTERNATE_EXCHANGE_ARG, FieldValue::str("ae"));
         assert_eq!(

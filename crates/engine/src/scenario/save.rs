@@ -177,6 +177,9 @@ fn consumer(c: &ConsumerSpec) -> Value {
     };
     m.insert("ack".into(), json!(ack));
     m.insert("prefetch".into(), json!(c.prefetch));
+    if c.global_qos {
+        m.insert("global_qos".into(), json!(true));
+    }
     m.insert("handle".into(), dur(c.handle_ms));
     let outcome = match &c.outcome {
         OutcomePlan::Fixed(o) => json!(outcome_name(*o)),
@@ -384,6 +387,7 @@ mod tests {
                     AckMode::Manual
                 },
                 prefetch: u32::MAX,
+                global_qos: false,
                 handle_ms: 1,
                 outcome,
                 from_ms: i as u64,

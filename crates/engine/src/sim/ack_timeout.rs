@@ -8,12 +8,14 @@
 //!   406 `PRECONDITION_FAILED - delivery acknowledgement on channel 1 timed out. ...`
 //!   (`rabbit_channel.erl evaluate_consumer_timeout/1`). Every message the consumer
 //!   held goes back as at any channel close (`redelivered`), and the consumer is gone:
-//!   its client would have to open a channel and subscribe again. The tick runs while
-//!   the channel holds something: a channel with nothing unacked hibernates and cancels
+//!   its client would have to open a channel and subscribe again. The tick starts with
+//!   the channel (live 3.10.8 and 4.0.5: a delivery 200 ms after the channel opened timed
+//!   out 60 s after the channel opened) and runs while the channel is awake: a channel
+//!   holding nothing for `consumer::CHANNEL_HIBERNATE_AFTER_MS` hibernates and cancels
 //!   its tick (`maybe_cancel_tick_timer/1`), and the next delivery wakes it and starts
-//!   the tick again, so here the tick starts with the first delivery a consumer holds
-//!   when it held nothing ([code]: the real hibernation waits a little first, so the
-//!   broker may fire up to one tick earlier or later than here).
+//!   the tick again ([code]: the hibernation delay backs off between 1 and 10 s, so after
+//!   an idle spell of that length the broker may fire up to one tick earlier or later
+//!   than here).
 //! - 4.3: quorum queues only, exactly at delivery + timeout: only that message goes back
 //!   (a return, not a failed delivery: it does not count towards the delivery limit),
 //!   and the consumer is cancelled with `basic.cancel`; its channel stays open and what
@@ -25,8 +27,8 @@
 //! and a timer left stale would still move the end of a run.
 //!
 //! ```text
-//! 3.10, classic queue, consumer prefetch 1 handle 40m, m1 published at 0:
-//!   0:00   delivered m1 (tag 1); the channel's tick starts (ticks at 1:00, 2:00, ...)
+//! 3.10, classic queue, consumer prefetch 1 handle 40m, attached at 0, m1 published at 0:
+//!   0:00   the channel opens: its tick starts (ticks at 1:00, 2:00, ...); m1 delivered
 //!   30:00  the tick sees m1 held exactly 30 min: not more than the timeout yet
 //!   31:00  consumer_timeout, error 406 (channel 1), consumer detached, m1 requeued
 //!   (a 4.3 classic queue: m1 is acked at 40:00, nothing times out)
@@ -156,8 +158,9 @@ impl Sim {
             .unacked
             .remove(&copy)
             .expect("checked above");
+        let now = self.now_ms();
         let c = &mut self.consumers[cid.0 as usize];
-        c.unacked -= 1;
+        c.on_settle(now);
         c.stopped = true; // cancelled: it never consumes again
         self.lab_forget(copy);
         self.requeue(qid, u.entry, ReturnKind::Timeout);

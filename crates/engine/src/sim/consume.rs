@@ -73,21 +73,26 @@ impl Sim {
                 "NOT_FOUND - no queue '{}' in vhost '/'",
                 self.syms.str(qname)
             );
-            self.emit(EventKind::Error {
-                msg: None,
-                code: 404,
-                text: text.into(),
-                scope: crate::amqp::ErrorScope::Channel,
-                subject: None,
-                cause: None,
-            });
-            return;
+            return self.refuse_consume(404, text, crate::amqp::ErrorScope::Channel);
         };
-        // A (re)attach is a new channel: delivery tags start again at 1.
+        if c.spec.global_qos
+            && self.profile.global_qos_honoured
+            && self.queue(qid).is_some_and(|q| q.is_quorum())
+        {
+            // D25: a quorum queue cannot honour a channel-wide limit, and says so by
+            // closing the connection (`rabbit_quorum_queue:consume/3`; live 3.10.8, 4.0.5).
+            let text = format!(
+                "NOT_IMPLEMENTED - queue '{}' in vhost '/' does not support global qos",
+                self.syms.str(qname)
+            );
+            return self.refuse_consume(540, text, crate::amqp::ErrorScope::Connection);
+        }
+        // A (re)attach is a new channel: delivery tags start again at 1, its tick now.
+        let now = self.now_ms();
         let c = &mut self.consumers[cid.0 as usize];
         c.attached = Some(qid);
         c.next_tag = 1;
-        let now = self.now_ms();
+        c.on_attach(now);
         let q = self.queue_mut(qid).expect("queue exists");
         q.consumers.push(cid);
         q.last_used_ms = now;
@@ -96,6 +101,19 @@ impl Sim {
             queue: qname,
         });
         self.try_deliver(qid);
+    }
+
+    /// The broker refuses a consumer's `basic.consume`: the error closes its channel or
+    /// connection, and it stays unattached.
+    fn refuse_consume(&mut self, code: u16, text: String, scope: crate::amqp::ErrorScope) {
+        self.emit(EventKind::Error {
+            msg: None,
+            code,
+            text: text.into(),
+            scope,
+            subject: None,
+            cause: None,
+        });
     }
 
     /// Cancels the consumer; its unacked deliveries are requeued (as a channel close
@@ -242,11 +260,7 @@ impl Sim {
             Some(o) => o, // the order-timeout lab decides at the end of handling
             None => self.consumers[cid.0 as usize].next_outcome(&mut self.rng),
         };
-        let c = &mut self.consumers[cid.0 as usize];
-        if c.unacked == 0 {
-            c.tick_origin_ms = now; // the channel's tick starts with what it holds
-        }
-        c.unacked += 1;
+        self.consumers[cid.0 as usize].on_hold(now);
         let copy = entry.copy;
         self.next_delivery += 1;
         let delivery = self.next_delivery;
@@ -287,7 +301,8 @@ impl Sim {
         }
         let u = q.unacked.remove(&copy).expect("checked above");
         let qname = q.name;
-        self.consumers[cid.0 as usize].unacked -= 1;
+        let now = self.now_ms();
+        self.consumers[cid.0 as usize].on_settle(now);
         let msg_id = u.entry.msg.id;
         let outcome = match self.lab_on_handled(copy, msg_id, u.outcome) {
             LabEnd::Apply(o) => o,
@@ -399,8 +414,9 @@ impl Sim {
         let q = self.queue_mut(qid).expect("queue");
         let qname = q.name;
         let held = std::mem::take(&mut q.unacked);
+        let now = self.now_ms();
         for (copy, u) in held {
-            self.consumers[u.consumer.0 as usize].unacked -= 1;
+            self.consumers[u.consumer.0 as usize].on_settle(now);
             self.lab_forget(copy);
             self.emit(EventKind::Dropped {
                 msg: u.entry.msg.id,

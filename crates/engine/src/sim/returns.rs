@@ -8,7 +8,7 @@
 //!   The limit compares the profile's counter (3.x and 4.0-4.2: every return; 4.3:
 //!   failed ones only); over it, the message is dead-lettered as `delivery_limit`.
 //! - Position: with a limit, served first (3.10 without one: the back); 4.3 always
-//!   first; 4.0+ a channel close returns to the front.
+//!   first; a channel close returns to the front in every version (D13).
 //! - 4.3 delayed retry (`x-delayed-retry-type` all/failed/returned, `-min`, `-max`):
 //!   the return is set aside for `min(min × max(1, failed count), max)` ms, then goes to
 //!   the back of the returns. Not deliverable and not expiring meanwhile.
@@ -115,10 +115,10 @@ impl Sim {
         }
         let front = match profile.quorum_requeue {
             QuorumRequeue::AlwaysFront => true,
-            QuorumRequeue::FrontIfLimited => {
-                limit.is_some()
-                    || (kind == ReturnKind::ChannelLoss && profile.channel_close_to_front)
-            }
+            // A closing channel or connection returns what it held to the front in every
+            // version (`rabbit_fifo:return_all`, D13; live 3.10.8, 4.0.5 and 4.3.6:
+            // tests/conformance/v13-quorum-expiry-behind-return.json).
+            QuorumRequeue::FrontIfLimited => limit.is_some() || kind == ReturnKind::ChannelLoss,
         };
         if front {
             q.push_return(entry);

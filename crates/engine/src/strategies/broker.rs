@@ -101,6 +101,7 @@ pub(crate) fn base_scenario(name: &str) -> Scenario {
         queue: DUE_QUEUE.into(),
         ack: AckMode::Auto,
         prefetch: 0,
+        global_qos: false,
         handle_ms: 0,
         outcome: OutcomePlan::Fixed(Outcome::Ack),
         from_ms: 0,

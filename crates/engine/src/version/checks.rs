@@ -2,26 +2,27 @@
 //! `sim/topology.rs` around the 3.10 validators of `amqp::*`.
 //!
 //! ```text
-//! 4.3  queue.declare q durable=false exclusive=false   -> connection.close 541 (D22)
 //! 4.3  queue.declare q x-queue-version=1               -> channel.close 406 (D23)
 //! 4.3  queue.declare q (classic) x-delayed-retry-min   -> channel.close 406 (D31)
 //! 4.3  queue.bind x=topic key "#.a.#.b.#"              -> channel.close 406 (D26)
 //! 4.3  exchange.declare type=x-delayed-message         -> channel.close 406 unknown (D27)
 //! 3.13+ exchange.declare type=bogus                    -> 406, channel (3.10: 503, connection) (D7)
 //! ```
+//!
+//! Not here: D22. RabbitMQ 4.3.0-4.3.5's source denies `queue.declare durable=false
+//! exclusive=false` (deprecated feature `transient_nonexcl_queues`, `denied_by_default`,
+//! connection.close 541), but 4.3.6, the release the 4.3 profile stands for, accepts it
+//! with a warning in the broker's log (its phase is `permitted_by_default`; live 4.3.6,
+//! `tests/conformance/v22-transient-non-exclusive.json`), as every earlier version does.
 
 use super::{Profile, UnknownExchangeType};
 use crate::amqp::exchange_args::DELAYED_TYPE;
-use crate::amqp::{AmqpError, Cause, ErrorScope, Subject};
+use crate::amqp::{AmqpError, Cause, Subject};
 use crate::scenario::QueueDef;
 use crate::value::FieldValue;
 
 /// The reply-text prefix `rabbit_exchange:check_type/1` errors get in 3.10.
 const COMMAND_INVALID_PREFIX: &str = "COMMAND_INVALID - ";
-
-/// D22: the 541 reply text of 4.3.5, cut at 255 bytes by `amqp_exception_explanation/2`
-/// (`chars_limit 255`), as rabbitmq-versions.md §2.10 computes it.
-pub const TRANSIENT_NONEXCL_TEXT: &str = "INTERNAL_ERROR - Feature `transient_nonexcl_queues` is deprecated.\nBy default, this feature is not permitted anymore.\nThe feature will be removed from a future major RabbitMQ version, regardless of the configuration; actual version to be determined.\nTo...";
 
 /// D31: the arguments 4.3 quorum queues declare and classic queues do not.
 const QUORUM_ONLY_ARGS_4_3: &[&str] = &[
@@ -77,8 +78,7 @@ impl Profile {
             .about(Subject::ExchangeType))
     }
 
-    /// After the 3.10 checks of a new queue's declaration passed (D23, D31, then D22,
-    /// which `rabbit_amqqueue:declare/7` checks after the arguments).
+    /// After the 3.10 checks of a new queue's declaration passed (D23, D31).
     pub fn check_queue_declare(&self, def: &QueueDef, quorum: bool) -> Result<(), AmqpError> {
         let rs = format!("queue '{}' in vhost '/'", def.name);
         if self.classic_refuses_quorum_args && !quorum {
@@ -107,15 +107,6 @@ impl Profile {
                 }
             }
         }
-        if self.transient_nonexclusive_denied && !def.durable && !def.exclusive {
-            return Err(AmqpError {
-                code: 541,
-                text: TRANSIENT_NONEXCL_TEXT.into(),
-                scope: ErrorScope::Connection,
-                subject: Some(Subject::Property(crate::amqp::Property::Durable)),
-                cause: None,
-            });
-        }
         Ok(())
     }
 
@@ -138,13 +129,6 @@ impl Profile {
 mod tests {
     use super::*;
     use crate::version::BrokerVersion::*;
-
-    #[test]
-    fn d22_text_is_cut_at_255_bytes() {
-        assert_eq!(TRANSIENT_NONEXCL_TEXT.len(), 255);
-        assert!(TRANSIENT_NONEXCL_TEXT
-            .starts_with("INTERNAL_ERROR - Feature `transient_nonexcl_queues` is deprecated."));
-    }
 
     #[test]
     fn d26_hash_cap_last_without_4_2_first_with_4_3() {

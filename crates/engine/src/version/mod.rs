@@ -1,10 +1,15 @@
 //! Which RabbitMQ the simulation is: the scenario's `broker` field.
 //!
-//! Each [`BrokerVersion`] stands for one patch release (`shared/docs/rabbitmq-versions.md`
-//! §0): 3.10 is 3.10.8 with the delayed-message plugin 3.10.2 (the live-checked baseline);
-//! 3.13 is 3.13.7, 4.0 4.0.9, 4.1 4.1.8, 4.2 4.2.9 (each with the plugin build for it),
-//! and 4.3 is 4.3.5 (no plugin: it cannot run there). A fresh single node, all feature
-//! flags on, default configuration, AMQP 0-9-1 clients.
+//! Each [`BrokerVersion`] stands for one patch release ([`BrokerVersion::patch_release`]).
+//! Three are checked against a live broker, the Debian packages this machine runs
+//! (`scripts/lib/broker.sh`, `scripts/conformance.sh`): 3.10 is 3.10.8 with the
+//! delayed-message plugin 3.10.2 (plugin rules from `rabbitmq-semantics.md` Part A), 4.0 is
+//! 4.0.5 and 4.3 is 4.3.6 (no plugin: it cannot run there). The others follow the source and
+//! release notes of one release (`shared/docs/rabbitmq-versions.md` §0): 3.13 is 3.13.7,
+//! 4.1 4.1.8, 4.2 4.2.9, each with the plugin build for it; the 4.0 rules were read in
+//! 4.0.9's source and 4.3's in 4.3.5's, then checked live on 4.0.5 and 4.3.6 (where the
+//! two differ, the live broker is followed and the notes say so). A fresh single node,
+//! all feature flags on, default configuration, AMQP 0-9-1 clients.
 //!
 //! What differs lives in one place: [`Profile`] (`profile.rs`), a set of named rules the
 //! simulation asks (`sim/*` never compares versions). [`notes`] lists, per version, the
@@ -23,7 +28,6 @@ pub mod impact;
 mod notes;
 mod profile;
 
-pub use checks::TRANSIENT_NONEXCL_TEXT;
 pub use notes::{notes, Confidence, Note};
 pub use profile::*;
 
@@ -62,15 +66,29 @@ impl BrokerVersion {
         }
     }
 
-    /// The patch release whose source the profile follows (rabbitmq-versions.md §0).
+    /// The patch release the profile stands for: the one it was checked against on a live
+    /// broker ([`BrokerVersion::live_checked`]: Debian's 3.10.8, 4.0.5 and 4.3.6, the
+    /// releases `scripts/lib/broker.sh` expects), else the one whose source it follows
+    /// (rabbitmq-versions.md §0).
     pub fn patch_release(self) -> &'static str {
         match self {
             BrokerVersion::V3_10 => "3.10.8",
             BrokerVersion::V3_13 => "3.13.7",
-            BrokerVersion::V4_0 => "4.0.9",
+            BrokerVersion::V4_0 => "4.0.5",
             BrokerVersion::V4_1 => "4.1.8",
             BrokerVersion::V4_2 => "4.2.9",
+            BrokerVersion::V4_3 => "4.3.6",
+        }
+    }
+
+    /// The release whose source the rules were read in, when it is not
+    /// [`BrokerVersion::patch_release`] (rabbitmq-versions.md §0: 4.0 from 4.0.9, 4.3 from
+    /// 4.3.5; the live broker decides where they differ, see the version notes).
+    pub fn source_release(self) -> &'static str {
+        match self {
+            BrokerVersion::V4_0 => "4.0.9",
             BrokerVersion::V4_3 => "4.3.5",
+            other => other.patch_release(),
         }
     }
 
@@ -86,14 +104,13 @@ impl BrokerVersion {
         }
     }
 
-    /// A label for a selector: `RabbitMQ 4.3 (4.3.5)`.
+    /// A label for a selector: `RabbitMQ 4.3 (4.3.6)`.
     pub fn label(self) -> String {
         format!("RabbitMQ {} ({})", self.as_str(), self.patch_release())
     }
 
-    /// Whether this profile was checked against a live broker: 3.10.8, 4.0.5 and 4.3.6
-    /// (the `brokers` branch runs the conformance suite on all three; its change of this
-    /// function is the same).
+    /// Whether this profile is checked against a live broker of its patch release (the
+    /// conformance suite, `scripts/conformance.sh`, runs on 3.10.8, 4.0.5 and 4.3.6).
     pub fn live_checked(self) -> bool {
         matches!(
             self,
@@ -156,7 +173,23 @@ mod tests {
             "\"3.10\", \"3.13\", \"4.0\", \"4.1\", \"4.2\" or \"4.3\""
         );
         assert_eq!(BrokerVersion::default(), BrokerVersion::V3_10);
-        assert_eq!(BrokerVersion::V4_3.label(), "RabbitMQ 4.3 (4.3.5)");
+        assert_eq!(BrokerVersion::V4_3.label(), "RabbitMQ 4.3 (4.3.6)");
+        assert_eq!(BrokerVersion::V4_0.label(), "RabbitMQ 4.0 (4.0.5)");
+        assert_eq!(BrokerVersion::V4_2.label(), "RabbitMQ 4.2 (4.2.9)");
+        let live: Vec<_> = BrokerVersion::ALL
+            .into_iter()
+            .filter(|v| v.live_checked())
+            .collect();
+        assert_eq!(
+            live,
+            [
+                BrokerVersion::V3_10,
+                BrokerVersion::V4_0,
+                BrokerVersion::V4_3
+            ]
+        );
+        assert_eq!(BrokerVersion::V4_3.source_release(), "4.3.5");
+        assert_eq!(BrokerVersion::V4_1.source_release(), "4.1.8");
     }
 
     #[test]

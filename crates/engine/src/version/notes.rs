@@ -1,7 +1,9 @@
 //! The version notes: for each version, the differences from 3.10 the simulation applies
 //! (and the ones it knows of but does not simulate), each with its row of
-//! `shared/docs/rabbitmq-versions.md`, its source and how sure we are. The playground's
-//! badge lists them; tests check that every applied row has a boundary test.
+//! `shared/docs/rabbitmq-versions.md`, its source and how it is known: seen on a live
+//! broker of that version (the conformance suite, `tests/conformance/`, on 4.0.5 and
+//! 4.3.6) or read in RabbitMQ's source and release notes. The playground's badge lists
+//! them; tests check that every applied row has a boundary test.
 
 use super::BrokerVersion;
 use BrokerVersion::*;
@@ -9,7 +11,8 @@ use BrokerVersion::*;
 /// How a note is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Confidence {
-    /// Run against a live broker (3.10.8 only, `tests/broker/`).
+    /// Seen on a live broker of this version: a conformance case (`tests/conformance/`)
+    /// shows it and the simulation agrees (3.10.8, 4.0.5, 4.3.6).
     LiveChecked,
     /// Stated in RabbitMQ's release notes or docs, or by a test in its repository.
     ReleaseNotes,
@@ -38,9 +41,21 @@ pub struct Note {
     pub text: &'static str,
     /// Where it comes from: tag and file, release note, docs page.
     pub source: &'static str,
+    /// [`Confidence::LiveChecked`] on a version whose live broker showed it, else how the
+    /// source states it.
     pub confidence: Confidence,
+    /// The conformance cases that show it live (`tests/conformance/<case>.json`), empty
+    /// when it was not seen live on this version.
+    pub checked_by: &'static str,
     /// False: known, but not part of what delaylab simulates (the text says why).
     pub simulated: bool,
+}
+
+impl Note {
+    /// Seen on a live broker of this version (else read in the source and notes).
+    pub fn seen_live(&self) -> bool {
+        self.confidence == Confidence::LiveChecked
+    }
 }
 
 struct Row {
@@ -48,14 +63,19 @@ struct Row {
     /// The first version it applies to, and the last (inclusive).
     from: BrokerVersion,
     to: BrokerVersion,
+    /// The versions among them a conformance case shows it on, live.
+    live: &'static [BrokerVersion],
 }
 
+#[allow(clippy::too_many_arguments)] // one table row: every field is named where it is read
 const fn row(
     row: &'static str,
     from: BrokerVersion,
     to: BrokerVersion,
     confidence: Confidence,
     simulated: bool,
+    live: &'static [BrokerVersion],
+    checked_by: &'static str,
     text: &'static str,
     source: &'static str,
 ) -> Row {
@@ -65,122 +85,145 @@ const fn row(
             text,
             source,
             confidence,
+            checked_by,
             simulated,
         },
         from,
         to,
+        live,
     }
 }
 
 use Confidence::{Code, ReleaseNotes, Unconfirmed};
 
+/// Seen live on both 4.x brokers of the suite, on 4.3.6 only, on 4.0.5 only, or not at all.
+const LIVE_4: &[BrokerVersion] = &[V4_0, V4_3];
+const LIVE_4_3: &[BrokerVersion] = &[V4_3];
+const LIVE_4_0: &[BrokerVersion] = &[V4_0];
+const NOT_LIVE: &[BrokerVersion] = &[];
+
 const ROWS: &[Row] = &[
-    row("D1", V4_0, V4_3, ReleaseNotes, true,
+    row("D1", V4_0, V4_3, ReleaseNotes, true, LIVE_4, "v01-client-x-death",
         "A client-supplied x-death header is no longer merged: the next dead-lettering replaces it (count starts at 1 again).",
         "RN 4.0.1; S@v4.0.9 mc.erl record_death/4"),
-    row("D2", V3_13, V4_3, ReleaseNotes, true,
+    row("D2", V3_13, V4_3, ReleaseNotes, true, LIVE_4, "v02-last-death-and-cc-with-dlrk, r07a, r07b",
         "Dead-lettered messages also carry x-last-death-reason, x-last-death-queue and x-last-death-exchange.",
         "S@v3.13.0 mc.erl record_death/3, mc_amqpl.erl deaths_to_headers/2"),
-    row("D4", V3_13, V4_3, Code, true,
+    row("D4", V3_13, V4_3, Code, true, LIVE_4, "v02-last-death-and-cc-with-dlrk",
         "x-death routing-keys are the keys recorded at publish (publish key and CC), not the first key plus the current CC header.",
         "S@v3.13.7 mc.erl record_death, commit f8ddfe6015"),
-    row("D5", V3_13, V4_3, ReleaseNotes, true,
+    row("D5", V3_13, V4_3, ReleaseNotes, true, LIVE_4, "v02-last-death-and-cc-with-dlrk, r08b",
         "The CC header stays on a dead-lettered copy even when x-dead-letter-routing-key is set.",
         "S@v3.13.0 test dead_letter_headers_CC_with_routing_key"),
-    row("D6", V3_13, V4_3, Code, true,
+    row("D6", V3_13, V4_3, Code, true, LIVE_4, "r06a",
         "expiration is shown re-rendered as an integer (\"+5\" becomes \"5\"), also in original-expiration.",
         "S@v3.13.7 mc_amqpl.erl protocol_state/2"),
-    row("D7", V3_13, V4_3, ReleaseNotes, true,
+    row("D7", V3_13, V4_3, ReleaseNotes, true, LIVE_4, "x04, v27-delayed-exchange-without-plugin",
         "Declaring an unknown exchange type closes the channel with 406 PRECONDITION_FAILED (3.10: connection closed with 503).",
         "RN 3.13.3 #11215, commit 312b3e0054"),
-    row("D8", V4_0, V4_3, ReleaseNotes, true,
+    row("D8", V4_0, V4_3, ReleaseNotes, true, LIVE_4, "v08a, v08b",
         "Quorum queues have a delivery limit of 20 by default: the 21st return dead-letters the message (delivery_limit).",
         "RN 4.0.1; S@v4.0.9 rabbit_quorum_queue.erl ?DEFAULT_DELIVERY_LIMIT"),
-    row("D9", V4_3, V4_3, ReleaseNotes, true,
+    row("D9", V4_3, V4_3, ReleaseNotes, true, LIVE_4_3, "v08a, v08b",
         "The quorum delivery limit counts only failed deliveries (basic.reject requeue, channel or connection loss), not basic.nack requeue.",
         "S@v4.3.5 rabbit_channel.erl, commit 84432522bf #15387; docs quorum-queues \"When is delivery count incremented?\""),
-    row("D10", V4_0, V4_3, ReleaseNotes, true,
-        "x-delivery-limit -1 means unlimited (3.x: dead-lettered at the first return).",
-        "S@v4.0.9 rabbit_fifo.erl update_config/2; 3.x side [code]"),
-    row("D11", V4_3, V4_3, ReleaseNotes, true,
+    row("D10", V4_0, V4_3, ReleaseNotes, true, LIVE_4, "v12-quorum-requeue-position",
+        "x-delivery-limit -1 means unlimited (3.x: dead-lettered at the first return, seen live on 3.10.8).",
+        "S@v4.0.9 rabbit_fifo.erl update_config/2; 3.x side S@v3.10.8 rabbit_fifo.erl return_one"),
+    row("D11", V4_3, V4_3, ReleaseNotes, true, LIVE_4_3, "v08a, v08b, v16a",
         "Redelivered quorum messages carry x-acquired-count (every return) and x-delivery-count (failed deliveries only).",
         "S@v4.3.5 rabbit_fifo_client.erl; blog 2026-04-23 RabbitMQ 4.3 release"),
-    row("D12", V4_0, V4_2, Code, true,
+    row("D12", V4_0, V4_2, Code, true, LIVE_4_0, "v12-quorum-requeue-position",
         "A quorum queue serves a requeued message first (the default limit makes every queue limited); with x-delivery-limit -1 it goes to the back.",
         "S@v4.2.9 rabbit_fifo_client.erl send_command/5"),
-    row("D12", V4_3, V4_3, Code, true,
+    row("D12", V4_3, V4_3, Code, true, LIVE_4_3, "v12-quorum-requeue-position",
         "A quorum queue always serves a requeued message first, even with x-delivery-limit -1.",
         "S@v4.3.5 rabbit_fifo_client.erl send_command/5, commit d56a4e676d"),
-    row("D13", V4_0, V4_3, ReleaseNotes, true,
-        "Messages returned by a channel or connection close go to the front of a quorum queue.",
-        "S@v4.0.9 rabbit_fifo.erl return_all"),
-    row("D14", V4_0, V4_3, ReleaseNotes, false,
+    row("D14", V4_0, V4_3, ReleaseNotes, false, NOT_LIVE, "",
         "Quorum queues support message priorities (not simulated: delaylab has no priorities).",
         "S@v4.0.9 rabbit_fifo_q.erl; S@v4.3.5 rabbit_fifo_pq.erl"),
-    row("D15", V4_3, V4_3, ReleaseNotes, true,
+    row("D15", V4_3, V4_3, ReleaseNotes, true, NOT_LIVE, "",
         "Quorum expiry checks the head of the returned messages and the head of the queue, so an expired head is not held up by a live returned message.",
         "S@v4.3.5 rabbit_fifo.erl expire_batch/3, PR #15846"),
-    row("D16", V4_3, V4_3, ReleaseNotes, true,
+    row("D16", V4_3, V4_3, ReleaseNotes, true, LIVE_4_3, "v16a, v16b, v16c",
         "Quorum delayed retry: x-delayed-retry-type (all, failed, returned), -min and -max set a returned message aside for min x delivery-count (at most max).",
         "S@v4.3.5 rabbit_fifo.erl return_one/8, calculate_ready_at/4; docs quorum-queues #delayed-retry"),
-    row("D17", V4_0, V4_3, ReleaseNotes, false,
+    row("D17", V4_0, V4_3, ReleaseNotes, false, NOT_LIVE, "",
         "Quorum x-expires and an expires policy: the minimum wins (not simulated: no policies).",
         "commit e8c5d22e9b"),
-    row("D19", V4_2, V4_3, ReleaseNotes, false,
+    row("D19", V4_2, V4_3, ReleaseNotes, false, NOT_LIVE, "",
         "Several heads dropped at once by drop-head are dead-lettered oldest first (delaylab drops them one at a time, oldest first, in every version).",
         "RN 4.2.1 #14926"),
-    row("D20", V4_3, V4_3, ReleaseNotes, false,
+    row("D20", V4_3, V4_3, ReleaseNotes, false, NOT_LIVE, "",
         "Purging a quorum queue also removes messages waiting for at-least-once dead-lettering (not simulated).",
         "RN 4.3.0 #13885"),
-    row("D21", V4_3, V4_3, ReleaseNotes, true,
+    row("D21", V4_3, V4_3, ReleaseNotes, true, LIVE_4_3, "v21-consumer-timeout",
         "The consumer ack timeout (consumer_timeout, 30 min by default) applies to quorum queues only, exactly at delivery + timeout: only the timed-out message goes back (a return, not a failed delivery) and the consumer is cancelled with basic.cancel; classic queues never time out. Up to 4.2 the channel's one-minute tick closes the channel with 406 for every queue type and all its unacked messages go back.",
-        "RN 4.3.0; S@v4.3.5 rabbit_queue_type.erl get_consumer_timeout/2, rabbit_channel.erl handle_queue_actions/2 (cancel [code]); S@v4.2.9 rabbit_channel.erl evaluate_consumer_timeout/1"),
-    row("D22", V4_3, V4_3, ReleaseNotes, true,
-        "A non-durable, non-exclusive queue is refused: connection closed with 541 (transient_nonexcl_queues is denied).",
-        "S@v4.3.5 rabbit_amqqueue.erl declare/7; test when_transient_nonexcl_is_not_permitted"),
-    row("D23", V4_3, V4_3, ReleaseNotes, true,
+        "RN 4.3.0; S@v4.3.5 rabbit_queue_type.erl get_consumer_timeout/2, rabbit_channel.erl handle_queue_actions/2; S@v4.2.9 rabbit_channel.erl evaluate_consumer_timeout/1"),
+    row("D22", V4_3, V4_3, ReleaseNotes, true, LIVE_4_3, "v22-transient-non-exclusive",
+        "A non-durable, non-exclusive queue is still accepted by 4.3.6 (only a warning in the broker's log: transient_nonexcl_queues is deprecated but permitted by default). 4.3.0 to 4.3.5 refuse it: connection closed with 541.",
+        "live 4.3.6; S@v4.3.5 rabbit_amqqueue.erl declare/7 (denied_by_default), test when_transient_nonexcl_is_not_permitted"),
+    row("D23", V4_3, V4_3, ReleaseNotes, true, LIVE_4_3, "v23-queue-arguments-4-3",
         "x-queue-version 1 is refused with 406 (only version 2 exists).",
         "commit a67de22527"),
-    row("D24", V4_3, V4_3, Unconfirmed, true,
-        "x-queue-mode: the release notes say it errors out, the code accepts and ignores it; delaylab accepts it.",
-        "RN 4.3.0 vs S@v4.3.5 rabbit_classic_queue:capabilities/0"),
-    row("D25", V4_3, V4_3, ReleaseNotes, false,
-        "basic.qos global=true is treated as global=false (not simulated: delaylab sets a per-consumer prefetch).",
-        "commit c916eeb893; test when_global_qos_is_not_permitted"),
-    row("D26", V4_3, V4_3, ReleaseNotes, true,
-        "A topic binding key with more than two '#' words is refused with 406.",
+    row("D24", V4_3, V4_3, Unconfirmed, true, LIVE_4_3, "v23-queue-arguments-4-3",
+        "x-queue-mode on a classic queue is accepted and ignored (the 4.3.0 release notes say it errors out; live 4.3.6 accepts it).",
+        "live 4.3.6; RN 4.3.0 vs S@v4.3.5 rabbit_classic_queue:capabilities/0"),
+    row("D25", V4_3, V4_3, ReleaseNotes, true, LIVE_4_3, "v25-global-qos",
+        "basic.qos global=true is treated as global=false: a quorum queue accepts the consumer (3.10 to 4.2 close the connection with 540 NOT_IMPLEMENTED, does not support global qos).",
+        "commit c916eeb893; test when_global_qos_is_not_permitted; 3.10 to 4.2 rabbit_quorum_queue:consume/3"),
+    row("D26", V4_3, V4_3, ReleaseNotes, true, LIVE_4_3, "v26-topic-hash-cap",
+        "A topic binding key with more than two '#' words is refused with 406 (4.3.5 and later; 4.3.0 to 4.3.4 accept it).",
         "RN 4.3.5 #17039, commit c5ed7c4e97"),
-    row("D27", V4_3, V4_3, ReleaseNotes, true,
+    row("D27", V4_3, V4_3, ReleaseNotes, true, LIVE_4_3, "v27-delayed-exchange-without-plugin",
         "No delayed-message plugin: x-delayed-message is an unknown exchange type; one carried over by an upgrade refuses every publish with 406 and its stored messages are lost.",
         "RN 4.3.0 (Mnesia removed); P@v4.2.0 Makefile broker_version_requirements [\"4.2.0\"]; plugin README"),
-    row("D28", V3_13, V4_2, Code, true,
+    row("D28", V3_13, V4_2, Code, true, NOT_LIVE, "",
         "A void (null) x-delay closes the connection with 541 (3.10: no delay). Also, per the code, a signed-byte x-delay gives no delay and a decimal one 541: scenario JSON has no such types.",
         "P@v3.13.0 rabbit_delayed_message_utils:get_delay/1"),
-    row("D31", V4_3, V4_3, Code, true,
+    row("D31", V4_3, V4_3, Code, true, LIVE_4_3, "v23-queue-arguments-4-3",
         "A classic queue refuses x-consumer-timeout, x-consumer-disconnected-timeout and x-delayed-retry-* with 406.",
         "S@v4.3.5 rabbit_amqqueue.erl check_arguments_key/4"),
-    row("D32", V3_13, V4_3, Code, true,
+    row("D32", V3_13, V4_3, Code, true, LIVE_4, "v32-headers-exact-match",
         "A headers exchange compares values exactly: 1 no longer matches 1.0.",
         "S@v3.13.0 rabbit_exchange_type_headers.erl"),
 ];
 
 const BASELINE: Note = Note {
     row: "base",
-    text: "RabbitMQ 3.10.8 with the delayed-message plugin 3.10.2, checked against a live broker.",
-    source: "rabbitmq-semantics.md Part A; tests/broker/",
+    text: "RabbitMQ 3.10.8 with the delayed-message plugin 3.10.2, checked against a live broker (the plugin's rules from rabbitmq-semantics.md Part A: Debian does not ship it).",
+    source: "rabbitmq-semantics.md Part A; tests/conformance/",
     confidence: Confidence::LiveChecked,
+    checked_by: "tests/conformance/*.json",
     simulated: true,
 };
 
 /// The notes of `version`: for 3.10 the live-checked baseline; for the others, every
-/// difference from 3.10 that applies to it, in row order.
+/// difference from 3.10 that applies to it, in row order, marked seen live where a
+/// conformance case shows it on a live broker of that version.
 pub fn notes(version: BrokerVersion) -> Vec<Note> {
     if version == V3_10 {
         return vec![BASELINE];
     }
     ROWS.iter()
         .filter(|r| r.from <= version && version <= r.to)
-        .map(|r| r.note)
+        .map(|r| {
+            let live = r.live.contains(&version);
+            debug_assert!(
+                !live || version.live_checked(),
+                "{} seen on a live {version}?",
+                r.note.row
+            );
+            Note {
+                confidence: if live {
+                    Confidence::LiveChecked
+                } else {
+                    r.note.confidence
+                },
+                checked_by: if live { r.note.checked_by } else { "" },
+                ..r.note
+            }
+        })
         .collect()
 }
 
@@ -197,9 +240,30 @@ mod tests {
         assert!(rows(V4_3).contains(&"D27") && rows(V4_3).contains(&"D16"));
         assert!(!rows(V4_3).contains(&"D28"));
         for v in BrokerVersion::ALL {
-            assert!(notes(v)
-                .iter()
-                .all(|n| (n.confidence == Confidence::LiveChecked) == (v == V3_10)));
+            // Only a version checked against a live broker has notes seen live, and each
+            // names the case that shows it.
+            for n in notes(v) {
+                assert!(!n.seen_live() || v.live_checked(), "{v} {}", n.row);
+                assert_eq!(n.seen_live(), !n.checked_by.is_empty(), "{v} {}", n.row);
+            }
+        }
+        let seen = |v, row| notes(v).iter().any(|n| n.row == row && n.seen_live());
+        assert!(seen(V4_3, "D16") && seen(V4_3, "D22") && seen(V4_0, "D8"));
+        assert!(!seen(V4_2, "D8"), "4.2 is read in the source only");
+        assert!(!seen(V4_3, "D14"), "priorities are not simulated");
+    }
+
+    #[test]
+    fn every_case_a_note_names_exists() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/conformance");
+        for r in ROWS {
+            for case in r.note.checked_by.split(", ").filter(|c| !c.is_empty()) {
+                let found = std::fs::read_dir(dir)
+                    .expect("tests/conformance")
+                    .filter_map(Result::ok)
+                    .any(|e| e.file_name().to_string_lossy().starts_with(case));
+                assert!(found, "{}: no tests/conformance/{case}*.json", r.note.row);
+            }
         }
     }
 }

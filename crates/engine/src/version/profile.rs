@@ -153,10 +153,6 @@ pub struct Profile {
     pub negative_delivery_limit: NegativeLimit,
     /// D12 (see [`QuorumRequeue`]).
     pub quorum_requeue: QuorumRequeue,
-    /// D13: a channel or connection close returns a quorum queue's unacked messages to
-    /// the front (4.0+: `return_all`). False: the 3.10 engine's rule (by the requeue
-    /// rule of D12; the code reading says front in 3.x too [code], not live-checked).
-    pub channel_close_to_front: bool,
     /// D15 (see [`QuorumExpiry`]).
     pub quorum_expiry: QuorumExpiry,
     /// D16: quorum delayed retry (`x-delayed-retry-type/-min/-max`), 4.3 only
@@ -164,12 +160,16 @@ pub struct Profile {
     pub delayed_retry: bool,
     /// D21 (see [`ConsumerTimeout`]; `sim/ack_timeout.rs`).
     pub consumer_timeout: ConsumerTimeout,
-    /// D22: `queue.declare durable=false exclusive=false` is denied with connection.close
-    /// 541 (4.3: deprecated feature `transient_nonexcl_queues` `denied_by_default`,
-    /// `S@v4.3.5 rabbit_amqqueue.erl declare/7`).
-    pub transient_nonexclusive_denied: bool,
     /// D23: `x-queue-version` 1 refused with 406 (4.3, commit `a67de22527`).
     pub queue_version_1_refused: bool,
+    /// D25: `basic.qos global=true` is honoured as a limit for the whole channel, and a
+    /// quorum queue refuses a consumer on such a channel (`basic.consume` ->
+    /// connection.close 540 `NOT_IMPLEMENTED - queue 'q' in vhost '/' does not support
+    /// global qos`, `rabbit_quorum_queue:consume/3` `global_qos_not_supported_for_queue_type`;
+    /// live 3.10.8 and 4.0.5). False: 4.3 re-dispatches it as `global=false` (deprecated
+    /// feature `global_qos` `denied_by_default`, commit `c916eeb893`; live 4.3.6: the quorum
+    /// consumer is accepted and two consumers on one channel get the prefetch each).
+    pub global_qos_honoured: bool,
     /// D26: at most this many `#` words in a topic binding key (4.3.5, commit
     /// `c5ed7c4e97`, RN 4.3.5 #17039).
     pub topic_hash_cap: Option<usize>,
@@ -233,7 +233,6 @@ impl Profile {
             } else {
                 QuorumRequeue::FrontIfLimited
             },
-            channel_close_to_front: v4,
             quorum_expiry: if v43 {
                 QuorumExpiry::EveryHead
             } else {
@@ -245,8 +244,8 @@ impl Profile {
             } else {
                 ConsumerTimeout::ChannelTick
             },
-            transient_nonexclusive_denied: v43,
             queue_version_1_refused: v43,
+            global_qos_honoured: !v43,
             topic_hash_cap: v43.then_some(MAX_TOPIC_HASH_WILDCARDS),
             x_delay_mc_types: v313,
             classic_refuses_quorum_args: v43,

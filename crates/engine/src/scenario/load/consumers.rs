@@ -46,7 +46,15 @@ pub(super) fn consumers(items: &[Value]) -> R<Vec<ConsumerSpec>> {
 
 /// The keys a consumer object may have.
 const CONSUMER_KEYS: &[&str] = &[
-    "name", "queue", "ack", "prefetch", "handle", "outcome", "from", "to",
+    "name",
+    "queue",
+    "ack",
+    "prefetch",
+    "global_qos",
+    "handle",
+    "outcome",
+    "from",
+    "to",
 ];
 
 /// One consumer object; `consumers` checks the list (its length, duplicate names).
@@ -73,11 +81,21 @@ pub(super) fn consumer(o: &Obj) -> R<ConsumerSpec> {
             );
         }
     }
+    let prefetch = o.uint_opt("prefetch", u64::from(u32::MAX))?.unwrap_or(0) as u32;
+    let global_qos = o.bool_or("global_qos", false)?;
+    if global_qos && (ack == AckMode::Auto || prefetch == 0) {
+        // Only a manual-ack consumer's positive prefetch sets a limit basic.qos applies.
+        return fail(
+            o.p("global_qos"),
+            "global_qos needs \"ack\": \"manual\" and a prefetch above 0 (it makes the prefetch a limit for the whole channel)",
+        );
+    }
     Ok(ConsumerSpec {
         name,
         queue: o.name_req("queue")?,
         ack,
-        prefetch: o.uint_opt("prefetch", u64::from(u32::MAX))?.unwrap_or(0) as u32,
+        prefetch,
+        global_qos,
         handle_ms: o.dur_opt("handle")?.unwrap_or(0),
         outcome: match o.get("outcome") {
             None => OutcomePlan::Fixed(Outcome::Ack),
@@ -158,6 +176,29 @@ mod tests {
     use crate::scenario::load::tests::{assert_err, ok};
     use crate::scenario::model::*;
     use serde_json::{json, Value};
+
+    #[test]
+    fn global_qos_needs_a_manual_consumer_with_a_prefetch() {
+        let s = ok(json!({"consumers": [
+            {"name": "c", "queue": "q", "prefetch": 5, "global_qos": true},
+            {"name": "d", "queue": "q", "prefetch": 5}]}));
+        assert!(s.consumers[0].global_qos && !s.consumers[1].global_qos);
+        for bad in [
+            json!({"name": "c", "queue": "q", "global_qos": true}),
+            json!({"name": "c", "queue": "q", "ack": "auto", "prefetch": 5, "global_qos": true}),
+        ] {
+            assert_err(
+                json!({"consumers": [bad]}),
+                "consumers[0].global_qos",
+                "needs \"ack\": \"manual\" and a prefetch above 0",
+            );
+        }
+        assert_err(
+            json!({"consumers": [{"name": "c", "queue": "q", "prefetch": 5, "global_qos": 1}]}),
+            "consumers[0].global_qos",
+            "true or false",
+        );
+    }
 
     #[test]
     fn consumer_fields_and_defaults() {
