@@ -72,8 +72,8 @@ export_src="$ROOT/tests/conformance/export/topology.json"
 defs="$DIR/definitions.json"
 echo "-- export definitions: $(basename "$export_src")"
 if "$BIN" export definitions "$export_src" --output "$defs" && chmod a+r "$defs" \
-   && rabbitmqctl -n "$NODE" import_definitions "$defs" >/dev/null \
-   && python3 tests/conformance/check_definitions.py "$defs" "$NODE"; then
+   && broker_ctl import_definitions "$defs" >/dev/null \
+   && python3 tests/conformance/check_definitions.py "$defs" "$BROKER_CTL"; then
   passed=$((passed + 1)); echo "ok   definitions export imported and checked"
 else
   defs_ok=0; failed=$((failed + 1)); failures+=("definitions-export")

@@ -3,7 +3,10 @@
 `delaylab export definitions`) arrived in a live broker, with the same flags and
 arguments, by asking rabbitmqctl (list_exchanges / list_queues / list_bindings).
 
-    python3 tests/conformance/check_definitions.py DEFINITIONS.json NODE
+    python3 tests/conformance/check_definitions.py DEFINITIONS.json CTL
+
+CTL is a program that runs rabbitmqctl for the broker's node ($BROKER_CTL of
+scripts/lib/broker.sh: `-n NODE`, inside the node's chroot for 4.x).
 
 Prints one line per object and exits 1 if anything is missing or different."""
 import json
@@ -12,8 +15,8 @@ import sys
 import time
 
 
-def ctl(node, *args):
-    out = subprocess.run(["rabbitmqctl", "-n", node, "-q", *args, "--formatter", "json"],
+def ctl(program, *args):
+    out = subprocess.run([program, "-q", *args, "--formatter", "json"],
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
@@ -41,11 +44,11 @@ def norm_args(a):
 
 
 def main():
-    defs_path, node = sys.argv[1], sys.argv[2]
+    defs_path, ctl_program = sys.argv[1], sys.argv[2]
     defs = json.load(open(defs_path))
     # import_definitions returns before the import is done: poll for up to 20 s.
     for _ in range(40):
-        problems, checked = check(defs, node)
+        problems, checked = check(defs, ctl_program)
         if not problems:
             break
         time.sleep(0.5)
@@ -56,11 +59,11 @@ def main():
     return 1 if problems else 0
 
 
-def check(defs, node):
+def check(defs, ctl_program):
     problems = []
     checked = 0
 
-    xs = {x["name"]: x for x in ctl(node, "list_exchanges", "name", "type", "durable", "auto_delete", "internal", "arguments")}
+    xs = {x["name"]: x for x in ctl(ctl_program, "list_exchanges", "name", "type", "durable", "auto_delete", "internal", "arguments")}
     for want in defs["exchanges"]:
         got = xs.get(want["name"])
         checked += 1
@@ -73,7 +76,7 @@ def check(defs, node):
         if norm_args(got["arguments"]) != want["arguments"]:
             problems.append(f"exchange {want['name']!r}: arguments {norm_args(got['arguments'])}, exported {want['arguments']}")
 
-    qs = {q["name"]: q for q in ctl(node, "list_queues", "name", "durable", "auto_delete", "arguments")}
+    qs = {q["name"]: q for q in ctl(ctl_program, "list_queues", "name", "durable", "auto_delete", "arguments")}
     for want in defs["queues"]:
         got = qs.get(want["name"])
         checked += 1
@@ -86,7 +89,7 @@ def check(defs, node):
         if norm_args(got["arguments"]) != want["arguments"]:
             problems.append(f"queue {want['name']!r}: arguments {norm_args(got['arguments'])}, exported {want['arguments']}")
 
-    bs = ctl(node, "list_bindings", "source_name", "destination_name", "destination_kind", "routing_key", "arguments")
+    bs = ctl(ctl_program, "list_bindings", "source_name", "destination_name", "destination_kind", "routing_key", "arguments")
     for want in defs["bindings"]:
         checked += 1
         found = [b for b in bs if b["source_name"] == want["source"] and b["destination_name"] == want["destination"]
