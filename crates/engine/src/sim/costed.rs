@@ -12,6 +12,7 @@
 //! ```
 
 use super::Sim;
+use crate::amqp::x_delay::{parse_x_delay, DelayDecision};
 use crate::costs::{self, ms_of, us_of};
 use crate::ids::{ConsumerId, CopyId, QueueId};
 use crate::scenario::{Outcome, PublishSpec};
@@ -23,8 +24,10 @@ impl Sim {
     /// A publish sent now goes through the channel's queue (`costs::ingress`).
     pub(crate) fn send_publish(&mut self, spec: PublishSpec, run: u32) {
         let now = self.now_ms();
+        let stored = self.stored_by_plugin(&spec);
         let c = self.costs.as_mut().expect("costed");
-        match c.ingress.send(&c.profile, now, spec, run) {
+        let cost = costs::ingress::cost_us(&c.profile, &spec, stored);
+        match c.ingress.send(now, spec, run, cost) {
             costs::ingress::Take::Now(spec, run) => self.publish(spec, run),
             costs::ingress::Take::Later(Some(at)) => self.arm(at, Timer::Ingress),
             costs::ingress::Take::Later(None) => {}
@@ -39,9 +42,24 @@ impl Sim {
         self.publish(spec, run);
         let now = self.now_ms();
         let c = self.costs.as_mut().expect("costed");
-        if let Some(at) = c.ingress.arm_head(&c.profile, now) {
+        if let Some(at) = c.ingress.arm_head(now) {
             self.arm(at, Timer::Ingress);
         }
+    }
+
+    /// The publish goes to a delayed exchange that will keep it (a positive `x-delay`,
+    /// as `amqp::x_delay` reads it), as far as can be told before it is routed.
+    fn stored_by_plugin(&self, spec: &PublishSpec) -> bool {
+        let delayed = self
+            .syms
+            .get(&spec.exchange)
+            .and_then(|x| self.exchanges.get(&x))
+            .is_some_and(|x| x.delayed);
+        delayed
+            && matches!(
+                parse_x_delay(&spec.properties.headers),
+                Ok(DelayDecision::Delay(_))
+            )
     }
 
     // ---- dead-lettering ----
