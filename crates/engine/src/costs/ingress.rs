@@ -9,6 +9,11 @@
 //! into the plugin's process (`plugin`): the channel waits for it, so the next publish
 //! is taken only once the insert is done.
 //!
+//! A publish that a quorum queue takes costs `quorum_publish_us` in all (its leader
+//! appends it to the Raft log before the confirm): the channel takes it at its classic
+//! cost and is busy with the rest before the next (`routed_to_quorum`), since which
+//! queues take it is known only once it is routed.
+//!
 //! Model: one FIFO server. A publish sent while others wait is queued behind them; the
 //! head is taken at `max(free, sent) + cost` (the channel's clock, in us), the next
 //! head's time is only computed once the head is done (a plugin insert may have
@@ -28,6 +33,8 @@ use crate::scenario::PublishSpec;
 pub struct Ingress {
     /// The channel's clock: when it is done with what it took so far.
     pub free_us: u64,
+    /// What the last publish taken cost (for `routed_to_quorum`).
+    last_cost_us: u64,
     /// Publishes sent but not taken yet: (sent at, spec, repeat run, cost in us).
     waiting: VecDeque<(u64, PublishSpec, u32, u64)>,
     /// The head of `waiting` is armed (its `Timer::Ingress` is pending).
@@ -65,6 +72,7 @@ impl Ingress {
             let taken = self.free_us.max(us_of(now_ms)) + cost_us;
             if ms_of(taken) <= now_ms {
                 self.free_us = taken;
+                self.last_cost_us = cost_us;
                 return Take::Now(spec, run);
             }
         }
@@ -86,8 +94,17 @@ impl Ingress {
         let (sent_ms, _, _, cost_us) = self.waiting.front()?;
         let taken = self.free_us.max(us_of(*sent_ms)) + cost_us;
         self.free_us = taken;
+        self.last_cost_us = *cost_us;
         self.armed = true;
         Some(ms_of(taken).max(now_ms))
+    }
+
+    /// The publish just taken went to a quorum queue: the channel is busy with the rest
+    /// of `quorum_publish_us` before the next.
+    pub fn routed_to_quorum(&mut self, profile: &CostProfile) {
+        let rest = u64::from(profile.quorum_publish_us).saturating_sub(self.last_cost_us);
+        self.free_us += rest;
+        self.last_cost_us += rest;
     }
 
     /// The channel waited for a synchronous call (a plugin insert) until `done_us`.

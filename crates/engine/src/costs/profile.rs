@@ -1,11 +1,17 @@
 //! A cost profile: what each costed step of the broker takes, with its source.
 //!
 //! [`CostProfile::measured`] is broker-costs.md's RabbitMQ 3.10.8 on 2 vCPU (Python pika
-//! clients, 20-byte bodies); `delaylab calibrate` writes the same fields, measured on
-//! the broker at hand, as JSON (see [`CostProfile::to_json`]). Every figure is a mean
-//! time per step in microseconds, or a range of milliseconds.
+//! clients, 20-byte bodies); [`CostProfile::measured_4_3`] (`measured_4_3.rs`) is RabbitMQ
+//! 4.3.6 with quorum queues, calibrated here; [`CostProfile::measured_for`] picks one by
+//! the scenario's broker. `delaylab calibrate` writes the same fields, measured on the
+//! broker at hand, as JSON (see [`CostProfile::to_json`]). Every figure is a mean time per
+//! step in microseconds, or a range of milliseconds. Classic and quorum queues have
+//! figures of their own for what differs between them: a publish (a quorum queue appends
+//! to its Raft log), a dead-lettering, a delivery and an ack, the expiry timer.
 
 use serde_json::{json, Value};
+
+use crate::version::BrokerVersion;
 
 /// One publish taken by the channel, transient: 1e6 / 17,500 msg/s (the middle of the
 /// measured 14.8k-20.8k msg/s with confirms, broker-costs.md section 1).
@@ -19,6 +25,21 @@ const PERSISTENT_DEAD_LETTER_US: u32 = 87;
 /// One delivery to one consumer (prefetch 1,000, acks every 100): 1e6 / 11,500 msg/s
 /// (the DLQ delivery rate, 10.2k-13.0k msg/s).
 const DELIVERY_US: u32 = 87;
+/// What a consumer that acks each delivery (`basic.ack` per message, the seed articles'
+/// consumer) adds per delivery: broker-costs.md's consumer acked every 100 with
+/// `multiple`, so it has no figure. Issue 23's live run on 3.10.8 (idle machine): 40,000
+/// released behind a head drained in 2.48 s to a consumer acking each (prefetch 1,000)
+/// where a no-ack consumer's calibrated cost gave 1.56 s: (2.48 - 1.56) s / 40,000 = 23 us.
+/// The calibrations here on 2026-12-02 (`delaylab calibrate`, step 5 against step 4, a
+/// machine at load 13-17) gave 2, 7, 24 and 83 us: the idle figure is kept.
+const ACK_US: u32 = 23;
+/// Quorum queues on 3.10.8: broker-costs.md measured none of their rates (only their
+/// expiry, below); a quorum queue writes every message to its log, so the persistent
+/// classic figures stand in, and a delivery and an ack cost what a classic one does.
+const QUORUM_PUBLISH_US: u32 = PERSISTENT_PUBLISH_US;
+const QUORUM_DEAD_LETTER_US: u32 = PERSISTENT_DEAD_LETTER_US;
+const QUORUM_DELIVERY_US: u32 = DELIVERY_US;
+const QUORUM_ACK_US: u32 = ACK_US;
 /// A delivery's round trip, broker to consumer and its ack or nack back: not in
 /// broker-costs.md; measured here by `delaylab calibrate` (lapin, loopback, a
 /// nack-requeue loop of one message) at 0.2-0.4 ms per round.
@@ -61,6 +82,12 @@ pub struct CostProfile {
     pub dead_letter_us: u32,
     pub persistent_dead_letter_us: u32,
     pub delivery_us: u32,
+    /// Added to a delivery to a consumer that acks (or nacks) each one.
+    pub ack_us: u32,
+    pub quorum_publish_us: u32,
+    pub quorum_dead_letter_us: u32,
+    pub quorum_delivery_us: u32,
+    pub quorum_ack_us: u32,
     pub round_trip_us: u32,
     pub classic_expiry_late_ms: (u32, u32),
     pub quorum_expiry_late_ms: (u32, u32),
@@ -79,6 +106,11 @@ const KEYS: &[&str] = &[
     "dead_letter_us",
     "persistent_dead_letter_us",
     "delivery_us",
+    "ack_us",
+    "quorum_publish_us",
+    "quorum_dead_letter_us",
+    "quorum_delivery_us",
+    "quorum_ack_us",
     "round_trip_us",
     "classic_expiry_late_ms",
     "quorum_expiry_late_ms",
@@ -93,6 +125,19 @@ const KEYS: &[&str] = &[
 const MAX_STEP_US: u64 = 1_000_000;
 
 impl CostProfile {
+    /// The built-in measured profile for a scenario on `version`: 4.3.6's for the 4.x
+    /// lines (4.0-4.2 were not measured; 4.3.6 is the nearest measured release, with
+    /// the same queue implementations), broker-costs.md's 3.10.8 for 3.10 and 3.13.
+    pub fn measured_for(version: BrokerVersion) -> CostProfile {
+        match version {
+            BrokerVersion::V3_10 | BrokerVersion::V3_13 => CostProfile::measured(),
+            BrokerVersion::V4_0
+            | BrokerVersion::V4_1
+            | BrokerVersion::V4_2
+            | BrokerVersion::V4_3 => CostProfile::measured_4_3(),
+        }
+    }
+
     /// RabbitMQ 3.10.8 on 2 vCPU, as measured in broker-costs.md.
     pub fn measured() -> CostProfile {
         CostProfile {
@@ -102,6 +147,11 @@ impl CostProfile {
             dead_letter_us: DEAD_LETTER_US,
             persistent_dead_letter_us: PERSISTENT_DEAD_LETTER_US,
             delivery_us: DELIVERY_US,
+            ack_us: ACK_US,
+            quorum_publish_us: QUORUM_PUBLISH_US,
+            quorum_dead_letter_us: QUORUM_DEAD_LETTER_US,
+            quorum_delivery_us: QUORUM_DELIVERY_US,
+            quorum_ack_us: QUORUM_ACK_US,
             round_trip_us: ROUND_TRIP_US,
             classic_expiry_late_ms: CLASSIC_EXPIRY_LATE_MS,
             quorum_expiry_late_ms: QUORUM_EXPIRY_LATE_MS,
@@ -121,6 +171,11 @@ impl CostProfile {
             "dead_letter_us": self.dead_letter_us,
             "persistent_dead_letter_us": self.persistent_dead_letter_us,
             "delivery_us": self.delivery_us,
+            "ack_us": self.ack_us,
+            "quorum_publish_us": self.quorum_publish_us,
+            "quorum_dead_letter_us": self.quorum_dead_letter_us,
+            "quorum_delivery_us": self.quorum_delivery_us,
+            "quorum_ack_us": self.quorum_ack_us,
             "round_trip_us": self.round_trip_us,
             "classic_expiry_late_ms": [self.classic_expiry_late_ms.0, self.classic_expiry_late_ms.1],
             "quorum_expiry_late_ms": [self.quorum_expiry_late_ms.0, self.quorum_expiry_late_ms.1],
@@ -132,7 +187,7 @@ impl CostProfile {
         })
     }
 
-    /// Reads a profile object; a field left out takes the measured profile's value.
+    /// Reads a profile object; a field left out takes the 3.10.8 measured profile's value.
     /// Errors are (JSON path below `path`, message).
     pub fn from_json(v: &Value, path: &str) -> Result<CostProfile, (String, String)> {
         let Value::Object(m) = v else {
@@ -157,6 +212,11 @@ impl CostProfile {
                 "dead_letter_us" => p.dead_letter_us = step(val, &at)?,
                 "persistent_dead_letter_us" => p.persistent_dead_letter_us = step(val, &at)?,
                 "delivery_us" => p.delivery_us = step(val, &at)?,
+                "ack_us" => p.ack_us = step(val, &at)?,
+                "quorum_publish_us" => p.quorum_publish_us = step(val, &at)?,
+                "quorum_dead_letter_us" => p.quorum_dead_letter_us = step(val, &at)?,
+                "quorum_delivery_us" => p.quorum_delivery_us = step(val, &at)?,
+                "quorum_ack_us" => p.quorum_ack_us = step(val, &at)?,
                 "round_trip_us" => p.round_trip_us = step(val, &at)?,
                 "classic_expiry_late_ms" => p.classic_expiry_late_ms = range(val, &at)?,
                 "quorum_expiry_late_ms" => p.quorum_expiry_late_ms = range(val, &at)?,

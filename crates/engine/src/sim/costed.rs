@@ -5,6 +5,7 @@
 //!
 //! ```text
 //! publish action  -> send_publish   -> costs::ingress   (taken now, or Timer::Ingress later)
+//! publish routed  -> charge_routed  -> costs::ingress   (a quorum queue's append)
 //! expire_head     -> dead_letter_wait / charge_dead_letter   (costs::dead_letter)
 //! arm_head_timer  -> expiry_late_ms                          (costs::expiry)
 //! pick_consumer   -> consumer_ready; deliver -> delivery_times (costs::delivery, round_trip)
@@ -47,6 +48,21 @@ impl Sim {
         }
     }
 
+    /// The publish just taken was routed to `queues`: a quorum queue among them makes
+    /// it cost the channel `quorum_publish_us` (`costs::ingress`).
+    pub(crate) fn charge_routed(&mut self, queues: &[QueueId]) {
+        if self.costs.is_none() {
+            return;
+        }
+        let quorum = queues
+            .iter()
+            .any(|q| self.queue(*q).is_some_and(|q| q.is_quorum()));
+        if quorum {
+            let c = self.costs.as_mut().expect("costed");
+            c.ingress.routed_to_quorum(&c.profile);
+        }
+    }
+
     /// The publish goes to a delayed exchange that will keep it (a positive `x-delay`,
     /// as `amqp::x_delay` reads it), as far as can be told before it is routed.
     fn stored_by_plugin(&self, spec: &PublishSpec) -> bool {
@@ -84,9 +100,10 @@ impl Sim {
 
     pub(crate) fn charge_dead_letter(&mut self, qid: QueueId, persistent: bool) {
         let now = self.now_ms();
+        let quorum = self.queue(qid).is_some_and(|q| q.is_quorum());
         if let Some(c) = self.costs.as_mut() {
             c.dead_letter
-                .charge(&c.profile, qid.0 as usize, now, persistent);
+                .charge(&c.profile, qid.0 as usize, now, quorum, persistent);
         }
     }
 
@@ -140,10 +157,18 @@ impl Sim {
     /// microseconds past it). Ideal: `handle_ms` after now.
     pub(crate) fn delivery_times(&mut self, cid: ConsumerId, handle_ms: u64) -> (u64, u16) {
         let now = self.now_ms();
-        let Some(c) = self.costs.as_mut() else {
+        if self.costs.is_none() {
             return (now.saturating_add(handle_ms), 0);
-        };
-        let reached = c.delivery.deliver(&c.profile, cid.0 as usize, now);
+        }
+        let consumer = &self.consumers[cid.0 as usize];
+        let manual = !consumer.auto_ack();
+        let quorum = consumer
+            .attached
+            .and_then(|q| self.queue(q))
+            .is_some_and(|q| q.is_quorum());
+        let c = self.costs.as_mut().expect("costed");
+        let cost = costs::delivery::cost_us(&c.profile, quorum, manual);
+        let reached = c.delivery.deliver(cid.0 as usize, now, cost);
         let answer = costs::round_trip::answer_us(&c.profile, reached, handle_ms);
         let rem = (answer % costs::US_PER_MS) as u16;
         (ms_of(answer), rem)

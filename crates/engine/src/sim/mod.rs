@@ -172,7 +172,7 @@ impl Sim {
             plugin_was_loaded: false,
             costs: scenario
                 .costs
-                .profile()
+                .profile(scenario.broker_version())
                 .map(|p| Box::new(crate::costs::CostState::new(p, scenario.seed))),
             consumer_timeout_ms: scenario.consumer_timeout.timeout_ms(),
         };

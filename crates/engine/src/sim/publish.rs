@@ -50,6 +50,8 @@ impl Sim {
         for qid in &routed.queues {
             nack |= self.enqueue(*qid, msg.clone(), x) == Accepted::Refused;
         }
+        self.charge_routed(&routed.queues); // costs: a quorum queue's append
+
         if routed.queues.is_empty() {
             if mandatory {
                 self.emit(EventKind::Returned {
