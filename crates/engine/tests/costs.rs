@@ -112,16 +112,22 @@ fn a_burst_takes_time_to_drain_in_the_same_order() {
     assert!((3_300..3_700).contains(&drain), "drain {drain} ms");
 }
 
+/// The millisecond the last publish of scenario `v` was confirmed.
+fn last_confirm_ms(v: &Value) -> u64 {
+    let s = load_value(v).unwrap();
+    let mut last = 0;
+    report::run_with(&s, Default::default(), |e, _| {
+        if let delaylab_engine::EventKind::Confirmed { .. } = e.kind {
+            last = e.t_ms;
+        }
+    });
+    last
+}
+
 #[test]
 fn publishes_are_taken_at_the_channels_speed_and_confirmed_then() {
     let v = with_costs(burst_behind_head(10_000), json!({"publish_us": 100}));
-    let s = load_value(&v).unwrap();
-    let mut last_confirm = 0;
-    report::run_with(&s, Default::default(), |e, _| {
-        if let delaylab_engine::EventKind::Confirmed { .. } = e.kind {
-            last_confirm = e.t_ms;
-        }
-    });
+    let last_confirm = last_confirm_ms(&v);
     // 10,001 publishes at 100 us: the last taken at about 1.0 s.
     assert!((990..1_010).contains(&last_confirm), "{last_confirm}");
 }
@@ -192,25 +198,11 @@ fn a_persistent_publish_the_plugin_keeps_costs_the_channel_a_transient_ones_time
             "actions": [{"at": "0ms", "publish": {"exchange": exchange, "routing_key": "q",
                 "body": "m{n}", "properties": {"delivery_mode": 2, "headers": headers}},
                 "repeat": {"count": 1_000, "every": "0ms"}}]});
-        let s = load_value(&v).unwrap();
-        let mut last = 0;
-        report::run_with(&s, Default::default(), |e, _| {
-            if let delaylab_engine::EventKind::Confirmed { .. } = e.kind {
-                last = e.t_ms;
-            }
-        });
-        last
+        last_confirm_ms(&v)
     };
-    assert!(
-        (295..=305).contains(&last_confirm(false)),
-        "{}",
-        last_confirm(false)
-    );
-    assert!(
-        (95..=105).contains(&last_confirm(true)),
-        "{}",
-        last_confirm(true)
-    );
+    let (to_queue, to_plugin) = (last_confirm(false), last_confirm(true));
+    assert!((295..=305).contains(&to_queue), "{to_queue}");
+    assert!((95..=105).contains(&to_plugin), "{to_plugin}");
 }
 
 /// `n` overdue messages behind a head, drained by one consumer on `due` (`queue_type`
@@ -238,19 +230,10 @@ fn drain_ms(n: u64, queue_type: &str, consumer: Value, costs: Value) -> u64 {
 fn a_consumer_acking_each_delivery_drains_slower_and_prefetch_1_waits_a_round_trip() {
     let costs = json!({"delivery_us": 50, "ack_us": 25, "round_trip_us": 200,
                        "dead_letter_us": 10});
-    let auto = drain_ms(10_000, "classic", json!({"ack": "auto"}), costs.clone());
-    let each = drain_ms(
-        10_000,
-        "classic",
-        json!({"ack": "manual", "prefetch": 1000}),
-        costs.clone(),
-    );
-    let one = drain_ms(
-        10_000,
-        "classic",
-        json!({"ack": "manual", "prefetch": 1}),
-        costs,
-    );
+    let drain = |consumer: Value| drain_ms(10_000, "classic", consumer, costs.clone());
+    let auto = drain(json!({"ack": "auto"}));
+    let each = drain(json!({"ack": "manual", "prefetch": 1000}));
+    let one = drain(json!({"ack": "manual", "prefetch": 1}));
     // 10,000 x 50 us, x 75 us, x (75 + 200) us.
     assert!((490..=510).contains(&auto), "auto-ack {auto} ms");
     assert!((740..=760).contains(&each), "acking each {each} ms");
@@ -261,14 +244,10 @@ fn a_consumer_acking_each_delivery_drains_slower_and_prefetch_1_waits_a_round_tr
 fn a_quorum_queue_has_its_own_figures() {
     let costs = json!({"delivery_us": 50, "quorum_delivery_us": 100, "dead_letter_us": 10,
                        "quorum_dead_letter_us": 20, "ack_us": 0, "quorum_ack_us": 30});
-    let classic = drain_ms(10_000, "classic", json!({"ack": "auto"}), costs.clone());
-    let quorum = drain_ms(10_000, "quorum", json!({"ack": "auto"}), costs.clone());
-    let quorum_each = drain_ms(
-        10_000,
-        "quorum",
-        json!({"ack": "manual", "prefetch": 1000}),
-        costs,
-    );
+    let drain = |qt: &str, consumer: Value| drain_ms(10_000, qt, consumer, costs.clone());
+    let classic = drain("classic", json!({"ack": "auto"}));
+    let quorum = drain("quorum", json!({"ack": "auto"}));
+    let quorum_each = drain("quorum", json!({"ack": "manual", "prefetch": 1000}));
     assert!((490..=510).contains(&classic), "classic {classic} ms");
     assert!((990..=1_010).contains(&quorum), "quorum {quorum} ms");
     assert!(
@@ -286,18 +265,8 @@ fn a_quorum_queue_has_its_own_figures() {
         queue["durable"] = json!(true);
         queue["arguments"]["x-queue-type"] = json!("quorum");
     }
-    let last_confirm = |v: Value| {
-        let s = load_value(&v).unwrap();
-        let mut last = 0;
-        report::run_with(&s, Default::default(), |e, _| {
-            if let delaylab_engine::EventKind::Confirmed { .. } = e.kind {
-                last = e.t_ms;
-            }
-        });
-        last
-    };
-    assert!((495..=510).contains(&last_confirm(v)));
-    assert!((1_990..=2_010).contains(&last_confirm(q)));
+    assert!((495..=510).contains(&last_confirm_ms(&v)));
+    assert!((1_990..=2_010).contains(&last_confirm_ms(&q)));
 }
 
 #[test]
