@@ -4,7 +4,7 @@
 //! delaylab run SCENARIO.json [--format json|text] [--trace FILE.jsonl]
 //! delaylab bench --messages N --topology dlx-per-message|dlx-per-queue|plugin [--format json]
 //! delaylab replay SCENARIO.json --amqp URL [--time-scale F] [--broker V] | --check
-//! delaylab calibrate --amqp URL [--out FILE]
+//! delaylab calibrate --amqp URL [--out FILE] [--broker V] [--queue-type classic|quorum]
 //! delaylab diff A.json B.json [--tolerance-ms N]
 //! delaylab export definitions SCENARIO.json [--output FILE]
 //! delaylab export code --lang java|spring|python|node|go|rust SCENARIO.json --out DIR [--comments en|zh]
@@ -115,6 +115,13 @@ enum Cmd {
         /// Write the cost profile here (else to standard output).
         #[arg(long)]
         out: Option<String>,
+        /// The version of the broker measured (3.10, ..., 4.3): the figures not measured
+        /// are that version's built-in `measured` ones.
+        #[arg(long)]
+        broker: Option<String>,
+        /// The queue type measured: classic (the default) or quorum.
+        #[arg(long, default_value = "classic")]
+        queue_type: String,
     },
     /// Compare two results (e.g. `run` against `replay`); exit 0 agree, 1 differ, 2 bad input.
     Diff {
@@ -208,9 +215,10 @@ enum ExportCmd {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let broker_opt = match &cli.command {
-        Cmd::Run { broker, .. } | Cmd::Replay { broker, .. } | Cmd::Compare { broker, .. } => {
-            broker.as_deref()
-        }
+        Cmd::Run { broker, .. }
+        | Cmd::Replay { broker, .. }
+        | Cmd::Compare { broker, .. }
+        | Cmd::Calibrate { broker, .. } => broker.as_deref(),
         _ => None,
     };
     let broker = match broker::parse(broker_opt) {
@@ -270,7 +278,20 @@ fn main() -> ExitCode {
             check,
             ..
         } => replay::main(&scenario, amqp.as_deref(), time_scale, broker, check),
-        Cmd::Calibrate { amqp, out } => calibrate::main(&amqp, out.as_deref()),
+        Cmd::Calibrate {
+            amqp,
+            out,
+            queue_type,
+            ..
+        } => {
+            match calibrate::QueueType::parse(&queue_type) {
+                Some(qt) => calibrate::main(&amqp, out.as_deref(), broker.unwrap_or_default(), qt),
+                None => {
+                    eprintln!("--queue-type: unknown queue type {queue_type:?}; expected classic or quorum");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Cmd::Diff { a, b, tolerance_ms } => diff::main(&a, &b, tolerance_ms),
         Cmd::Compare {
             workload,

@@ -126,8 +126,8 @@ pub async fn consume(
                 return;
             }
         };
-        shared.delivery(&delivery, &spec.queue, &spec.name);
         if spec.ack == AckMode::Auto {
+            shared.delivery(&delivery, &spec.queue, &spec.name);
             continue;
         }
         let outcome = {
@@ -148,9 +148,15 @@ pub async fn consume(
         };
         let handle = shared.scale.real(spec.handle_ms);
         let shared2 = shared.clone();
+        let acker = delivery.acker.clone();
         tokio::spawn(async move {
-            tokio::time::sleep(handle).await;
-            let acker = &delivery.acker;
+            // No sleep for no handle time: a zero sleep still waits for the timer's next
+            // tick (about 1 ms), which with prefetch 1 made one delivery per tick (440
+            // msg/s live where calibrate's consumer took thousands, issue 23).
+            if !handle.is_zero() {
+                tokio::time::sleep(handle).await;
+            }
+            let acker = &acker;
             let r = match outcome {
                 Outcome::Ack => acker.ack(Default::default()).await,
                 Outcome::Reject => acker.reject(BasicRejectOptions { requeue: false }).await,
@@ -171,5 +177,8 @@ pub async fn consume(
                 }
             }
         });
+        // Recorded once its answer is on its way (the replay's bookkeeping is not the
+        // consumer's handling time: with prefetch 1 it would lengthen every round trip).
+        shared.delivery(&delivery, &spec.queue, &spec.name);
     }
 }

@@ -10,7 +10,8 @@
 //! before the queue got to it.
 //!
 //! Model: each queue has a clock; each expired head it dead-letters costs
-//! `dead_letter_us` (or the persistent figure). When the clock has moved past the
+//! `dead_letter_us` (or the persistent figure; a quorum queue's, whose leader
+//! dead-letters through its log, `quorum_dead_letter_us`). When the clock has moved past the
 //! current millisecond the queue stops and resumes at the millisecond it is in. The
 //! order (head first, queue order) is `expire.rs`'s.
 //!
@@ -33,12 +34,21 @@ impl DeadLetterers {
         (ms_of(free) > now_ms).then_some(ms_of(free))
     }
 
-    /// Queue `q` dead-letters one message now.
-    pub fn charge(&mut self, profile: &CostProfile, q: usize, now_ms: u64, persistent: bool) {
+    /// Queue `q` (a quorum queue or a classic one) dead-letters one message now.
+    pub fn charge(
+        &mut self,
+        profile: &CostProfile,
+        q: usize,
+        now_ms: u64,
+        quorum: bool,
+        persistent: bool,
+    ) {
         if self.free_us.len() <= q {
             self.free_us.resize(q + 1, 0);
         }
-        let cost = if persistent {
+        let cost = if quorum {
+            profile.quorum_dead_letter_us
+        } else if persistent {
             profile.persistent_dead_letter_us
         } else {
             profile.dead_letter_us

@@ -9,6 +9,11 @@
 //! into the plugin's process (`plugin`): the channel waits for it, so the next publish
 //! is taken only once the insert is done.
 //!
+//! A publish that a quorum queue takes costs `quorum_publish_us` in all (its leader
+//! appends it to the Raft log before the confirm): the channel takes it at its classic
+//! cost and is busy with the rest before the next (`routed_to_quorum`), since which
+//! queues take it is known only once it is routed.
+//!
 //! Model: one FIFO server. A publish sent while others wait is queued behind them; the
 //! head is taken at `max(free, sent) + cost` (the channel's clock, in us), the next
 //! head's time is only computed once the head is done (a plugin insert may have
@@ -28,8 +33,10 @@ use crate::scenario::PublishSpec;
 pub struct Ingress {
     /// The channel's clock: when it is done with what it took so far.
     pub free_us: u64,
-    /// Publishes sent but not taken yet: (sent at, spec, repeat run).
-    waiting: VecDeque<(u64, PublishSpec, u32)>,
+    /// What the last publish taken cost (for `routed_to_quorum`).
+    last_cost_us: u64,
+    /// Publishes sent but not taken yet: (sent at, spec, repeat run, cost in us).
+    waiting: VecDeque<(u64, PublishSpec, u32, u64)>,
     /// The head of `waiting` is armed (its `Timer::Ingress` is pending).
     armed: bool,
 }
@@ -44,8 +51,14 @@ pub enum Take {
     Later(Option<u64>),
 }
 
-pub fn cost_us(profile: &CostProfile, spec: &PublishSpec) -> u64 {
-    if spec.properties.delivery_mode == Some(2) {
+/// What taking a publish costs the channel. `stored_by_plugin`: the delayed exchange
+/// keeps it (`sim/costed.rs` asks the routing rules); the plugin's insert is then its own
+/// cost (`plugin`), and the message store is not touched until the plugin routes it, so
+/// a persistent message costs the channel what a transient one does: the plugin's
+/// `rabbit_exchange_type_delayed_message:route/2` hands it to `rabbit_delayed_message`
+/// (a `gen_server:call` that writes the two Mnesia tables) and routes it to no queue.
+pub fn cost_us(profile: &CostProfile, spec: &PublishSpec, stored_by_plugin: bool) -> u64 {
+    if spec.properties.delivery_mode == Some(2) && !stored_by_plugin {
         u64::from(profile.persistent_publish_us)
     } else {
         u64::from(profile.publish_us)
@@ -53,40 +66,45 @@ pub fn cost_us(profile: &CostProfile, spec: &PublishSpec) -> u64 {
 }
 
 impl Ingress {
-    pub fn send(
-        &mut self,
-        profile: &CostProfile,
-        now_ms: u64,
-        spec: PublishSpec,
-        run: u32,
-    ) -> Take {
+    /// A publish sent now that costs the channel `cost_us` ([`cost_us`]).
+    pub fn send(&mut self, now_ms: u64, spec: PublishSpec, run: u32, cost_us: u64) -> Take {
         if self.waiting.is_empty() {
-            let taken = self.free_us.max(us_of(now_ms)) + cost_us(profile, &spec);
+            let taken = self.free_us.max(us_of(now_ms)) + cost_us;
             if ms_of(taken) <= now_ms {
                 self.free_us = taken;
+                self.last_cost_us = cost_us;
                 return Take::Now(spec, run);
             }
         }
-        self.waiting.push_back((now_ms, spec, run));
-        Take::Later(self.arm_head(profile, now_ms))
+        self.waiting.push_back((now_ms, spec, run, cost_us));
+        Take::Later(self.arm_head(now_ms))
     }
 
     /// The head is taken now (its timer fired): returns it; `next` then arms the next.
     pub fn take_head(&mut self) -> Option<(PublishSpec, u32)> {
         self.armed = false;
-        self.waiting.pop_front().map(|(_, s, r)| (s, r))
+        self.waiting.pop_front().map(|(_, s, r, _)| (s, r))
     }
 
     /// Arms the head of the queue if it is not: its time on the channel's clock.
-    pub fn arm_head(&mut self, profile: &CostProfile, now_ms: u64) -> Option<u64> {
+    pub fn arm_head(&mut self, now_ms: u64) -> Option<u64> {
         if self.armed {
             return None;
         }
-        let (sent_ms, spec, _) = self.waiting.front()?;
-        let taken = self.free_us.max(us_of(*sent_ms)) + cost_us(profile, spec);
+        let (sent_ms, _, _, cost_us) = self.waiting.front()?;
+        let taken = self.free_us.max(us_of(*sent_ms)) + cost_us;
         self.free_us = taken;
+        self.last_cost_us = *cost_us;
         self.armed = true;
         Some(ms_of(taken).max(now_ms))
+    }
+
+    /// The publish just taken went to a quorum queue: the channel is busy with the rest
+    /// of `quorum_publish_us` before the next.
+    pub fn routed_to_quorum(&mut self, profile: &CostProfile) {
+        let rest = u64::from(profile.quorum_publish_us).saturating_sub(self.last_cost_us);
+        self.free_us += rest;
+        self.last_cost_us += rest;
     }
 
     /// The channel waited for a synchronous call (a plugin insert) until `done_us`.

@@ -3,12 +3,14 @@
 //! In `ideal` mode (the default) every step of the simulated broker takes zero time: the
 //! rules are exact and a 40,000-message burst is delivered in one millisecond. In
 //! `measured` mode, or with a profile written by `delaylab calibrate`, each mechanism
-//! that dominates at scale takes the time a real RabbitMQ 3.10.8 was measured taking
-//! (`shared/docs/broker-costs.md`), one module per mechanism:
+//! that dominates at scale takes the time a real RabbitMQ was measured taking: 3.10.8 in
+//! `shared/docs/broker-costs.md`, 4.3.6 with quorum queues in `measured_4_3.rs` (the
+//! scenario's broker picks one: [`CostProfile::measured_for`]), one module per mechanism:
 //!
 //! - [`ingress`]: the publishing channel takes one publish at a time (confirms follow);
 //! - [`dead_letter`]: a queue dead-letters its expired heads one at a time;
-//! - [`delivery`]: a consumer takes one delivery at a time, within its prefetch window;
+//! - [`delivery`]: a consumer takes one delivery at a time, within its prefetch window
+//!   (more for one that acks each delivery, more from a quorum queue);
 //! - [`round_trip`]: an ack or nack reaches the broker a round trip after the delivery;
 //! - [`expiry`]: a queue's expiry timer fires a little late (quorum later than classic);
 //! - [`plugin`]: the delayed-message exchange's one process, one due-ms key per tick.
@@ -30,6 +32,7 @@ pub mod dead_letter;
 pub mod delivery;
 pub mod expiry;
 pub mod ingress;
+mod measured_4_3;
 pub mod plugin;
 pub mod profile;
 pub mod round_trip;
@@ -45,18 +48,18 @@ pub enum CostMode {
     /// Every step takes no time (the rules alone): today's behaviour.
     #[default]
     Ideal,
-    /// The built-in profile of broker-costs.md ([`CostProfile::measured`]).
+    /// The built-in profile of the scenario's broker ([`CostProfile::measured_for`]).
     Measured,
     /// A profile given inline (what `delaylab calibrate` writes).
     Profile(CostProfile),
 }
 
 impl CostMode {
-    /// The profile to run with, None for ideal.
-    pub fn profile(&self) -> Option<CostProfile> {
+    /// The profile to run with on `version`, None for ideal.
+    pub fn profile(&self, version: crate::version::BrokerVersion) -> Option<CostProfile> {
         match self {
             CostMode::Ideal => None,
-            CostMode::Measured => Some(CostProfile::measured()),
+            CostMode::Measured => Some(CostProfile::measured_for(version)),
             CostMode::Profile(p) => Some(p.clone()),
         }
     }

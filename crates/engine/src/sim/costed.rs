@@ -5,6 +5,7 @@
 //!
 //! ```text
 //! publish action  -> send_publish   -> costs::ingress   (taken now, or Timer::Ingress later)
+//! publish routed  -> charge_routed  -> costs::ingress   (a quorum queue's append)
 //! expire_head     -> dead_letter_wait / charge_dead_letter   (costs::dead_letter)
 //! arm_head_timer  -> expiry_late_ms                          (costs::expiry)
 //! pick_consumer   -> consumer_ready; deliver -> delivery_times (costs::delivery, round_trip)
@@ -12,6 +13,7 @@
 //! ```
 
 use super::Sim;
+use crate::amqp::x_delay::{parse_x_delay, DelayDecision};
 use crate::costs::{self, ms_of, us_of};
 use crate::ids::{ConsumerId, CopyId, QueueId};
 use crate::scenario::{Outcome, PublishSpec};
@@ -23,8 +25,10 @@ impl Sim {
     /// A publish sent now goes through the channel's queue (`costs::ingress`).
     pub(crate) fn send_publish(&mut self, spec: PublishSpec, run: u32) {
         let now = self.now_ms();
+        let stored = self.stored_by_plugin(&spec);
         let c = self.costs.as_mut().expect("costed");
-        match c.ingress.send(&c.profile, now, spec, run) {
+        let cost = costs::ingress::cost_us(&c.profile, &spec, stored);
+        match c.ingress.send(now, spec, run, cost) {
             costs::ingress::Take::Now(spec, run) => self.publish(spec, run),
             costs::ingress::Take::Later(Some(at)) => self.arm(at, Timer::Ingress),
             costs::ingress::Take::Later(None) => {}
@@ -39,9 +43,39 @@ impl Sim {
         self.publish(spec, run);
         let now = self.now_ms();
         let c = self.costs.as_mut().expect("costed");
-        if let Some(at) = c.ingress.arm_head(&c.profile, now) {
+        if let Some(at) = c.ingress.arm_head(now) {
             self.arm(at, Timer::Ingress);
         }
+    }
+
+    /// The publish just taken was routed to `queues`: a quorum queue among them makes
+    /// it cost the channel `quorum_publish_us` (`costs::ingress`).
+    pub(crate) fn charge_routed(&mut self, queues: impl IntoIterator<Item = QueueId>) {
+        if self.costs.is_none() {
+            return;
+        }
+        let quorum = queues
+            .into_iter()
+            .any(|q| self.queue(q).is_some_and(|q| q.is_quorum()));
+        if quorum {
+            let c = self.costs.as_mut().expect("costed");
+            c.ingress.routed_to_quorum(&c.profile);
+        }
+    }
+
+    /// The publish goes to a delayed exchange that will keep it (a positive `x-delay`,
+    /// as `amqp::x_delay` reads it), as far as can be told before it is routed.
+    fn stored_by_plugin(&self, spec: &PublishSpec) -> bool {
+        let delayed = self
+            .syms
+            .get(&spec.exchange)
+            .and_then(|x| self.exchanges.get(&x))
+            .is_some_and(|x| x.delayed);
+        delayed
+            && matches!(
+                parse_x_delay(&spec.properties.headers),
+                Ok(DelayDecision::Delay(_))
+            )
     }
 
     // ---- dead-lettering ----
@@ -66,9 +100,10 @@ impl Sim {
 
     pub(crate) fn charge_dead_letter(&mut self, qid: QueueId, persistent: bool) {
         let now = self.now_ms();
+        let quorum = self.queue(qid).is_some_and(|q| q.is_quorum());
         if let Some(c) = self.costs.as_mut() {
             c.dead_letter
-                .charge(&c.profile, qid.0 as usize, now, persistent);
+                .charge(&c.profile, qid.0 as usize, now, quorum, persistent);
         }
     }
 
@@ -122,10 +157,18 @@ impl Sim {
     /// microseconds past it). Ideal: `handle_ms` after now.
     pub(crate) fn delivery_times(&mut self, cid: ConsumerId, handle_ms: u64) -> (u64, u16) {
         let now = self.now_ms();
-        let Some(c) = self.costs.as_mut() else {
+        if self.costs.is_none() {
             return (now.saturating_add(handle_ms), 0);
-        };
-        let reached = c.delivery.deliver(&c.profile, cid.0 as usize, now);
+        }
+        let consumer = &self.consumers[cid.0 as usize];
+        let manual = !consumer.auto_ack();
+        let quorum = consumer
+            .attached
+            .and_then(|q| self.queue(q))
+            .is_some_and(|q| q.is_quorum());
+        let c = self.costs.as_mut().expect("costed");
+        let cost = costs::delivery::cost_us(&c.profile, quorum, manual);
+        let reached = c.delivery.deliver(cid.0 as usize, now, cost);
         let answer = costs::round_trip::answer_us(&c.profile, reached, handle_ms);
         let rem = (answer % costs::US_PER_MS) as u16;
         (ms_of(answer), rem)

@@ -176,7 +176,7 @@ impl Sim {
             plugin_was_loaded: false,
             costs: scenario
                 .costs
-                .profile()
+                .profile(scenario.broker_version())
                 .map(|p| Box::new(crate::costs::CostState::new(p, scenario.seed))),
             consumer_timeout_ms: scenario.consumer_timeout.timeout_ms(),
             down_at_ms: 0,

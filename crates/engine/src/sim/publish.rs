@@ -51,6 +51,8 @@ impl Sim {
         for t in &routed.queues {
             nack |= self.enqueue(t.queue, msg.clone(), x, &t.way) == Accepted::Refused;
         }
+        self.charge_routed(routed.queues.iter().map(|t| t.queue)); // costs: a quorum queue's append
+
         if routed.queues.is_empty() {
             if mandatory {
                 self.emit(EventKind::Returned {

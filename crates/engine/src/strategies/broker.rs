@@ -26,7 +26,7 @@
 //! ```
 
 use super::stats::Tally;
-use super::workload::{OutageKind, Task, Workload};
+use super::workload::{Outage, OutageKind, Task, Workload};
 use super::{Strategy, StrategyResult};
 use crate::event::EventKind;
 use crate::scenario::{
@@ -170,6 +170,12 @@ pub(crate) fn e2e(source: &str, destination: &str, routing_key: &str) -> Binding
     }
 }
 
+/// Publishes the client has unconfirmed at most: broker-costs.md's publisher ("publisher
+/// confirms with a sliding window of 1,000 unconfirmed messages"). A task created while
+/// the window is full waits in the application and is sent, with the delay that remains,
+/// when a confirm frees a place (as a task created during an outage is).
+pub const WINDOW: usize = 1_000;
+
 pub(crate) struct BrokerRun {
     plan: Plan,
     workload: Workload,
@@ -178,6 +184,10 @@ pub(crate) struct BrokerRun {
     outage_done: bool,
     /// Task index of each message id (ids are handed out from 1 at publish).
     task_of_msg: Vec<u32>,
+    /// Publishes sent, and those settled (confirmed, or refused with an error): the
+    /// client's window ([`WINDOW`]).
+    sent: usize,
+    settled: usize,
     /// Publishes the broker has taken so far. The channel takes them in the order they
     /// were sent, so the k-th `Published` is task k; with costs it may come after later
     /// tasks were sent (`costs::ingress`), so `next` would name the wrong task.
@@ -203,6 +213,8 @@ impl BrokerRun {
             next: 0,
             outage_done: w.outage.is_none(),
             task_of_msg: vec![u32::MAX; n + 1],
+            sent: 0,
+            settled: 0,
             published: 0,
             fired: vec![false; n],
             tally,
@@ -222,6 +234,9 @@ impl BrokerRun {
                     }
                     self.published += 1;
                 }
+                EventKind::Confirmed { .. } | EventKind::Error { msg: Some(_), .. } => {
+                    self.settled += 1;
+                }
                 EventKind::Delivered { msg, .. } => {
                     let i = self
                         .task_of_msg
@@ -238,6 +253,43 @@ impl BrokerRun {
         }
         self.events += count;
         count
+    }
+
+    /// Waits (runs the broker on) until the client's window has room: with costs the
+    /// broker takes publishes one at a time and confirms each when taken; in ideal mode
+    /// every publish is confirmed at once and this never waits. Returns the events read.
+    fn wait_for_window(&mut self) -> u64 {
+        let mut spent = 0;
+        while self.sent - self.settled >= WINDOW {
+            let Some(t) = self.sim.next_timer_ms() else {
+                break; // nothing will confirm them: send anyway
+            };
+            if !self.outage_done && self.workload.outage.is_some_and(|o| t >= o.at_ms) {
+                self.run_outage();
+                continue;
+            }
+            while self.sim.advance(t) == Progress::More {
+                spent += self.drain();
+            }
+            spent += self.drain();
+        }
+        spent
+    }
+
+    /// When a task that entered at `enter_ms` is sent: not before the window had room
+    /// (the broker's clock), and not while a restarting node is down (the producer
+    /// retries until it is back).
+    fn send_ms(&self, enter_ms: u64) -> u64 {
+        let at = enter_ms.max(self.sim.now_ms());
+        match self.workload.outage {
+            Some(
+                o @ Outage {
+                    at_ms,
+                    kind: OutageKind::Restart { .. },
+                },
+            ) if at >= at_ms && at < o.up_ms() => o.up_ms(),
+            _ => at,
+        }
     }
 
     fn run_outage(&mut self) {
@@ -272,9 +324,11 @@ impl Strategy for BrokerRun {
             {
                 self.run_outage();
             }
-            let spec = (self.plan.publish)(&task, task.due_ms().saturating_sub(enter));
-            self.sim
-                .handle(enter, Command::Run(ActionKind::Publish(spec)));
+            spent += self.wait_for_window();
+            let at = self.send_ms(enter);
+            let spec = (self.plan.publish)(&task, task.due_ms().saturating_sub(at));
+            self.sim.handle(at, Command::Run(ActionKind::Publish(spec)));
+            self.sent += 1;
             self.tally.peak_stored = self.tally.peak_stored.max(self.sim.live_copies());
             spent += self.drain().max(1);
             self.next += 1;

@@ -1,0 +1,310 @@
+//! The live runs of `delaylab calibrate`: each is short and bounded, declares what it
+//! uses under the run's unique prefix (`cleanup` deletes it, also after a failure), and
+//! returns a duration or a count that `calibrate.rs` turns into a figure.
+//!
+//! Every queue is of the calibrated queue type (`QueueType`): a classic queue, or a
+//! durable quorum queue (`x-queue-type quorum`, the type 4.x recommends).
+
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use lapin::options::{
+    BasicAckOptions, BasicConsumeOptions, BasicPublishOptions, BasicQosOptions,
+    ExchangeDeclareOptions, ExchangeDeleteOptions, QueueBindOptions, QueueDeclareOptions,
+    QueueDeleteOptions,
+};
+use lapin::types::{AMQPValue, FieldTable, LongString};
+use lapin::{BasicProperties, Channel, Connection, ConnectionProperties, Consumer, ExchangeKind};
+
+use crate::replay::names::Names;
+
+/// Publishes in flight at most (as `replay`).
+pub const WINDOW: usize = 500;
+/// The longest any one wait may take before calibrate gives up.
+pub const STEP_TIMEOUT: Duration = Duration::from_secs(60);
+/// How often a queue's depth is asked for.
+const POLL: Duration = Duration::from_millis(5);
+/// A 20-byte body, as in broker-costs.md.
+const BODY: &[u8] = b"delaylab-calibrate-0";
+/// The queues and the exchange a calibration declares (under its prefix).
+pub const QUEUES: [&str; 5] = [
+    "cal.ingress",
+    "cal.wait",
+    "cal.dlq",
+    "cal.mwait",
+    "cal.mdlq",
+];
+pub const DLX: &str = "cal.dlx";
+pub const MDLX: &str = "cal.mdlx";
+
+/// The queue type calibrated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueType {
+    Classic,
+    Quorum,
+}
+
+impl QueueType {
+    pub fn parse(s: &str) -> Option<QueueType> {
+        match s {
+            "classic" => Some(QueueType::Classic),
+            "quorum" => Some(QueueType::Quorum),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QueueType::Classic => "classic",
+            QueueType::Quorum => "quorum",
+        }
+    }
+}
+
+pub async fn connect(url: &str) -> Result<Connection, String> {
+    Connection::connect(
+        url,
+        ConnectionProperties::default().with_connection_name("delaylab calibrate".into()),
+    )
+    .await
+    .map_err(|e| format!("cannot connect: {e}"))
+}
+
+pub fn err(what: &str) -> impl Fn(lapin::Error) -> String + '_ {
+    move |e| format!("{what}: {e}")
+}
+
+/// Declares `name` of type `qt` (a quorum queue is durable), dead-lettering to `dlx`.
+pub async fn declare(
+    ch: &Channel,
+    qt: QueueType,
+    name: &str,
+    dlx: Option<&str>,
+) -> Result<(), String> {
+    let mut args = FieldTable::default();
+    if let Some(x) = dlx {
+        args.insert(
+            "x-dead-letter-exchange".into(),
+            AMQPValue::LongString(LongString::from(x)),
+        );
+    }
+    if qt == QueueType::Quorum {
+        args.insert(
+            "x-queue-type".into(),
+            AMQPValue::LongString(LongString::from("quorum")),
+        );
+    }
+    let opts = QueueDeclareOptions {
+        durable: qt == QueueType::Quorum,
+        ..Default::default()
+    };
+    ch.queue_declare(name.into(), opts, args)
+        .await
+        .map(|_| ())
+        .map_err(err("queue.declare"))
+}
+
+/// A fanout exchange `x` and a queue `q` of type `qt` bound to it.
+pub async fn declare_dlq(ch: &Channel, qt: QueueType, x: &str, q: &str) -> Result<(), String> {
+    ch.exchange_declare(
+        x.into(),
+        ExchangeKind::Fanout,
+        ExchangeDeclareOptions::default(),
+        FieldTable::default(),
+    )
+    .await
+    .map_err(err("exchange.declare"))?;
+    declare(ch, qt, q, None).await?;
+    ch.queue_bind(
+        q.into(),
+        x.into(),
+        "".into(),
+        QueueBindOptions::default(),
+        FieldTable::default(),
+    )
+    .await
+    .map_err(err("queue.bind"))
+}
+
+async fn depth(ch: &Channel, name: &str) -> Result<u32, String> {
+    let passive = QueueDeclareOptions {
+        passive: true,
+        ..Default::default()
+    };
+    ch.queue_declare(name.into(), passive, FieldTable::default())
+        .await
+        .map(|q| q.message_count())
+        .map_err(err("queue.declare passive"))
+}
+
+/// Waits until `queue` holds more than `n` messages; the instant it did.
+pub async fn filled(ch: &Channel, queue: &str, n: usize) -> Result<Instant, String> {
+    let deadline = Instant::now() + STEP_TIMEOUT;
+    while Instant::now() < deadline {
+        if depth(ch, queue).await? as usize > n {
+            return Ok(Instant::now());
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    Err(format!("queue {queue} did not fill in time"))
+}
+
+/// Publishes `n` messages to `queue` through the default exchange, `WINDOW` in flight.
+pub async fn publish(
+    ch: &Channel,
+    queue: &str,
+    n: usize,
+    expiration: Option<&str>,
+) -> Result<(), String> {
+    let mut pending = Vec::with_capacity(WINDOW);
+    for _ in 0..n {
+        let mut props = BasicProperties::default();
+        if let Some(e) = expiration {
+            props = props.with_expiration(e.into());
+        }
+        let c = ch
+            .basic_publish(
+                "".into(),
+                queue.into(),
+                BasicPublishOptions::default(),
+                BODY,
+                props,
+            )
+            .await
+            .map_err(err("basic.publish"))?;
+        pending.push(c);
+        if pending.len() >= WINDOW {
+            for c in pending.drain(..) {
+                c.await.map_err(err("confirm"))?;
+            }
+        }
+    }
+    for c in pending {
+        c.await.map_err(err("confirm"))?;
+    }
+    Ok(())
+}
+
+/// Publishes a head with `head_ttl_ms` and `n` messages with a 1 ms TTL behind it to
+/// `wait`; returns the instant the head expires, when all of them are released at once.
+pub async fn release_burst(
+    ch: &Channel,
+    wait: &str,
+    head_ttl_ms: u64,
+    n: usize,
+) -> Result<Instant, String> {
+    let head_sent = Instant::now();
+    publish(ch, wait, 1, Some(&head_ttl_ms.to_string())).await?;
+    publish(ch, wait, n, Some("1")).await?;
+    let released = head_sent + Duration::from_millis(head_ttl_ms);
+    if Instant::now() >= released {
+        return Err(format!(
+            "publishing {n} messages took longer than the head's TTL ({head_ttl_ms} ms): the broker is too busy to calibrate"
+        ));
+    }
+    Ok(released)
+}
+
+/// How a consumer takes its deliveries.
+#[derive(Clone, Copy, Debug)]
+pub enum Ack {
+    /// no-ack (`ack: "auto"` in a scenario, as `replay` consumes).
+    Auto,
+    /// Manual ack, one `basic.ack` per delivery (the seed articles' consumer), with this
+    /// prefetch.
+    Each { prefetch: u16 },
+}
+
+/// A consumer on `queue` on a channel of its own (closing the channel ends it and
+/// requeues what it holds).
+pub async fn consume(
+    conn: &Connection,
+    queue: &str,
+    ack: Ack,
+) -> Result<(Channel, Consumer), String> {
+    let ch = conn.create_channel().await.map_err(err("channel"))?;
+    if let Ack::Each { prefetch } = ack {
+        ch.basic_qos(prefetch, BasicQosOptions { global: false })
+            .await
+            .map_err(err("basic.qos"))?;
+    }
+    let opts = BasicConsumeOptions {
+        no_ack: matches!(ack, Ack::Auto),
+        ..Default::default()
+    };
+    let consumer = ch
+        .basic_consume(queue.into(), "cal".into(), opts, FieldTable::default())
+        .await
+        .map_err(err("basic.consume"))?;
+    Ok((ch, consumer))
+}
+
+/// Receives `n` deliveries (n >= 1), acking each one if `ack` says so (in a task of its
+/// own, as `replay`'s consumer does, so the next delivery is read meanwhile); the
+/// instants each arrived.
+pub async fn receive(stream: &mut Consumer, n: usize, ack: Ack) -> Result<Vec<Instant>, String> {
+    receive_for(stream, n, ack, STEP_TIMEOUT).await
+}
+
+/// As [`receive`], but stops once `longest` has passed since the first delivery (the
+/// rest stay queued): a slow step is measured over a bounded time.
+pub async fn receive_for(
+    stream: &mut Consumer,
+    n: usize,
+    ack: Ack,
+    longest: Duration,
+) -> Result<Vec<Instant>, String> {
+    let mut at: Vec<Instant> = Vec::with_capacity(n);
+    for _ in 0..n {
+        if at.first().is_some_and(|t| t.elapsed() >= longest) {
+            break;
+        }
+        match tokio::time::timeout(STEP_TIMEOUT, stream.next()).await {
+            Ok(Some(Ok(d))) => {
+                at.push(Instant::now());
+                if let Ack::Each { .. } = ack {
+                    tokio::spawn(async move {
+                        let _ = d.acker.ack(BasicAckOptions { multiple: false }).await;
+                    });
+                }
+            }
+            _ => return Err("the consumer stopped receiving".into()),
+        }
+    }
+    Ok(at)
+}
+
+/// The time from the first to the last of `at`.
+pub fn span(at: &[Instant]) -> Duration {
+    match (at.first(), at.last()) {
+        (Some(a), Some(b)) => b.saturating_duration_since(*a),
+        _ => Duration::ZERO,
+    }
+}
+
+/// Deletes what calibrate declared (also after a failed step).
+pub async fn cleanup(url: &str, names: &Names) {
+    let Ok(conn) = connect(url).await else { return };
+    let p = &names.prefix;
+    for q in QUEUES {
+        if let Ok(ch) = conn.create_channel().await {
+            let _ = ch
+                .queue_delete(
+                    format!("{p}{q}").as_str().into(),
+                    QueueDeleteOptions::default(),
+                )
+                .await;
+        }
+    }
+    for x in [DLX, MDLX] {
+        if let Ok(ch) = conn.create_channel().await {
+            let _ = ch
+                .exchange_delete(
+                    format!("{p}{x}").as_str().into(),
+                    ExchangeDeleteOptions::default(),
+                )
+                .await;
+        }
+    }
+    let _ = conn.close(200, "OK".into()).await;
+}
