@@ -55,6 +55,9 @@ function playground(lang) {
 
       // A message selected: the inspector shows its path.
       await page.locator('[data-testid="log-line"][data-kind="delivered"]').first().click();
+      await page.locator('[data-testid="story-step"]').first().waitFor();
+      // ... and the engine's own events under it, unfolded.
+      await page.click('.insp-events summary');
       await page.locator('[data-testid="inspector-step"]').first().waitFor();
       await t.axe(`playground ${lang}, inspector open`);
 

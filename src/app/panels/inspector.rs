@@ -83,7 +83,9 @@ pub fn Inspector() -> impl IntoView {
                         </ol>
                         <details class="insp-events">
                             <summary>{c.tr("why_events")}</summary>
-                            <ol class="steps">
+                            // It scrolls: a keyboard user must reach it (axe's
+                            // scrollable-region-focusable).
+                            <ol class="steps" tabindex="0" aria-label=move || c.tr("why_events")>
                                 {steps
                                     .into_iter()
                                     .map(|s| {
