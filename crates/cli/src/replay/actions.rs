@@ -60,7 +60,7 @@ pub async fn act(
                 .await
             {
                 Ok(Some(m)) => {
-                    shared.delivery(&m.delivery, queue, "basic.get");
+                    shared.delivery(m.delivery, queue, "basic.get");
                     Ok(())
                 }
                 Ok(None) => Ok(()),

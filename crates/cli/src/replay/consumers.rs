@@ -127,7 +127,7 @@ pub async fn consume(
             }
         };
         if spec.ack == AckMode::Auto {
-            shared.delivery(&delivery, &spec.queue, &spec.name);
+            shared.delivery(delivery, &spec.queue, &spec.name);
             continue;
         }
         let outcome = {
@@ -179,6 +179,6 @@ pub async fn consume(
         });
         // Recorded once its answer is on its way (the replay's bookkeeping is not the
         // consumer's handling time: with prefetch 1 it would lengthen every round trip).
-        shared.delivery(&delivery, &spec.queue, &spec.name);
+        shared.delivery(delivery, &spec.queue, &spec.name);
     }
 }

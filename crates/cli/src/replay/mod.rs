@@ -41,6 +41,9 @@ mod output;
 mod recording;
 mod session;
 
+/// The header that carries a message's replay id (calibrate puts it on its messages too).
+pub use recording::ID_HEADER;
+
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};

@@ -85,7 +85,11 @@ pub fn contract(
     scale: Scale,
 ) -> Value {
     let rec = shared.rec();
-    let mut deliveries = rec.deliveries.clone();
+    let mut deliveries: Vec<Value> = rec
+        .deliveries
+        .iter()
+        .map(|d| shared.delivery_json(&rec, d))
+        .collect();
     deliveries.sort_by_key(|d| d["delivered_at_ms"].as_u64().unwrap_or(0));
     let mut out = Map::new();
     out.insert("scenario".into(), json!(scenario.name));
