@@ -13,8 +13,8 @@
 //!                behind, DLX fanout -> DLQ; time from the head's
 //!                expiry until the DLQ holds them all (passive declares)
 //! 3 delivery     one no-ack consumer drains the DLQ's N            (reported)
-//! 4 drain        that consumer stays; 40,000 are released behind  -> delivery_us
-//!                a head: time from its first delivery to its last
+//! 4 drain        a no-ack consumer, 40,000 released behind a head  -> delivery_us
+//!                on fresh queues: from its first delivery to its last
 //! 5 manual ack   the same with a consumer that acks each delivery -> ack_us (beyond
 //!                (prefetch 1,000), on a wait queue and DLQ of its    delivery_us)
 //!                own
@@ -23,7 +23,7 @@
 //!                for the previous ack, one round trip (10 s at     and ack)
 //!                most), on fresh queues of its own
 //! 7 expiry       lone messages with a 700 ms TTL, one every 50 ms, -> *_expiry_late_ms
-//!                dead-lettered to step 4's consumer: how late each
+//!                dead-lettered to step 3's consumer: how late each
 //!                arrives (10th to 90th percentile)
 //! ```
 //! classic fills `publish_us`, `dead_letter_us`, `delivery_us`, `ack_us`,
@@ -350,11 +350,19 @@ async fn measure(url: &str, names: &Names, qt: QueueType) -> Result<Figures, Str
     let delivery_per_s = BURST as f64 / delivery_time.as_secs_f64().max(1e-3);
     eprintln!("calibrate: 3 delivery: {BURST} in {delivery_time:?}");
 
-    // 4. the drain: the same consumer, fed by a second burst released behind a head;
-    // timed from the first delivery to the last, as the costs check times a drain
+    // 4. the drain: a no-ack consumer fed by a burst released behind a head, on fresh
+    // queues as a replay's are (each drain step has its own: a queue that has just taken
+    // a burst drains the next one at another pace); timed from the first delivery to the
+    // last, as the costs check times a drain
     let drain_head_ttl_ms = head_ttl_ms * (DRAIN_BURST / BURST) as u64;
-    runs::release_burst(&ch, &wait, drain_head_ttl_ms, DRAIN_BURST).await?;
-    let drain_time = runs::span(&runs::receive(&mut stream, DRAIN_BURST + 1, Ack::Auto).await?);
+    let (fwait, fdlx, fdlq) = (n("cal.fwait"), n(runs::FDLX), n("cal.fdlq"));
+    runs::declare_dlq(&ch, qt, &fdlx, &fdlq).await?;
+    runs::declare(&ch, qt, &fwait, Some(&fdlx)).await?;
+    let mut fed = runs::consume(url, &fdlq, Ack::Auto).await?;
+    runs::release_burst(&ch, &fwait, drain_head_ttl_ms, DRAIN_BURST).await?;
+    let drain_time =
+        runs::span(&runs::receive(&mut fed.stream, DRAIN_BURST + 1, Ack::Auto).await?);
+    fed.close().await;
     let drain_per_s = DRAIN_BURST as f64 / drain_time.as_secs_f64().max(1e-3);
     eprintln!("calibrate: 4 drain: {} in {drain_time:?}", DRAIN_BURST + 1);
 
@@ -375,8 +383,8 @@ async fn measure(url: &str, names: &Names, qt: QueueType) -> Result<Figures, Str
 
     // 6. prefetch 1, fed the same way: each delivery waits for the previous one's ack
     let one = Ack::Each { prefetch: 1 };
-    // Queues of its own, fresh as a replay's: on step 5's queues, which had just taken
-    // 40,000 messages, 20,000 round trips took 8.6 s where a replay's took 4.7 s.
+    // Queues of its own (on step 5's, which had just taken 40,000 messages, 20,000 round
+    // trips took 8.6 s; on fresh ones 3.4 s, a replay's 4.3-4.7 s).
     let (pwait, pdlx, pdlq) = (n("cal.pwait"), n(runs::PDLX), n("cal.pdlq"));
     runs::declare_dlq(&ch, qt, &pdlx, &pdlq).await?;
     runs::declare(&ch, qt, &pwait, Some(&pdlx)).await?;
@@ -388,7 +396,7 @@ async fn measure(url: &str, names: &Names, qt: QueueType) -> Result<Figures, Str
     eprintln!("calibrate: 6 prefetch 1: {} in {p1_time:?}", p1.len());
     p1c.close().await;
 
-    // 7. expiry lateness: lone messages into the (empty) wait queue, step 4's consumer
+    // 7. expiry lateness: lone messages into the (empty) wait queue, step 3's consumer
     // receiving them as they come
     let receiver =
         tokio::spawn(async move { runs::receive(&mut stream, EXPIRY_SAMPLES, Ack::Auto).await });

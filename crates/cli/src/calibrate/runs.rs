@@ -28,16 +28,19 @@ const POLL: Duration = Duration::from_millis(5);
 /// A 20-byte body, as in broker-costs.md.
 const BODY: &[u8] = b"delaylab-calibrate-0";
 /// The queues and the exchange a calibration declares (under its prefix).
-pub const QUEUES: [&str; 7] = [
+pub const QUEUES: [&str; 9] = [
     "cal.ingress",
     "cal.wait",
     "cal.dlq",
+    "cal.fwait",
+    "cal.fdlq",
     "cal.mwait",
     "cal.mdlq",
     "cal.pwait",
     "cal.pdlq",
 ];
 pub const DLX: &str = "cal.dlx";
+pub const FDLX: &str = "cal.fdlx";
 pub const MDLX: &str = "cal.mdlx";
 pub const PDLX: &str = "cal.pdlx";
 
@@ -317,7 +320,7 @@ pub async fn cleanup(url: &str, names: &Names) {
                 .await;
         }
     }
-    for x in [DLX, MDLX, PDLX] {
+    for x in [DLX, FDLX, MDLX, PDLX] {
         if let Ok(ch) = conn.create_channel().await {
             let _ = ch
                 .exchange_delete(
