@@ -360,8 +360,7 @@ async fn measure(url: &str, names: &Names, qt: QueueType) -> Result<Figures, Str
     runs::declare(&ch, qt, &fwait, Some(&fdlx)).await?;
     let mut fed = runs::consume(url, &fdlq, Ack::Auto).await?;
     runs::release_burst(&ch, &fwait, drain_head_ttl_ms, DRAIN_BURST).await?;
-    let drain_time =
-        runs::span(&runs::receive(&mut fed.stream, DRAIN_BURST + 1, Ack::Auto).await?);
+    let drain_time = runs::span(&runs::receive(&mut fed.stream, DRAIN_BURST + 1, Ack::Auto).await?);
     fed.close().await;
     let drain_per_s = DRAIN_BURST as f64 / drain_time.as_secs_f64().max(1e-3);
     eprintln!("calibrate: 4 drain: {} in {drain_time:?}", DRAIN_BURST + 1);
@@ -372,8 +371,7 @@ async fn measure(url: &str, names: &Names, qt: QueueType) -> Result<Figures, Str
     runs::declare(&ch, qt, &mwait, Some(&mdlx)).await?;
     let mut manual = runs::consume(url, &mdlq, each).await?;
     runs::release_burst(&ch, &mwait, drain_head_ttl_ms, DRAIN_BURST).await?;
-    let manual_time =
-        runs::span(&runs::receive(&mut manual.stream, DRAIN_BURST + 1, each).await?);
+    let manual_time = runs::span(&runs::receive(&mut manual.stream, DRAIN_BURST + 1, each).await?);
     let manual_drain_per_s = DRAIN_BURST as f64 / manual_time.as_secs_f64().max(1e-3);
     eprintln!(
         "calibrate: 5 manual ack: {} in {manual_time:?}",
