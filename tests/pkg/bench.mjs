@@ -39,8 +39,14 @@ const SIZE_GOAL_BYTES = 150 * 1000;
  * catches both regressions above.
  */
 const SIZE_BUDGET_BYTES = 380 * 1000;
-/** compare()'s module (pkg/compare/, fetched on its first call; today 399.8 KB, the size the whole package had): reported, guarded loosely. */
-const COMPARE_BUDGET_BYTES = 440 * 1000;
+/**
+ * compare()'s module (pkg/compare/, fetched on its first call; 399.8 KB when it was split
+ * out, the size the whole package had): reported, guarded loosely. It holds the whole
+ * engine, so it grew with it: scenario checks and the causes a message's story names
+ * (issues 22 and 24) made it 440.2 KB; 460 KB leaves 20 KB and still catches the whole
+ * package at opt-level 3 (+63 KB).
+ */
+const COMPARE_BUDGET_BYTES = 460 * 1000;
 const RATIO_GOAL = 1.3;
 const MESSAGES = 1_000_000;
 const TOPOLOGIES = ['dlx-per-message', 'dlx-per-queue', 'plugin'];
