@@ -369,13 +369,19 @@ pub fn Topology() -> impl IntoView {
                     .queue(&nm)
                     .map(|q| {
                         let mut t = format!("{} {}", c.tr("ready"), q.ready);
-                        // A wait queue (no consumer) that holds overdue messages says so
-                        // in the room "unacked 0" took: the line stays whole at 13 units.
-                        if q.unacked > 0 || q.overdue == 0 {
+                        // A wait queue (no consumer) that holds overdue messages, or a
+                        // queue holding messages for a delayed retry, says so in the room
+                        // "unacked 0" took: the line stays whole at 13 units.
+                        if q.unacked > 0 || (q.overdue == 0 && q.held_total == 0) {
                             t.push_str(&format!(" · {} {}", c.tr("unacked"), q.unacked));
                         }
                         if q.overdue > 0 {
                             t.push_str(&format!(" · ⚠ {} {}", c.tr("overdue"), q.overdue));
+                        }
+                        // Set aside for a delayed retry (4.3): in this queue, not ready,
+                        // not unacked; without it the box said the message was nowhere.
+                        if q.held_total > 0 {
+                            t.push_str(&format!(" · ◷ {} {}", c.tr("held"), q.held_total));
                         }
                         t
                     })

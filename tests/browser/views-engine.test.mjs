@@ -86,6 +86,10 @@ export const tests = [
       const box = await page.locator('[data-testid="node-q:orders.work"]').textContent();
       assert.match(box, /retry failed 2s–10s/);
       assert.match(box, /limit 20 \(default\)/);
+      assert.match(box, /held 1/, 'the box counts the held message too');
+      // ... in the room "unacked 0" took, whole (a longer line would be squeezed small).
+      const info = page.locator('[data-testid="node-q:orders.work"] .info');
+      assert.equal(await info.getAttribute('textLength'), null, await info.textContent());
       const requeued = (await logLines(page)).find((l) => l.kind === 'requeued');
       assert.match(requeued.detail, /held for delayed retry until 0:00:02\.000/);
       const rejected = (await logLines(page)).find((l) => l.kind === 'rejected' && /basic\.reject/.test(l.detail));
