@@ -34,6 +34,9 @@ use crate::i18n_why::say;
 use crate::lines::{ex_name, line, short, span, Level};
 use crate::track::{Entry, Track};
 
+mod causes;
+use causes::heads_behind;
+
 /// Heads one expiry names at most; a longer chain ends with "and earlier heads".
 pub const MAX_HEADS: usize = 6;
 
@@ -435,133 +438,6 @@ impl Teller<'_> {
             .filter(|e| matches!(e.ev.kind, EventKind::Delivered { copy: c, .. } if c == copy))
             .count()
     }
-
-    /// Where an enqueued copy's TTL came from, and when it expires.
-    fn ttl(
-        &self,
-        cause: &delaylab_engine::cause::Admission,
-        t_ms: u64,
-        expires_at_ms: Option<u64>,
-    ) -> String {
-        let Some(at) = expires_at_ms else {
-            return self.say("why_ttl_none", &[]);
-        };
-        let ttl = span(at.saturating_sub(t_ms));
-        let at = clock(at);
-        let v = [("ttl", ttl.as_str()), ("at", at.as_str())];
-        match cause.ttl {
-            TtlFrom::Queue => self.say("why_ttl_queue", &v),
-            TtlFrom::Both => {
-                let (q, m) = cause.more.as_ref().and_then(|m| m.ttls).unwrap_or((0, 0));
-                let (q, m) = (span(q), span(m));
-                self.say(
-                    "why_ttl_both",
-                    &[
-                        v[0],
-                        v[1],
-                        ("queue_ttl", q.as_str()),
-                        ("msg_ttl", m.as_str()),
-                    ],
-                )
-            }
-            _ => self.say("why_ttl_message", &v),
-        }
-    }
-
-    fn limit(&self, l: &LimitHit) -> Vec<String> {
-        match *l {
-            LimitHit::Length {
-                max,
-                bytes,
-                overflow,
-                by,
-            } => {
-                let by = by.map_or(String::new(), |m| label(self.track, m.0));
-                let v = [
-                    ("max", max.to_string()),
-                    ("overflow", overflow.as_str().to_string()),
-                    ("by", by),
-                ];
-                let v: Vec<(&str, &str)> = v.iter().map(|(k, x)| (*k, x.as_str())).collect();
-                vec![self.say(
-                    if bytes {
-                        "why_limit_bytes"
-                    } else {
-                        "why_limit_len"
-                    },
-                    &v,
-                )]
-            }
-            LimitHit::Delivery {
-                count,
-                limit,
-                failed_only,
-            } => {
-                let (count, limit) = (count.to_string(), limit.to_string());
-                let mut out = vec![self.say(
-                    "why_limit_delivery",
-                    &[("count", &count), ("limit", &limit)],
-                )];
-                if failed_only {
-                    out.push(self.say("why_limit_failed_only", &[]));
-                }
-                out
-            }
-        }
-    }
-
-    fn drop_cause(&self, cause: &DropCause, reason: DropReason, queue: Option<Sym>) -> Vec<String> {
-        let q = queue.map(|q| self.s(q)).unwrap_or_default();
-        match cause {
-            DropCause::Plain => match reason {
-                DropReason::Purged => vec![self.say("why_d_purged", &[])],
-                DropReason::QueueDeleted => vec![self.say("why_d_deleted", &[])],
-                DropReason::NodeLost => vec![self.say("why_d_node_lost", &[])],
-                DropReason::LostInStore => vec![self.say("why_d_lost_in_store", &[])],
-                DropReason::PluginRemoved => vec![self.say("why_d_plugin_removed", &[])],
-                _ => Vec::new(),
-            },
-            DropCause::NoDlx => vec![self.say("why_d_no_dlx", &[])],
-            DropCause::DlxMissing { dlx } => {
-                vec![self.say("why_d_dlx_missing", &[("dlx", &self.x(*dlx))])]
-            }
-            DropCause::Cycle { earlier } => vec![self.say(
-                "why_d_cycle",
-                &[("queue", &q), ("earlier", earlier.as_str())],
-            )],
-            DropCause::NoRoute { exchange } => vec![self.say(
-                "why_d_no_route",
-                &[("exchange", &self.x(*exchange)), ("keys", &self.keys)],
-            )],
-            DropCause::Limit(l) => match **l {
-                LimitHit::Length {
-                    max,
-                    bytes,
-                    overflow: overflow @ (Overflow::RejectPublish | Overflow::RejectPublishDlx),
-                    ..
-                } => {
-                    let limit = if bytes {
-                        "x-max-length-bytes"
-                    } else {
-                        "x-max-length"
-                    };
-                    vec![self.say(
-                        "why_limit_refused",
-                        &[
-                            ("limit", limit),
-                            ("max", &max.to_string()),
-                            ("overflow", overflow.as_str()),
-                        ],
-                    )]
-                }
-                _ => {
-                    let mut out = self.limit(l);
-                    out.push(self.say("why_d_no_dlx", &[]));
-                    out
-                }
-            },
-        }
-    }
 }
 
 /// How a consumer gave a message back, as the engine's `Rejected` says it.
@@ -570,44 +446,6 @@ fn rejected_how(kind: &EventKind) -> String {
         EventKind::Rejected { requeue, .. } => format!("requeue={requeue}"),
         _ => String::new(),
     }
-}
-
-/// The heads a copy waited behind, oldest first, from `last` (the head it left behind)
-/// back to the one that held the head when its TTL passed at `ttl_at_ms`, each found in
-/// that head's own `Expired`. True when earlier heads are not named: the chain is longer
-/// than [`MAX_HEADS`], or a head left otherwise than by expiring (delivered, dropped),
-/// or its events were not kept.
-fn heads_behind(
-    track: &Track,
-    queue: Sym,
-    last: HeadSpan,
-    ttl_at_ms: u64,
-) -> (Vec<HeadSpan>, bool) {
-    let mut heads = vec![last];
-    let mut earlier = false;
-    let mut cur = last;
-    while cur.from_ms > ttl_at_ms {
-        let before = track.msgs.get(&cur.msg.0).and_then(|steps| {
-            steps.iter().find_map(|s| match &s.ev.kind {
-                EventKind::Expired {
-                    queue: q, after, ..
-                } if *q == queue && s.ev.t_ms == cur.to_ms => *after,
-                _ => None,
-            })
-        });
-        match before {
-            Some(b) if heads.len() < MAX_HEADS => {
-                heads.push(b);
-                cur = b;
-            }
-            _ => {
-                earlier = true;
-                break;
-            }
-        }
-    }
-    heads.reverse();
-    (heads, earlier)
 }
 
 #[cfg(test)]
