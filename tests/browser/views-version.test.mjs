@@ -32,10 +32,15 @@ export const tests = [
       assert.match(await item.textContent(), /order\.delayed\.exchange: the delayed-message plugin cannot run on RabbitMQ 4\.3/);
       assert.match(await item.textContent(), /D27 · source: RN 4\.3\.0/);
       assert.match(await page.locator('[data-testid="written-for"]').textContent(), /3\.10–4\.2/);
+      // The Publish form names the exchange the scenario publishes to, not declared here
+      // (it went blank: a select whose value is not among its options).
+      const chosen = () => page.$eval('[data-testid="pub-exchange"]', (s) => s.selectedOptions[0]?.textContent ?? '');
+      assert.equal(await chosen(), 'order.delayed.exchange (not declared)');
       // In Chinese.
       await page.click('[data-testid="lang-zh"]');
       assert.match(await notice.textContent(), /这个场景是为 RabbitMQ 4\.2 写的/);
       assert.match(await item.textContent(), /延迟消息插件无法在 RabbitMQ 4\.3 上运行/);
+      assert.equal(await chosen(), 'order.delayed.exchange (未声明)');
       await top(page);
     },
   },

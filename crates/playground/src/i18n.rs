@@ -124,6 +124,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "bad_every" => ("Interval not understood (write 500ms, 10s, 5m)", "无法识别的间隔(例如 500ms、10s、5m)"),
         "body_too_long" => ("The body is longer than 64 KB.", "消息体超过 64 KB。"),
         "err406" => ("The broker refused this publish: a property has a value RabbitMQ does not accept (expiration must be a string of digits such as \"5000\"). It closed the channel; the message is gone.", "Broker 拒绝了这次发布:某个属性的值不被 RabbitMQ 接受(expiration 必须是数字字符串,如 \"5000\")。通道已被关闭,消息丢失。"),
+        "pub_x_missing" => ("not declared", "未声明"),
         "err404" => ("That exchange does not exist. The broker closed the channel and the message is lost.", "该交换机不存在。Broker 关闭了通道,消息丢失。"),
         "err541" => ("The delayed-message plugin could not use x-delay: it must be an integer of milliseconds, not a string. The broker closed the channel.", "延迟插件无法使用 x-delay:它必须是整数毫秒,不能是字符串。Broker 关闭了通道。"),
         "err312" => ("A mandatory message matched no queue: the broker sent it back to the publisher (basic.return).", "mandatory 消息没有匹配到任何队列:Broker 把它退回给了发布者(basic.return)。"),

@@ -54,7 +54,7 @@ pub fn Publish() -> impl IntoView {
         })
     });
     // A new scenario preselects the exchange its actions publish to and a key bound to
-    // it; what the user picks holds until the next scenario.
+    // it (declared or not); what the user picks holds until the next scenario.
     let suggested = Memo::new(move |_| {
         let _ = c.load_rev.get();
         let targets = c.targets.get_untracked();
@@ -63,7 +63,10 @@ pub fn Publish() -> impl IntoView {
             .iter()
             .find(|t| xs.iter().any(|(n, _, _)| n == *t))
             .cloned()
-            .or_else(|| xs.first().map(|x| x.0.clone()));
+            .or_else(|| xs.first().map(|x| x.0.clone()))
+            // Not declared on this version (the plugin's exchange on 4.3): still the one
+            // the scenario publishes to, named as such in the select.
+            .or_else(|| targets.first().cloned());
         match pick {
             Some(x) => {
                 let key = c.snap.with_untracked(|s| {
@@ -153,6 +156,18 @@ pub fn Publish() -> impl IntoView {
                         <option value="" selected=move || exchange.get().is_empty()>
                             "(AMQP default)"
                         </option>
+                        // The exchange the scenario publishes to, when the broker has none
+                        // of that name (refused on this version, deleted): named, so the
+                        // form does not go blank, and a publish to it gets the broker's 404.
+                        {move || {
+                            let x = exchange.get();
+                            let missing = !x.is_empty()
+                                && !exchanges.with(|l| l.iter().any(|(n, _, _)| *n == x));
+                            missing.then(|| {
+                                let text = format!("{x} ({})", c.tr("pub_x_missing"));
+                                view! { <option value=x selected=true>{text}</option> }
+                            })
+                        }}
                         {move || {
                             exchanges
                                 .get()
