@@ -101,9 +101,8 @@ pub fn main(url: &str, out: Option<&str>, broker: BrokerVersion, qt: QueueType) 
     };
     let names = Names::random();
     let result = rt.block_on(async {
-        // On a worker thread, as `replay`'s consumers run (tokio::spawn): a consumer
-        // polled from `block_on`'s own thread is woken across threads on every delivery,
-        // which with prefetch 1 (one delivery per round trip) cost it a third of its rate.
+        // On a worker thread, as `replay`'s consumers run (tokio::spawn): the same client
+        // shape as the runs it predicts.
         let (u, n) = (url.to_string(), names.clone());
         let task = tokio::spawn(async move { measure(&u, &n, qt).await });
         let r = tokio::time::timeout(STEPS * STEP_TIMEOUT, task).await;
@@ -313,7 +312,6 @@ async fn measure(url: &str, names: &Names, qt: QueueType) -> Result<Figures, Str
         .map_err(runs::err("confirm.select"))?;
     let n = |q: &str| format!("{}{q}", names.prefix);
     let (ingress, wait, dlx, dlq) = (n("cal.ingress"), n("cal.wait"), n(runs::DLX), n("cal.dlq"));
-    let (mwait, mdlx, mdlq) = (n("cal.mwait"), n(runs::MDLX), n("cal.mdlq"));
 
     // 1. publish rate with confirms
     runs::declare(&ch, qt, &ingress, None).await?;
@@ -350,49 +348,43 @@ async fn measure(url: &str, names: &Names, qt: QueueType) -> Result<Figures, Str
     let delivery_per_s = BURST as f64 / delivery_time.as_secs_f64().max(1e-3);
     eprintln!("calibrate: 3 delivery: {BURST} in {delivery_time:?}");
 
-    // 4. the drain: a no-ack consumer fed by a burst released behind a head, on fresh
-    // queues as a replay's are (each drain step has its own: a queue that has just taken
-    // a burst drains the next one at another pace); timed from the first delivery to the
-    // last, as the costs check times a drain
-    let drain_head_ttl_ms = head_ttl_ms * (DRAIN_BURST / BURST) as u64;
-    let (fwait, fdlx, fdlq) = (n("cal.fwait"), n(runs::FDLX), n("cal.fdlq"));
-    runs::declare_dlq(&ch, qt, &fdlx, &fdlq).await?;
-    runs::declare(&ch, qt, &fwait, Some(&fdlx)).await?;
-    let mut fed = runs::consume(url, &fdlq, Ack::Auto).await?;
-    runs::release_burst(&ch, &fwait, drain_head_ttl_ms, DRAIN_BURST).await?;
-    let drain_time = runs::span(&runs::receive(&mut fed.stream, DRAIN_BURST + 1, Ack::Auto).await?);
-    fed.close().await;
+    // 4. the drain: a no-ack consumer fed by a burst released behind a head; timed from
+    // the first delivery to the last, as the costs check times a drain. Steps 4 to 6 each
+    // run on fresh queues, as a replay's are (`runs::Drains`).
+    let drains = runs::Drains {
+        ch: &ch,
+        url,
+        qt,
+        prefix: &names.prefix,
+    };
+    let fed = runs::Burst {
+        head_ttl_ms: head_ttl_ms * (DRAIN_BURST / BURST) as u64,
+        n: DRAIN_BURST,
+    };
+    let drain = drains.run(runs::FED, fed, Ack::Auto, STEP_TIMEOUT).await?;
+    let drain_time = runs::span(&drain);
     let drain_per_s = DRAIN_BURST as f64 / drain_time.as_secs_f64().max(1e-3);
     eprintln!("calibrate: 4 drain: {} in {drain_time:?}", DRAIN_BURST + 1);
 
     // 5. the same drain to a consumer that acks each delivery (prefetch 1,000)
     let each = Ack::Each { prefetch: 1_000 };
-    runs::declare_dlq(&ch, qt, &mdlx, &mdlq).await?;
-    runs::declare(&ch, qt, &mwait, Some(&mdlx)).await?;
-    let mut manual = runs::consume(url, &mdlq, each).await?;
-    runs::release_burst(&ch, &mwait, drain_head_ttl_ms, DRAIN_BURST).await?;
-    let manual_time = runs::span(&runs::receive(&mut manual.stream, DRAIN_BURST + 1, each).await?);
+    let manual_time = runs::span(&drains.run(runs::MANUAL, fed, each, STEP_TIMEOUT).await?);
     let manual_drain_per_s = DRAIN_BURST as f64 / manual_time.as_secs_f64().max(1e-3);
     eprintln!(
         "calibrate: 5 manual ack: {} in {manual_time:?}",
         DRAIN_BURST + 1
     );
-    manual.close().await;
 
     // 6. prefetch 1, fed the same way: each delivery waits for the previous one's ack
     let one = Ack::Each { prefetch: 1 };
-    // Queues of its own (on step 5's, which had just taken 40,000 messages, 20,000 round
-    // trips took 8.6 s; on fresh ones 3.4 s, a replay's 4.3-4.7 s).
-    let (pwait, pdlx, pdlq) = (n("cal.pwait"), n(runs::PDLX), n("cal.pdlq"));
-    runs::declare_dlq(&ch, qt, &pdlx, &pdlq).await?;
-    runs::declare(&ch, qt, &pwait, Some(&pdlx)).await?;
-    let mut p1c = runs::consume(url, &pdlq, one).await?;
-    runs::release_burst(&ch, &pwait, head_ttl_ms, P1_COUNT).await?;
-    let p1 = runs::receive_for(&mut p1c.stream, P1_COUNT + 1, one, P1_LONGEST).await?;
+    let burst = runs::Burst {
+        head_ttl_ms,
+        n: P1_COUNT,
+    };
+    let p1 = drains.run(runs::PREFETCH1, burst, one, P1_LONGEST).await?;
     let p1_time = runs::span(&p1);
     let prefetch1_per_s = (p1.len() - 1) as f64 / p1_time.as_secs_f64().max(1e-3);
     eprintln!("calibrate: 6 prefetch 1: {} in {p1_time:?}", p1.len());
-    p1c.close().await;
 
     // 7. expiry lateness: lone messages into the (empty) wait queue, step 3's consumer
     // receiving them as they come

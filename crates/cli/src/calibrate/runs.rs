@@ -27,22 +27,46 @@ pub const STEP_TIMEOUT: Duration = Duration::from_secs(60);
 const POLL: Duration = Duration::from_millis(5);
 /// A 20-byte body, as in broker-costs.md.
 const BODY: &[u8] = b"delaylab-calibrate-0";
-/// The queues and the exchange a calibration declares (under its prefix).
-pub const QUEUES: [&str; 9] = [
-    "cal.ingress",
-    "cal.wait",
-    "cal.dlq",
-    "cal.fwait",
-    "cal.fdlq",
-    "cal.mwait",
-    "cal.mdlq",
-    "cal.pwait",
-    "cal.pdlq",
-];
+/// The queues a calibration declares (under its prefix), besides its fed drains'.
+pub const QUEUES: [&str; 3] = ["cal.ingress", "cal.wait", "cal.dlq"];
 pub const DLX: &str = "cal.dlx";
-pub const FDLX: &str = "cal.fdlx";
-pub const MDLX: &str = "cal.mdlx";
-pub const PDLX: &str = "cal.pdlx";
+
+/// One fed drain's fresh queues: a wait queue dead-lettering through a fanout exchange
+/// to a DLQ its consumer drains.
+#[derive(Clone, Copy, Debug)]
+pub struct DrainQueues {
+    pub wait: &'static str,
+    pub dlx: &'static str,
+    pub dlq: &'static str,
+}
+
+/// Steps 4 (no-ack), 5 (acking each, prefetch 1,000) and 6 (prefetch 1): each on queues
+/// of its own. A queue that has just taken a burst drains the next one at another pace
+/// (prefetch 1 on step 5's queues: 20,000 round trips in 8.4-9.5 s; on fresh ones 3.4-4.8
+/// s, a replay's 4.2-4.7 s).
+pub const FED: DrainQueues = DrainQueues {
+    wait: "cal.fwait",
+    dlx: "cal.fdlx",
+    dlq: "cal.fdlq",
+};
+pub const MANUAL: DrainQueues = DrainQueues {
+    wait: "cal.mwait",
+    dlx: "cal.mdlx",
+    dlq: "cal.mdlq",
+};
+pub const PREFETCH1: DrainQueues = DrainQueues {
+    wait: "cal.pwait",
+    dlx: "cal.pdlx",
+    dlq: "cal.pdlq",
+};
+const DRAINS: [DrainQueues; 3] = [FED, MANUAL, PREFETCH1];
+
+/// A burst: `n` messages behind a head with `head_ttl_ms`.
+#[derive(Clone, Copy, Debug)]
+pub struct Burst {
+    pub head_ttl_ms: u64,
+    pub n: usize,
+}
 
 /// The queue type calibrated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,10 +253,8 @@ pub enum Ack {
     Each { prefetch: u16 },
 }
 
-/// A consumer on `queue`, on a connection of its own as `replay`'s consumers are (a
-/// consumer sharing the publisher's connection took 20,000 prefetch-1 round trips in
-/// 7.0 s where replay's own-connection consumer took 3.7 s on the same broker), with one
-/// channel (closing it ends the consumer and requeues what it holds).
+/// A consumer on `queue`, on a connection of its own as `replay`'s consumers are, with
+/// one channel (closing the connection ends the consumer and requeues what it holds).
 pub struct Consuming {
     pub conn: Connection,
     pub stream: Consumer,
@@ -261,6 +283,40 @@ pub async fn consume(url: &str, queue: &str, ack: Ack) -> Result<Consuming, Stri
         .await
         .map_err(err("basic.consume"))?;
     Ok(Consuming { conn, stream })
+}
+
+/// What every fed drain of one calibration shares: the publishing channel, the broker's
+/// URL (each consumer connects on its own), the queue type and the run's name prefix.
+pub struct Drains<'a> {
+    pub ch: &'a Channel,
+    pub url: &'a str,
+    pub qt: QueueType,
+    pub prefix: &'a str,
+}
+
+impl Drains<'_> {
+    /// A fed drain on fresh queues `q`: declares them, attaches a consumer taking
+    /// deliveries as `ack` says, releases `burst` behind its head, and receives the head
+    /// and the burst (for `longest` at most from the first delivery); the instants each
+    /// arrived.
+    pub async fn run(
+        &self,
+        q: DrainQueues,
+        burst: Burst,
+        ack: Ack,
+        longest: Duration,
+    ) -> Result<Vec<Instant>, String> {
+        let [wait, dlx, dlq] = [q.wait, q.dlx, q.dlq].map(|x| format!("{}{x}", self.prefix));
+        declare_dlq(self.ch, self.qt, &dlx, &dlq).await?;
+        declare(self.ch, self.qt, &wait, Some(&dlx)).await?;
+        let mut c = consume(self.url, &dlq, ack).await?;
+        let got = match release_burst(self.ch, &wait, burst.head_ttl_ms, burst.n).await {
+            Ok(_) => receive_for(&mut c.stream, burst.n + 1, ack, longest).await,
+            Err(e) => Err(e),
+        };
+        c.close().await;
+        got
+    }
 }
 
 /// Receives `n` deliveries (n >= 1), acking each one if `ack` says so (in a task of its
@@ -310,7 +366,8 @@ pub fn span(at: &[Instant]) -> Duration {
 pub async fn cleanup(url: &str, names: &Names) {
     let Ok(conn) = connect(url).await else { return };
     let p = &names.prefix;
-    for q in QUEUES {
+    let drained = DRAINS.iter().flat_map(|d| [d.wait, d.dlq]);
+    for q in QUEUES.into_iter().chain(drained) {
         if let Ok(ch) = conn.create_channel().await {
             let _ = ch
                 .queue_delete(
@@ -320,7 +377,7 @@ pub async fn cleanup(url: &str, names: &Names) {
                 .await;
         }
     }
-    for x in [DLX, FDLX, MDLX, PDLX] {
+    for x in std::iter::once(DLX).chain(DRAINS.iter().map(|d| d.dlx)) {
         if let Ok(ch) = conn.create_channel().await {
             let _ = ch
                 .exchange_delete(
