@@ -61,6 +61,11 @@ fn value(v: &FieldValue) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        // amqp091-go sends a time.Time as a timestamp (whole seconds).
+        FieldValue::Timestamp(s) => format!("time.Unix({s}, 0)"),
+        FieldValue::Decimal { scale, value } => {
+            format!("amqp.Decimal{{Scale: {scale}, Value: {}}}", *value as i32)
+        }
     }
 }
 

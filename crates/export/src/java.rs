@@ -76,6 +76,12 @@ pub fn value(v: &FieldValue) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        // The Java client sends a Date as a timestamp and a BigDecimal as a decimal.
+        FieldValue::Timestamp(s) => format!("new java.util.Date({s}L * 1000L)"),
+        FieldValue::Decimal { scale, value } => format!(
+            "new java.math.BigDecimal({})",
+            q(&delaylab_engine::value::decimal_text(*scale, *value))
+        ),
     }
 }
 

@@ -62,6 +62,11 @@ fn value(v: &FieldValue) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        // amqplib's typed values.
+        FieldValue::Timestamp(s) => format!("{{ '!': 'timestamp', value: {s} }}"),
+        FieldValue::Decimal { scale, value } => {
+            format!("{{ '!': 'decimal', value: {{ places: {scale}, digits: {value} }} }}")
+        }
     }
 }
 

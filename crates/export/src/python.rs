@@ -6,7 +6,7 @@ use delaylab_engine::scenario::{
     AckMode, Action, ActionKind, BindingDef, ConsumerSpec, Declare, Delete, DestinationKind,
     ExchangeDef, OutcomePlan, PublishSpec, QueueDef,
 };
-use delaylab_engine::value::FieldValue;
+use delaylab_engine::value::{decimal_text, FieldValue};
 
 use crate::args::Arg;
 use crate::header;
@@ -56,6 +56,13 @@ pub fn value(v: &FieldValue) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        // pika sends a datetime as a timestamp and a Decimal as a decimal.
+        FieldValue::Timestamp(s) => {
+            format!("datetime.datetime.fromtimestamp({s}, datetime.timezone.utc)")
+        }
+        FieldValue::Decimal { scale, value } => {
+            format!("decimal.Decimal({})", q(&decimal_text(*scale, *value)))
+        }
     }
 }
 

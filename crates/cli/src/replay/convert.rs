@@ -25,6 +25,13 @@ pub fn to_amqp(v: &FieldValue) -> AMQPValue {
             items.iter().map(to_amqp).collect::<Vec<_>>(),
         )),
         FieldValue::Table(t) => AMQPValue::FieldTable(to_table(t)),
+        FieldValue::Timestamp(s) => AMQPValue::Timestamp(*s),
+        FieldValue::Decimal { scale, value } => {
+            AMQPValue::DecimalValue(lapin::types::DecimalValue {
+                scale: *scale,
+                value: *value,
+            })
+        }
     }
 }
 

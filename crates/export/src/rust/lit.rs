@@ -51,6 +51,10 @@ pub(super) fn value(v: &FieldValue) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        FieldValue::Timestamp(s) => format!("AMQPValue::Timestamp({s})"),
+        FieldValue::Decimal { scale, value } => format!(
+            "AMQPValue::DecimalValue(lapin::types::DecimalValue {{ scale: {scale}, value: {value} }})"
+        ),
     }
 }
 
