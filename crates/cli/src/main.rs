@@ -63,7 +63,7 @@ enum Cmd {
         /// Write every engine event as one JSON line to this file.
         #[arg(long)]
         trace: Option<String>,
-        /// RabbitMQ version profile (3.10, 3.13, 4.0, 4.1, 4.2, 4.3), overriding the file's `broker`.
+        /// RabbitMQ version profile (3.10, 3.13, 4.0, 4.1, 4.2, 4.3, 4.4), overriding the file's `broker`.
         #[arg(long)]
         broker: Option<String>,
         /// Broker costs: ideal, measured, or a cost file from `calibrate` (overrides the scenario's `costs`).
