@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! delaylab run SCENARIO.json [--format json|text] [--trace FILE.jsonl]
-//! delaylab bench --messages N --topology dlx-per-message|dlx-per-queue|plugin [--format json]
+//! delaylab bench --messages N --topology dlx-per-message|dlx-per-queue|plugin|qq-delivery-time [--format json]
 //! delaylab replay SCENARIO.json --amqp URL [--time-scale F] [--broker V] | --check
 //! delaylab calibrate --amqp URL [--out FILE] [--broker V] [--queue-type classic|quorum]
 //! delaylab diff A.json B.json [--tolerance-ms N]
