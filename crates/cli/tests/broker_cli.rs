@@ -53,7 +53,7 @@ fn bad_broker_exits_2_naming_the_option_and_the_versions() {
     assert!(out.is_empty());
     assert_eq!(
         err.trim(),
-        "--broker: unknown RabbitMQ version \"5.0\"; expected \"3.10\", \"3.13\", \"4.0\", \"4.1\", \"4.2\" or \"4.3\""
+        "--broker: unknown RabbitMQ version \"5.0\"; expected \"3.10\", \"3.13\", \"4.0\", \"4.1\", \"4.2\", \"4.3\" or \"4.4\""
     );
     let w = root("scenarios/workloads/reminder-ladder.json");
     let (code, _, err) = delaylab(&["compare", &w, "--broker", "4"]);
@@ -66,11 +66,11 @@ fn a_bad_broker_field_names_its_json_path() {
     let dir = std::env::temp_dir().join(format!("delaylab-broker-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("s.json");
-    std::fs::write(&f, r#"{"broker": "4.4"}"#).unwrap();
+    std::fs::write(&f, r#"{"broker": "4.5"}"#).unwrap();
     let (code, _, err) = delaylab(&["run", f.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("broker: unknown RabbitMQ version \"4.4\""),
+        err.contains("broker: unknown RabbitMQ version \"4.5\""),
         "{err}"
     );
 }
