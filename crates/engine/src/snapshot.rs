@@ -16,8 +16,6 @@ use crate::sim::Sim;
 
 pub const MAX_ENTRIES: usize = 60;
 pub const MAX_DELAYED: usize = 60;
-/// Overdue messages are counted among this many from the head (a bound on the scan).
-pub const OVERDUE_SCAN: usize = 20_000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
@@ -74,7 +72,8 @@ pub struct QueueView {
     pub ready: u64,
     pub unacked: u64,
     pub ready_bytes: u64,
-    /// Messages whose expiry has passed but which wait behind the head (capped scan).
+    /// Messages whose expiry has passed but which wait behind the head: exact at any
+    /// size (`Queue::overdue`, an index by expiry, not a scan).
     pub overdue: u64,
     /// The first ready messages, head first.
     pub head: Vec<EntryView>,
@@ -232,12 +231,7 @@ fn exchanges(sim: &Sim) -> Vec<ExchangeView> {
 fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
     let syms = sim.symbols();
     let r = &q.rules;
-    let head_copy = q.head().map(|h| h.copy);
-    let overdue = q
-        .iter_ready()
-        .take(OVERDUE_SCAN)
-        .filter(|e| Some(e.copy) != head_copy && e.expires_at_ms != NEVER && e.expires_at_ms <= now)
-        .count() as u64;
+    let overdue = q.overdue(now);
     QueueView {
         name: syms.str(q.name).to_string(),
         quorum: r.kind == QueueKind::Quorum,
