@@ -14,7 +14,7 @@
 
 use std::rc::Rc;
 
-use crate::cause::{Admission, DropCause, HeadSpan, LateCause, LimitHit, ReturnCause};
+use crate::cause::{Admission, DropCause, HeadSpan, LateCause, LimitHit, ReturnCause, ReturnCount};
 
 use crate::amqp::{Cause, ErrorScope, Subject};
 use crate::death::Reason;
@@ -175,6 +175,9 @@ pub enum EventKind {
         /// 4.3 delayed retry (D16): the message is set aside, not deliverable, until this
         /// time; `None` when it is ready at once. Not in any output (traces unchanged).
         held_until_ms: Option<u64>,
+        /// A quorum queue with a delivery limit: whether this return counted toward it,
+        /// and where the count stands (not in any output).
+        count: Option<ReturnCount>,
     },
     ConsumerAttached {
         consumer: ConsumerId,

@@ -28,7 +28,7 @@
 //! ```
 
 use super::Sim;
-use crate::cause::LimitHit;
+use crate::cause::{LimitHit, ReturnCount};
 use crate::death::Reason;
 use crate::event::EventKind;
 use crate::ids::QueueId;
@@ -67,6 +67,7 @@ impl Sim {
                 copy: entry.copy,
                 queue: qname,
                 held_until_ms: None,
+                count: None,
             });
             self.queue_mut(qid).expect("queue").requeue_in_place(entry);
             return;
@@ -91,6 +92,12 @@ impl Sim {
             let copy = Some(entry.copy);
             return self.dead_letter(qid, entry.msg, Reason::DeliveryLimit, copy, Some(hit));
         }
+        let count = limit.map(|limit| ReturnCount {
+            counted: failed || profile.return_counting != ReturnCounting::FailedOnly,
+            count: counter,
+            limit,
+            failed_only: profile.return_counting == ReturnCounting::FailedOnly,
+        });
         let now = self.now_ms();
         // 4.3 delayed retry: whether this return is set aside, and until when (said on
         // the event, so a view can show the hold without re-deriving the rule).
@@ -107,6 +114,7 @@ impl Sim {
             copy: entry.copy,
             queue: qname,
             held_until_ms,
+            count,
         });
         let q = self.queue_mut(qid).expect("queue");
         if let Some(ready_at) = held_until_ms {
