@@ -17,7 +17,7 @@ pub const LOG_CAP: usize = 5000;
 /// Messages whose whole path is kept for the inspector (by publish order).
 pub const TRACK_MSGS: u32 = 20_000;
 /// Steps kept per tracked message (a retry loop can go round many times).
-const MAX_STEPS: usize = 200;
+pub const MAX_STEPS: usize = 200;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum MoveKind {
