@@ -40,6 +40,9 @@ pub struct ExchangeView {
     pub internal: bool,
     pub bindings: Vec<BindingView>,
     pub messages_delayed: u64,
+    /// Every publish through it is refused (code, RabbitMQ's text): a delayed exchange
+    /// kept after an upgrade to a version without the plugin (`Sim::refuses_publishes`).
+    pub refusing: Option<(u16, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -224,6 +227,7 @@ fn exchanges(sim: &Sim) -> Vec<ExchangeView> {
                 })
                 .collect(),
             messages_delayed: counts.get(&x.name).copied().unwrap_or(0),
+            refusing: sim.refuses_publishes(x).map(|e| (e.code, e.text)),
         })
         .collect()
 }
