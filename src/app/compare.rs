@@ -233,7 +233,7 @@ pub fn Compare() -> impl IntoView {
     let mode = RwSignal::new(Mode::Topologies);
     // The two versions picked; None = the default pair for the loaded scenario's version.
     let picked = RwSignal::new([None::<BrokerVersion>; 2]);
-    let own = super::version::current(c);
+    let own = super::version::of_scenario(c);
     let versions = move || {
         let d = default_pair(own.get());
         let p = picked.get();

@@ -17,6 +17,30 @@ pub enum Why {
     Switched,
 }
 
+/// Versions as a reader takes them in: runs of neighbours as ranges, oldest first
+/// (`3.10–4.2`, `4.0–4.2, 4.4`, `4.3`), over `BrokerVersion::ALL`'s order.
+pub fn versions_text(v: &[BrokerVersion]) -> String {
+    let all = BrokerVersion::ALL;
+    let mut runs: Vec<(BrokerVersion, BrokerVersion)> = Vec::new();
+    for x in all.iter().filter(|x| v.contains(x)) {
+        let i = all.iter().position(|a| a == x).expect("in ALL");
+        match runs.last_mut() {
+            Some(r) if i > 0 && all[i - 1] == r.1 => r.1 = *x,
+            _ => runs.push((*x, *x)),
+        }
+    }
+    runs.iter()
+        .map(|(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}–{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The notice's first sentence.
 pub fn heading(
     lang: Lang,
@@ -177,6 +201,15 @@ mod tests {
     use delaylab_engine::scenario::load_str;
     use delaylab_engine::version::impact::impact;
     use BrokerVersion::*;
+
+    #[test]
+    fn versions_read_as_ranges_of_neighbours() {
+        assert_eq!(versions_text(&[V3_10, V3_13, V4_0, V4_1, V4_2]), "3.10–4.2");
+        assert_eq!(versions_text(&[V4_0, V4_1, V4_2]), "4.0–4.2");
+        assert_eq!(versions_text(&[V3_10, V4_0, V4_3]), "3.10, 4.0, 4.3");
+        assert_eq!(versions_text(&[V4_3]), "4.3");
+        assert_eq!(versions_text(&[]), "");
+    }
 
     #[test]
     fn the_plugin_preset_on_4_3_says_the_exchange_is_refused_with_rabbitmqs_text() {

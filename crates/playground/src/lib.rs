@@ -13,6 +13,7 @@
 //!   back but user inputs.
 
 pub mod chart;
+pub mod checks_elsewhere;
 pub mod checks_run;
 pub mod checks_view;
 pub mod checks_words;
@@ -33,6 +34,7 @@ pub mod impact_words;
 pub mod late_dots;
 pub mod lines;
 pub mod node_id;
+pub mod outcome;
 pub mod pacer;
 pub mod per_load;
 pub mod presets;

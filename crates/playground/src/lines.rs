@@ -331,7 +331,13 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
         EventKind::NodeUp => (String::new(), String::new()),
         EventKind::BrokerUpgraded { from, to, text } => {
             level = Level::Warn;
-            (format!("RabbitMQ {from} → {to}"), text.to_string())
+            // The same version on both sides (a restart, or a refused downgrade): no arrow.
+            let place = if from == to {
+                format!("RabbitMQ {to}")
+            } else {
+                format!("RabbitMQ {from} → {to}")
+            };
+            (place, text.to_string())
         }
         EventKind::Order(o) => {
             // The lab's fields as "name value" pairs (its words are its own).

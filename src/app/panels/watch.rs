@@ -28,13 +28,13 @@ pub fn Watch() -> impl IntoView {
     let c = ctx();
     let checked_open = RwSignal::new(false);
     let version = crate::app::version::current(c);
-    // Written for other versions: the texts say so, next to the notice of what changes.
+    // Written for other versions than the one it runs on (loaded so, or switched): the
+    // texts say so, next to the notice of what changes.
+    let named = crate::app::version::of_scenario(c);
     let written_for = move || {
-        let off = c.notice.with(|n| {
-            n.as_ref()
-                .is_some_and(|n| n.why == delaylab_playground::impact_words::Why::WrittenFor)
-        });
-        off.then(|| c.runner.with_value(|r| r.scenario.written_for()))
+        let on = named.get();
+        let w = c.runner.with_value(|r| r.scenario.written_for());
+        (!w.contains(&on)).then_some(w)
     };
     view! {
         <section class="panel watch" aria-labelledby="watch-h">
@@ -54,7 +54,7 @@ pub fn Watch() -> impl IntoView {
                 {move || {
                     written_for()
                         .map(|v| {
-                            let range = versions_range(&v);
+                            let range = delaylab_playground::impact_words::versions_text(&v);
                             let label = if c.lang.get() == Lang::Zh {
                                 format!("(为 RabbitMQ {range} 编写)")
                             } else {
@@ -65,9 +65,17 @@ pub fn Watch() -> impl IntoView {
                 }}
                 {move || c.meta_texts().description}
             </p>
-            // Nothing to watch: no line at all (a bare label says nothing).
+            // Nothing to watch: no line at all (a bare label says nothing). On a version
+            // the lesson is not written for, the written timeline is labelled with the
+            // versions it holds on, and this run's own outcome follows, from its events.
             {move || {
                 let texts = c.meta_texts();
+                let label = match written_for() {
+                    Some(v) => c
+                        .tr("what_to_watch_on")
+                        .replace("{on}", &delaylab_playground::impact_words::versions_text(&v)),
+                    None => c.tr("what_to_watch").to_string(),
+                };
                 texts
                     .has_watch()
                     .then(|| {
@@ -75,13 +83,28 @@ pub fn Watch() -> impl IntoView {
                             <p class="watch-text" data-testid="watch">
                                 <strong>
                                     <span aria-hidden="true">"◉ "</span>
-                                    {c.tr("what_to_watch")}
+                                    {label}
                                 </strong>
                                 " "
                                 {texts.watch}
                             </p>
                         }
                     })
+            }}
+            {move || {
+                written_for().map(|_| {
+                    let _ = c.rev.get();
+                    let v = named.get();
+                    let lang = c.lang.get();
+                    let said = c.runner.with_value(|r| r.track.tally.words(lang));
+                    view! {
+                        <p class="watch-text this-run" data-testid="this-run" role="status">
+                            <strong>{c.tr("this_run_on").replace("{v}", v.as_str())}</strong>
+                            " "
+                            {said}
+                        </p>
+                    }
+                })
             }}
             <QuickPublishRow />
             {move || {
@@ -110,15 +133,6 @@ pub fn Watch() -> impl IntoView {
                     })
             }}
         </section>
-    }
-}
-
-/// `3.10 to 4.2`, or `4.3`.
-fn versions_range(v: &[BrokerVersion]) -> String {
-    match (v.first(), v.last()) {
-        (Some(a), Some(b)) if a != b => format!("{a}–{b}"),
-        (Some(a), _) => a.to_string(),
-        _ => String::new(),
     }
 }
 
