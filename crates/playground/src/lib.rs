@@ -21,6 +21,7 @@ pub mod checks_zh;
 pub mod clock;
 pub mod code_highlight;
 pub mod compare;
+pub mod compare_parting;
 pub mod consumer_form;
 pub mod edit_rules;
 pub mod embed_size;
