@@ -121,17 +121,6 @@ pub fn VersionPicker() -> impl IntoView {
     }
 }
 
-/// The badge's words for `v`: "Checked against a live RabbitMQ 4.3.6" for a version the
-/// conformance suite runs on live (`BrokerVersion::live_checked`), else where its rules
-/// come from.
-pub fn badge_text(c: Ctx, v: BrokerVersion) -> String {
-    if v.live_checked() {
-        c.tr("ver_badge_live").replace("{v}", v.patch_release())
-    } else {
-        format!("{}: {}", v.label(), c.tr("ver_badge"))
-    }
-}
-
 /// The notes of a version other than 3.10: each applied difference with its row, whether
 /// it was seen on a live broker of this version or read in the source, its source and
 /// how it is known (the note texts are the engine's, in English).

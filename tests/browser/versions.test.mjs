@@ -1,6 +1,6 @@
-// The RabbitMQ version selector and the badge (issues 12, 23): 3.10, 4.0 and 4.3 are
-// checked against live brokers (3.10.8, 4.0.5, 4.3.6) and say so; 3.13, 4.1 and 4.2 say
-// their rules come from RabbitMQ's source and release notes. The notes mark each
+// The RabbitMQ version selector and the badge (issues 12, 23, 29): 3.10, 4.0 and 4.3 are
+// checked against live brokers (3.10.8, 4.0.5, 4.3.6) and the badge says what of this
+// scenario was; 3.13, 4.1 and 4.2 say their rules come from RabbitMQ's source. The notes mark each
 // difference seen live or read in the source, and a change of version reloads the
 // scenario on it and goes into the share link.
 const badge = '[data-testid="checked-badge"]';
@@ -42,9 +42,9 @@ export const tests = [
       await t.goto('#poison-message-3-10-vs-4-0', { ready: '[data-testid="app"]' });
       await t.page.waitForFunction((sel) => document.querySelector(sel)?.value === '4.0', picker);
       await t.page.selectOption(picker, '4.2');
-      await t.page.waitForFunction((sel) => /source and release notes/.test(document.querySelector(sel)?.textContent ?? ''), badge);
+      await t.page.waitForFunction((sel) => /from RabbitMQ's source/.test(document.querySelector(sel)?.textContent ?? ''), badge);
       const text = await t.page.locator(badge).textContent();
-      t.assert.match(text, /RabbitMQ 4\.2 \(4\.2\.9\): From RabbitMQ's source and release notes/);
+      t.assert.match(text, /RabbitMQ 4\.2\.9: from RabbitMQ's source, not checked against a live broker/);
       t.assert.doesNotMatch(text, /Checked against/);
       await t.page.click(badge);
       const notes = t.page.locator('[data-testid="version-notes"] li');
@@ -60,7 +60,7 @@ export const tests = [
       await t.page.click('[data-testid="lang-zh"]');
       await t.page.waitForFunction((sel) => /已对照真实的 RabbitMQ 4\.3\.6 验证/.test(document.querySelector(sel)?.textContent ?? ''), badge);
       await t.page.selectOption(picker, '4.1');
-      await t.page.waitForFunction((sel) => /依据 RabbitMQ 的源码与发布说明/.test(document.querySelector(sel)?.textContent ?? ''), badge);
+      await t.page.waitForFunction((sel) => /RabbitMQ 4\.1\.8:依据 RabbitMQ 源码,未对照真实 Broker 验证/.test(document.querySelector(sel)?.textContent ?? ''), badge);
       await t.page.click('[data-testid="lang-en"]');
     },
   },

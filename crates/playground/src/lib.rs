@@ -34,6 +34,7 @@ pub mod i18n_why;
 pub mod impact_words;
 pub mod late_dots;
 pub mod lines;
+pub mod live_words;
 pub mod node_id;
 pub mod outcome;
 pub mod pacer;
