@@ -245,6 +245,12 @@ impl Sim {
         &self.limits
     }
 
+    /// Message ids handed out so far: the next message published is this + 1 (what a
+    /// publish form names its `{n}` after, so "#4" is "order-4").
+    pub fn messages_so_far(&self) -> u32 {
+        self.next_msg
+    }
+
     pub fn events_so_far(&self) -> u64 {
         self.event_count
     }
