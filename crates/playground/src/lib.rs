@@ -39,6 +39,7 @@ pub mod node_id;
 pub mod outcome;
 pub mod pacer;
 pub mod per_load;
+pub mod preset_links;
 pub mod presets;
 pub mod presets_zh;
 pub mod publish_form;

@@ -3,6 +3,7 @@
 //! publish into needs first. A scenario with nothing to watch shows no what-to-watch line.
 
 use delaylab_engine::version::BrokerVersion;
+use delaylab_playground::preset_links::{self, Part};
 use delaylab_playground::presets::SANDBOX_ID;
 use delaylab_playground::quick_publish::{self, QuickPublish};
 use leptos::prelude::*;
@@ -86,7 +87,7 @@ pub fn Watch() -> impl IntoView {
                                     {label}
                                 </strong>
                                 " "
-                                {texts.watch}
+                                {linked(c, &texts.watch)}
                             </p>
                         }
                     })
@@ -134,6 +135,30 @@ pub fn Watch() -> impl IntoView {
             }}
         </section>
     }
+}
+
+/// A text with the names of other presets as links that load them ("see Head-of-line
+/// blocking"), in the page's language.
+fn linked(c: crate::app::Ctx, text: &str) -> impl IntoView {
+    let lang = c.lang.get();
+    let own = c.preset.get();
+    let names: Vec<(String, String)> = c.presets.with_value(|ps| {
+        ps.iter()
+            .map(|p| (p.id.clone(), crate::app::preset_texts(lang, p).name))
+            .collect()
+    });
+    preset_links::split(text, &names, &own)
+        .into_iter()
+        .map(|part| match part {
+            Part::Text(t) => t.into_any(),
+            Part::Preset { id, name } => view! {
+                <button class="link" data-testid="preset-link" data-preset=id.clone() on:click=move |_| c.load(&id)>
+                    {name}
+                </button>
+            }
+            .into_any(),
+        })
+        .collect_view()
 }
 
 /// Publish buttons for a scenario made to publish into (the sandbox): one per wait
