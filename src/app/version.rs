@@ -180,10 +180,16 @@ pub fn VersionNotice() -> impl IntoView {
                 .iter()
                 .map(|i| {
                     let words = impact_words::words(lang, i, n.to);
+                    let how = impact_words::how_known(lang, i, n.to);
+                    // Words for people; the row and its source code stay one click away.
                     let source = impact_words::source(lang, i);
                     view! {
                         <li data-testid="notice-item" data-row=i.row>
-                            {words} " " <span class="muted">"(" {source} ")"</span>
+                            {words} " " <span class="muted" data-testid="notice-how">"(" {how} ")"</span>
+                            <details class="note-src">
+                                <summary>{c.tr("source_detail")}</summary>
+                                <span class="muted">{source}</span>
+                            </details>
                         </li>
                     }
                 })

@@ -93,6 +93,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "gallery_hint" => ("One click loads a scenario; then press Play or jump to a time.", "点击加载场景,然后按播放或跳转到某个时间。"),
         "scenario" => ("Scenario", "场景"),
         "what_to_watch" => ("What to watch:", "观察要点:"),
+        "source_detail" => ("source", "来源"),
         "parting_at" => ("The runs part at {t}, after {n} events in common:", "两次运行在 {t} 分道扬镳,此前有 {n} 个相同的事件:"),
         "parting_never" => ("The two runs do the same to the end ({n} events).", "两次运行直到结束都相同(共 {n} 个事件)。"),
         "parting_same_so_far" => ("The two runs do the same for their first {n} events (compared no further).", "两次运行的前 {n} 个事件相同(未再往后比较)。"),

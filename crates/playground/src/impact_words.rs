@@ -185,6 +185,20 @@ pub fn words(lang: Lang, i: &Impact, to: BrokerVersion) -> String {
 }
 
 /// Where the difference comes from, as the notice prints it after the words.
+/// How a difference is known, in words: seen on a live broker of `to` (the conformance
+/// suite), or read in RabbitMQ's source and release notes.
+pub fn how_known(lang: Lang, i: &Impact, to: BrokerVersion) -> String {
+    let live = i.confidence == delaylab_engine::version::Confidence::LiveChecked;
+    match (live, lang) {
+        (true, Lang::En) => format!("seen on a live RabbitMQ {}", to.patch_release()),
+        (true, Lang::Zh) => format!("已在真实的 RabbitMQ {} 上看到", to.patch_release()),
+        (false, Lang::En) => "read in RabbitMQ's source and release notes".to_string(),
+        (false, Lang::Zh) => "来自 RabbitMQ 的源码与发布说明".to_string(),
+    }
+}
+
+/// The row and its source as the version notes cite them (`D27 · source: RN 4.3.0
+/// (release notes)`): a detail for who wants to check, not the sentence itself.
 pub fn source(lang: Lang, i: &Impact) -> String {
     let label = if lang == Lang::Zh { "来源" } else { "source" };
     format!(
