@@ -49,7 +49,9 @@ pub fn split(text: &str, presets: &[(String, String)], own: &str) -> Vec<Part> {
                     .map(|at| (from + at, name.len(), id, name))
             })
             .min_by_key(|(at, len, _, _)| (*at, usize::MAX - len));
-        let Some((at, len, id, name)) = next else { break };
+        let Some((at, len, id, name)) = next else {
+            break;
+        };
         if !referred(&text[..at]) {
             from = at + len;
             continue;
@@ -77,8 +79,14 @@ mod tests {
     fn presets() -> Vec<(String, String)> {
         [
             ("head-of-line-blocking", "Head-of-line blocking"),
-            ("after-plugin-delays-on-4-3", "After the plugin: delays on 4.3"),
-            ("upgrade", "Upgrading to 4.3 with orders waiting in the delayed exchange"),
+            (
+                "after-plugin-delays-on-4-3",
+                "After the plugin: delays on 4.3",
+            ),
+            (
+                "upgrade",
+                "Upgrading to 4.3 with orders waiting in the delayed exchange",
+            ),
             ("short", "Short"),
         ]
         .iter()
@@ -105,15 +113,26 @@ mod tests {
             &presets(),
             "x",
         );
-        assert_eq!(two.iter().filter(|p| matches!(p, Part::Preset { .. })).count(), 2);
+        assert_eq!(
+            two.iter()
+                .filter(|p| matches!(p, Part::Preset { .. }))
+                .count(),
+            2
+        );
         // Its own name, and a name no "see" refers to, are words.
         assert_eq!(
-            split("see Head-of-line blocking. Short.", &presets(), "head-of-line-blocking"),
+            split(
+                "see Head-of-line blocking. Short.",
+                &presets(),
+                "head-of-line-blocking"
+            ),
             vec![Part::Text("see Head-of-line blocking. Short.".into())]
         );
         assert_eq!(
             split("Head-of-line blocking hurts. See: Short.", &presets(), "x"),
-            vec![Part::Text("Head-of-line blocking hurts. See: Short.".into())]
+            vec![Part::Text(
+                "Head-of-line blocking hurts. See: Short.".into()
+            )]
         );
         let zh = vec![("hol".to_string(), "队头阻塞".to_string())];
         assert_eq!(split("队头阻塞很常见。见“队头阻塞”。", &zh, "x").len(), 3);

@@ -178,7 +178,9 @@ mod tests {
         sim.schedule_action(1_000, a);
         let ids: Vec<(u32, String)> = std::iter::from_fn(|| sim.poll_event())
             .filter_map(|e| match e.kind {
-                delaylab_engine::EventKind::Published { msg, .. } => Some((msg.id.0, msg.body.to_string())),
+                delaylab_engine::EventKind::Published { msg, .. } => {
+                    Some((msg.id.0, msg.body.to_string()))
+                }
                 _ => None,
             })
             .collect();

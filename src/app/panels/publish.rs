@@ -125,9 +125,7 @@ pub fn Publish() -> impl IntoView {
             count: count.get_untracked(),
             every: every.get_untracked(),
         };
-        let (now, runs) = c
-            .runner
-            .with_value(|r| (r.now(), r.sim.messages_so_far()));
+        let (now, runs) = c.runner.with_value(|r| (r.now(), r.sim.messages_so_far()));
         match form.action(now, runs) {
             Ok(action) if action.repeat.is_some() => c.run_scheduled(action),
             Ok(action) => c.run_now(action.kind),

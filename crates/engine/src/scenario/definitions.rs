@@ -145,7 +145,11 @@ mod tests {
         on_4_3.broker = Some(crate::version::BrokerVersion::V4_3);
         let d43 = export_definitions(&on_4_3);
         assert_eq!(
-            (&d43["rabbit_version"], &d43["rabbitmq_version"], &d43["product_version"]),
+            (
+                &d43["rabbit_version"],
+                &d43["rabbitmq_version"],
+                &d43["product_version"]
+            ),
             (&json!("4.3.6"), &json!("4.3.6"), &json!("4.3.6"))
         );
         // Pure: the same scenario gives the same file.

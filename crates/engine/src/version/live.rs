@@ -76,6 +76,7 @@ pub const LIVE_CASES: &[(&str, &[&str])] = &[
     ("v26-topic-hash-cap", &["D26"]),
     ("v27-delayed-exchange-without-plugin", &["D7", "D27"]),
     ("v32-headers-exact-match", &["D32"]),
+    ("v34-delivery-time-ignored", &["D34"]),
     ("x01-mandatory-and-missing-targets", &["replay"]),
     ("x02-purge-delete-late-consumer", &["replay"]),
     ("x03-topic-headers-e2e-routing", &["replay"]),
@@ -369,6 +370,22 @@ mod tests {
             c.used.iter().all(|u| u.tag != "D27"),
             "where the plugin runs, its exchange type is the plugin's rule"
         );
+    }
+
+    /// 4.4's hold of x-opt-delivery-time was read in the source only (no 4.4 broker):
+    /// the same scenario on 4.3 has its "ignored" checked live (v34).
+    #[test]
+    fn delivery_time_is_live_on_4_3_and_from_the_source_on_4_4() {
+        let s = preset("qq-delivery-time-4-4");
+        let on_4_4 = live_check(&s, BrokerVersion::V4_4);
+        assert!(
+            !on_4_4.version_live && on_4_4.live_count() == 0,
+            "{on_4_4:?}"
+        );
+        assert!(on_4_4.used.iter().any(|u| u.tag == "D34"), "{on_4_4:?}");
+        let on_4_3 = live_check(&s, BrokerVersion::V4_3);
+        let d34 = on_4_3.used.iter().find(|u| u.tag == "D34").expect("D34");
+        assert_eq!(d34.cases, vec!["v34-delivery-time-ignored"]);
     }
 
     #[test]
