@@ -101,7 +101,8 @@ pub fn Watch() -> impl IntoView {
                     view! {
                         <p class="watch-text this-run" data-testid="this-run" role="status">
                             <strong>{c.tr("this_run_on").replace("{v}", v.as_str())}</strong>
-                            " "
+                            // Chinese punctuation is full-width: no space after its colon.
+                            {(lang == Lang::En).then_some(" ")}
                             {said}
                         </p>
                     }
