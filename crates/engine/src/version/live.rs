@@ -272,15 +272,8 @@ fn uses(s: &Scenario, v: BrokerVersion) -> Vec<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::impact::tests::preset;
     use super::*;
-    use crate::scenario::load_str;
-
-    fn preset(name: &str) -> Scenario {
-        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../scenarios")
-            .join(format!("{name}.json"));
-        load_str(&std::fs::read_to_string(p).unwrap()).unwrap()
-    }
 
     /// The list is the suite's: every case file, with the tags its name carries.
     #[test]
