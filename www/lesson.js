@@ -1,23 +1,16 @@
 // Drives the lesson's first embedded simulation through delaylab's postMessage API
-// (README, "Embedding") and lists its deliveries; marks each embed live once it says
-// `ready`. Everything received is shown with textContent: a message is data, never HTML.
+// (README, "Embedding") and lists its deliveries; marks each embed (head-of-line, one
+// queue per delay on 4.3, the plugin on 4.2) live once it says `ready`. Everything received is shown with textContent: a message is data, never HTML.
 'use strict';
 
 (() => {
   const ORIGIN = window.location.origin; // the embeds are served from this same origin
-  const figures = {
-    hol: document.getElementById('hol'),
-    plugin: document.getElementById('plugin'),
-  };
-  const frames = {
-    hol: document.getElementById('hol-frame'),
-    plugin: document.getElementById('plugin-frame'),
-  };
+  const NAMES = ['hol', 'queues', 'plugin'];
+  const figures = Object.fromEntries(NAMES.map((n) => [n, document.getElementById(n)]));
+  const frames = Object.fromEntries(NAMES.map((n) => [n, document.getElementById(`${n}-frame`)]));
   const list = document.querySelector('[data-testid="delivered-list"]');
   const empty = document.querySelector('[data-testid="delivered-empty"]');
   const errorNote = document.querySelector('[data-testid="host-error"]');
-  const holStatus = document.querySelector('[data-testid="hol-status"]');
-  const pluginStatus = document.querySelector('[data-testid="plugin-status"]');
   const controls = figures.hol.querySelectorAll('[data-cmd]');
   const delivered = new Map(); // message id -> delivery, kept in delivery order
 
@@ -54,7 +47,7 @@
 
   function markReady(name, msg) {
     figures[name].dataset.ready = 'true';
-    const status = name === 'hol' ? holStatus : pluginStatus;
+    const status = document.querySelector(`[data-testid="${name}-status"]`);
     status.textContent = `● live: ${msg.scenario}`;
     if (name === 'hol') controls.forEach((c) => { c.disabled = false; });
   }

@@ -7,7 +7,7 @@
 // page reading the deliveries. Everything the page states about the run comes from the
 // engine's checks, result, trace and snapshot; nothing is written in advance. Text only
 // ever goes in with textContent.
-import init, { Simulation, linkOf } from '../pkg/delaylab_engine.js';
+import init, { Simulation, brokerVersions, linkOf } from '../pkg/delaylab_engine.js';
 import { Languages, clock, setText } from './training.js';
 
 const MIN = 60_000;
@@ -74,7 +74,9 @@ const answerCheck = (answer) => {
   const other = answer === 'A' ? 'B' : 'A';
   return { name: 'your-answer', label: t('check-label')(answer, other), order: { bodies: [answer, other] } };
 };
-const scenarioOf = (setup, answer) => ({ version: 1, name: `Quiz: which order is closed first? (${setup})`, seed: 7,
+/** The scenario on the chosen version (3.10, the default, stays without `broker`). */
+const scenarioOf = (setup, answer, version) => ({ version: 1, name: `Quiz: which order is closed first? (${setup})`, seed: 7,
+  ...(version && version !== '3.10' ? { broker: version } : {}),
   until: UNTIL_MS, ...SETUPS[setup](), checks: [answerCheck(answer)] });
 
 // --- words -------------------------------------------------------------------------------------
@@ -87,6 +89,12 @@ const TEXT = {
     'setup-dlx-per-message': 'one DLX wait queue, each message with its own TTL (`expiration`)',
     'setup-queue-per-delay': 'one wait queue per delay (queue TTL `x-message-ttl`)',
     'setup-plugin': 'the delayed-message exchange plugin (`x-delay` header)',
+    'version-legend': 'On which RabbitMQ',
+    'version-option': (v) => `RabbitMQ ${v.version} (${v.release})${v.plugin ? '' : ', no plugin'}`,
+    'version-note': (v) => (v.plugin
+      ? `The delayed-message plugin runs on RabbitMQ 3.10 to 4.2 only; on ${v.version} all three setups run.`
+      : `The delayed-message plugin cannot run on RabbitMQ ${v.version} (archived in January 2026): there one wait queue per delay is the fix.`),
+    refused: (version, error) => ` On RabbitMQ ${version} the broker refused it: ${error}. No order is closed.`,
     'answer-legend': 'Which order is closed first?',
     'answer-A': 'A (30-minute timeout, published first)', 'answer-B': 'B (5-minute timeout, published a minute later)',
     run: 'Run it in the engine', loading: 'loading the engine…', ready: 'engine ready: pick an answer',
@@ -95,6 +103,7 @@ const TEXT = {
     'r-title': 'What the engine says',
     right: (first) => `Right: ${first} is closed first.`,
     wrong: (first) => `Not this time: ${first} is closed first.`,
+    nothing: 'Not this time: no order is closed.',
     closed: (body, at, late) => `${body} is closed at ${at}${late ? `, ${late} late` : ', on time'}.`,
     'check-label': (first, then) => `${first} is closed before ${then}`,
     'check-passed': (label, at) => `Graded by the check “${label}”: passed at ${at}.`,
@@ -117,7 +126,7 @@ const TEXT = {
     },
     late: (t) => ` (${t} late)`,
     error: (m) => `The engine could not run this: ${m}`,
-    foot: 'delaylab · the engine of the playground as a JavaScript package (delaylab-engine), simulating RabbitMQ 3.10 and the delayed-message exchange plugin',
+    foot: 'delaylab · the engine of the playground as a JavaScript package (delaylab-engine), simulating RabbitMQ 3.10 to 4.3 and the delayed-message exchange plugin (3.10 to 4.2 only)',
   },
   zh: {
     'crumb-lesson': '课程', 'crumb-quiz': '小测验',
@@ -127,6 +136,12 @@ const TEXT = {
     'setup-dlx-per-message': '一个 DLX 等待队列,每条消息自带 TTL(`expiration`)',
     'setup-queue-per-delay': '每种延迟一个等待队列(队列 TTL `x-message-ttl`)',
     'setup-plugin': '延迟消息交换机插件(`x-delay` 头)',
+    'version-legend': '在哪个 RabbitMQ 上',
+    'version-option': (v) => `RabbitMQ ${v.version}(${v.release})${v.plugin ? '' : ',无插件'}`,
+    'version-note': (v) => (v.plugin
+      ? `延迟消息插件只能在 RabbitMQ 3.10 到 4.2 上运行;在 ${v.version} 上三种方式都能运行。`
+      : `延迟消息插件无法在 RabbitMQ ${v.version} 上运行(2026 年 1 月已归档):在那里,每种延迟一个等待队列才是解决办法。`),
+    refused: (version, error) => ` 在 RabbitMQ ${version} 上 broker 拒绝了它:${error}。没有订单被关闭。`,
     'answer-legend': '哪个订单先被关闭?',
     'answer-A': 'A(30 分钟超时,先发出)', 'answer-B': 'B(5 分钟超时,晚一分钟发出)',
     run: '用引擎运行', loading: '正在加载引擎…', ready: '引擎已就绪:请选择答案',
@@ -135,6 +150,7 @@ const TEXT = {
     'r-title': '引擎的结果',
     right: (first) => `答对了:${first} 先被关闭。`,
     wrong: (first) => `这次不对:${first} 先被关闭。`,
+    nothing: '这次不对:没有订单被关闭。',
     closed: (body, at, late) => `${body} 在 ${at} 被关闭${late ? `,晚了 ${late}` : ',准时'}。`,
     'check-label': (first, then) => `${first} 比 ${then} 先被关闭`,
     'check-passed': (label, at) => `由检查“${label}”评分:在 ${at} 通过。`,
@@ -157,7 +173,7 @@ const TEXT = {
     },
     late: (t) => `(晚了 ${t})`,
     error: (m) => `引擎无法运行:${m}`,
-    foot: 'delaylab · 演练场的引擎作为 JavaScript 包(delaylab-engine),模拟 RabbitMQ 3.10 与延迟消息交换机插件',
+    foot: 'delaylab · 演练场的引擎作为 JavaScript 包(delaylab-engine),模拟 RabbitMQ 3.10 到 4.3 与延迟消息交换机插件(仅 3.10 到 4.2)',
   },
 };
 const words = new Languages(TEXT);
@@ -183,6 +199,7 @@ let lastRun = null;
 
 /** After a language switch: what the page wrote itself, in the new words. */
 function reword() {
+  if (versions.length) fillVersions();
   if (quiz.dataset.ready === 'true') setText(status, lastRun ? t('ran')(lastRun.wallMs) : t('ready'));
   if (lastRun) render(lastRun);
 }
@@ -193,8 +210,8 @@ function choice(name) {
 
 /** Runs one setup with the learner's answer as its check: the check's state, the result,
  * the trace, and a snapshot at LOOK_AT_MS. */
-function runSetup(setup, answer) {
-  const scenario = scenarioOf(setup, answer);
+function runSetup(setup, answer, version) {
+  const scenario = scenarioOf(setup, answer, version);
   const text = JSON.stringify(scenario);
   const t0 = performance.now();
   const sim = Simulation.fromJson(text);
@@ -206,7 +223,7 @@ function runSetup(setup, answer) {
     events.push(...sim.drainEvents());
     const result = JSON.parse(sim.resultJson());
     const [check] = sim.checks();
-    return { setup, answer, text, events, look, result, check, wallMs: Math.max(1, Math.round(performance.now() - t0)) };
+    return { setup, answer, version, text, events, look, result, check, wallMs: Math.max(1, Math.round(performance.now() - t0)) };
   } finally {
     sim.free();
   }
@@ -218,12 +235,12 @@ function render(run) {
   // The check decides: passed, the learner's first is the first; failed, the engine says
   // which came in its place (`seen.got`, null when none was closed).
   const right = check.status === 'passed';
-  const first = right ? run.answer : (check.seen.got ?? '?');
+  const first = right ? run.answer : check.seen.got;
   const byBody = Object.fromEntries(deliveries.map((d) => [d.body, d]));
   const verdict = $('verdict');
   verdict.replaceChildren();
   const head = document.createElement('strong');
-  head.textContent = right ? t('right')(first) : t('wrong')(first);
+  head.textContent = right ? t('right')(first) : first ? t('wrong')(first) : t('nothing');
   head.className = right ? 'right' : 'wrong';
   verdict.append(head);
   for (const body of ['A', 'B']) {
@@ -231,9 +248,15 @@ function render(run) {
     if (d) verdict.append(` ${t('closed')(body, clock(d.delivered_at_ms), d.late_ms ? span(d.late_ms) : '')}`);
   }
   const b = byBody.B;
-  verdict.append(' ', b && b.late_ms > 0 ? t('why-blocked')(span(b.late_ms), deliveries.find((d) => d.body !== 'B')?.body ?? 'A')
-    : t('why-own-time'));
-  verdict.dataset.first = first;
+  if (deliveries.length === 0 && result.errors.length > 0) {
+    // Nothing closed because the broker refused the setup (the plugin on 4.3): its words.
+    const e = result.errors[0];
+    verdict.append(t('refused')(run.version, `${e.code} ${e.text}`));
+  } else {
+    verdict.append(' ', b && b.late_ms > 0 ? t('why-blocked')(span(b.late_ms), deliveries.find((d) => d.body !== 'B')?.body ?? 'A')
+      : t('why-own-time'));
+  }
+  verdict.dataset.first = first ?? '';
   renderCheck(run);
 
   drawTimeline(deliveries);
@@ -341,6 +364,28 @@ function drawTimeline(deliveries) {
   svg.replaceChildren(...parts);
 }
 
+// The versions come from the engine (each with its release and whether the plugin runs
+// there); the newest checked against a live broker is chosen first.
+const versionSelect = $('version');
+let versions = [];
+function fillVersions() {
+  const chosen = versionSelect.value;
+  versionSelect.replaceChildren(...versions.map((v) => {
+    const o = document.createElement('option');
+    o.value = v.version;
+    o.textContent = t('version-option')(v);
+    return o;
+  }));
+  const live = [...versions].reverse().find((v) => v.live);
+  versionSelect.value = chosen || live?.version || '';
+  noteVersion();
+}
+function noteVersion() {
+  const v = versions.find((x) => x.version === versionSelect.value);
+  setText($('version-note'), v ? t('version-note')(v) : '');
+}
+versionSelect.addEventListener('change', noteVersion);
+
 runButton.addEventListener('click', () => {
   const answer = choice('answer');
   if (!answer) {
@@ -350,7 +395,7 @@ runButton.addEventListener('click', () => {
   setText(status, t('running'));
   errorNote.hidden = true;
   try {
-    lastRun = runSetup(choice('setup'), answer);
+    lastRun = runSetup(choice('setup'), answer, versionSelect.value);
     render(lastRun);
     resultBox.hidden = false;
     setText(status, t('ran')(lastRun.wallMs));
@@ -364,6 +409,9 @@ words.start(reword);
 
 try {
   await init();
+  versions = brokerVersions();
+  fillVersions();
+  versionSelect.disabled = false;
   quiz.dataset.ready = 'true';
   runButton.disabled = false;
   setText(status, t('ready'));

@@ -1,12 +1,16 @@
-//! The scenario header's tools: the "Checked against a live RabbitMQ 3.10.8" badge (or
-//! the version's: `version::badge_text`) with the panel listing what the live-broker
-//! conformance suite covers (tests/conformance/), and
+//! The scenario header's tools: the badge saying what was checked against a live broker
+//! for this scenario on this version (`delaylab_playground::live_words`, from the
+//! engine's `version::live`) with the panel listing each rule it uses and what the
+//! live-broker conformance suite covers (tests/conformance/), and
 //! the "Export definitions" button (the engine's `definitions.json`, downloaded) and the
 //! "Export code" menu (panels/export_code.rs).
 
 use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
 use delaylab_engine::scenario::definitions::RABBIT_VERSION;
 use delaylab_engine::scenario::ActionKind;
+use delaylab_engine::version::live::{live_check, LiveCheck};
+use delaylab_engine::version::BrokerVersion;
+use delaylab_playground::live_words::{level, Level};
 use delaylab_playground::per_load::PerLoad;
 use leptos::prelude::*;
 use web_sys::wasm_bindgen::{JsCast, JsValue};
@@ -74,24 +78,30 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
             }
         });
     };
+    let live = live_memo(c, version);
     view! {
         <div class="scenario-tools">
             <button
                 class="checked-badge"
-                class:unchecked=move || !version.get().live_checked()
+                class:unchecked=move || live.with(|l| level(l) == Level::None)
+                class:partly=move || live.with(|l| level(l) == Level::Part)
                 data-testid="checked-badge"
                 aria-expanded=move || if open.get() { "true" } else { "false" }
                 aria-controls="checked-panel"
                 on:click=move |_| open.update(|o| *o = !*o)
             >
-                // 3.10.8, 4.0.5 and 4.3.6 are checked live; another version says where its
-                // rules come from (version.rs).
+                // What was checked live for this scenario on this version (the rules it
+                // uses that ran on a live broker: delaylab_engine::version::live).
                 {move || {
-                    let v = version.get();
-                    let icon = if v.live_checked() { "✓" } else { "ⓘ" };
+                    let l = live.get();
+                    let icon = match level(&l) {
+                        Level::All => "✓",
+                        Level::Part => "◐",
+                        Level::None => "ⓘ",
+                    };
                     view! {
                         <span class="check-icon" aria-hidden="true">{icon}</span>
-                        {crate::app::version::badge_text(c, v)}
+                        {delaylab_playground::live_words::badge(c.lang.get(), &l)}
                     }
                 }}
             </button>
@@ -120,10 +130,21 @@ pub fn ScenarioTools(open: RwSignal<bool>) -> impl IntoView {
     }
 }
 
+/// What was checked live for the loaded scenario on the node's version now.
+fn live_memo(c: Ctx, version: Memo<BrokerVersion>) -> Memo<LiveCheck> {
+    Memo::new(move |_| {
+        let v = version.get();
+        c.preset.track();
+        c.scenario_rev.track();
+        c.runner.with_value(|r| live_check(&r.scenario, v))
+    })
+}
+
 #[component]
 pub fn CheckedPanel(open: RwSignal<bool>) -> impl IntoView {
     let c = expect_context::<Ctx>();
     let version = crate::app::version::current(c);
+    let live = live_memo(c, version);
     let close = move || {
         open.set(false);
         if let Some(b) = web_sys::window()
@@ -161,6 +182,30 @@ pub fn CheckedPanel(open: RwSignal<bool>) -> impl IntoView {
                     {move || c.tr("close")}
                 </button>
             </div>
+            // This scenario first: each rule it uses, checked live here or not.
+            {move || {
+                let l = live.get();
+                let lang = c.lang.get();
+                let notes = delaylab_engine::version::notes(l.version);
+                view! {
+                    <h4>{c.tr("live_for").replace("{v}", l.version.patch_release())}</h4>
+                    <ul class="rules live-used" data-testid="live-used-list">
+                        {l.used
+                            .iter()
+                            .map(|u| {
+                                let (name, how) = delaylab_playground::live_words::used_line(lang, u, &notes);
+                                let on = !u.cases.is_empty();
+                                view! {
+                                    <li data-testid="live-used" data-tag=u.tag data-live=if on { "true" } else { "false" }>
+                                        {name}" "
+                                        <span class="note-how" class:seen-live=on>"(" {how} ")"</span>
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ul>
+                }
+            }}
             {move || {
                 let v = version.get();
                 (v != delaylab_engine::version::BrokerVersion::V3_10)

@@ -32,6 +32,8 @@ use delaylab_playground::compare::{
     default_pair, deliveries_summary, deliveries_text, on_version, run_to_end, FinalRow, Lane,
     LaneKey, LaneView,
 };
+use delaylab_playground::compare_parting::{first_parting, Parting};
+
 use leptos::prelude::*;
 
 use super::runner::span;
@@ -233,13 +235,27 @@ pub fn Compare() -> impl IntoView {
     let mode = RwSignal::new(Mode::Topologies);
     // The two versions picked; None = the default pair for the loaded scenario's version.
     let picked = RwSignal::new([None::<BrokerVersion>; 2]);
-    let own = super::version::current(c);
+    let own = super::version::of_scenario(c);
     let versions = move || {
         let d = default_pair(own.get());
         let p = picked.get();
         [p[0].unwrap_or(d[0]), p[1].unwrap_or(d[1])]
     };
     let error = RwSignal::new(None::<String>);
+    // Where the two version runs part (found when they start or run to their end).
+    let parting = RwSignal::new(None::<(BrokerVersion, BrokerVersion, Parting)>);
+    let find_parting = move || {
+        if mode.get_untracked() != Mode::Versions {
+            return parting.set(None);
+        }
+        let [a, b] = versions();
+        let base = c.runner.with_value(|r| r.scenario.clone());
+        parting.set(Some((
+            a,
+            b,
+            first_parting(on_version(&base, a), on_version(&base, b)),
+        )));
+    };
     let keys = move || -> Result<Vec<String>, String> {
         match mode.get_untracked() {
             Mode::Topologies => Ok(chosen.get_untracked()),
@@ -255,6 +271,7 @@ pub fn Compare() -> impl IntoView {
     let run_all = move || match keys() {
         Ok(k) => {
             error.set(None);
+            find_parting();
             let base = c.runner.with_value(|r| r.scenario.clone());
             rows.set(
                 k.iter()
@@ -268,6 +285,7 @@ pub fn Compare() -> impl IntoView {
     let side_by_side = move || match keys().map(|k| cmp.start(&c, &k)) {
         Ok(Ok(())) => {
             error.set(None);
+            find_parting();
             c.set_playing(true);
         }
         Ok(Err(n)) => error.set(Some(format!("{} ({n})", c.tr("compare_need_two")))),
@@ -293,6 +311,7 @@ pub fn Compare() -> impl IntoView {
                                         mode.set(m);
                                         rows.set(vec![]);
                                         error.set(None);
+                                        parting.set(None);
                                     }
                                 />
                                 {move || c.tr(key)}
@@ -388,6 +407,7 @@ pub fn Compare() -> impl IntoView {
                 }}
             </div>
             <p class="form-error" role="alert">{move || error.get().map(|e| format!("⚠ {e}"))}</p>
+            <super::compare_parting::PartingBox parting />
             <Lanes />
             <FinalTable rows />
         </section>
@@ -524,6 +544,9 @@ fn LaneCard(v: LaneView) -> impl IntoView {
                     }
                 })
                 .collect_view()}
+            <p class="lane-outcome" data-testid="lane-outcome">
+                {let o = v.outcome.clone(); move || o.words(c.lang.get())}
+            </p>
             <p class="lane-delivered">
                 <span class="sub">{c.tr("compare_when")} ": "</span>
                 {if v.delivered.is_empty() { "—".to_string() } else { deliveries_text(&v.delivered) }}
@@ -551,6 +574,7 @@ fn FinalTable(rows: RwSignal<Vec<FinalRow>>) -> impl IntoView {
                                 <th scope="col">"p99"</th>
                                 <th scope="col">{c.tr("max")}</th>
                                 <th scope="col">{c.tr("compare_when")}</th>
+                                <th scope="col">{c.tr("compare_outcome")}</th>
                             </tr>
                         </thead>
                         <tbody>
@@ -576,6 +600,7 @@ fn FinalTable(rows: RwSignal<Vec<FinalRow>>) -> impl IntoView {
                                                 {deliveries_summary(&row.deliveries, FINAL_KEEP, c.tr("compare_more"))}
                                                 {row.stopped.map(|why| view! { <span class="stopped" title=why>" ⚠ " {move || c.tr("compare_stopped")}</span> })}
                                             </td>
+                                            <td class="outcome" data-testid="final-outcome">{row.outcome.words(c.lang.get())}</td>
                                         </tr>
                                     }
                                 })

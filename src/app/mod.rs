@@ -10,6 +10,7 @@ pub mod checked;
 pub mod chunks;
 pub mod clock;
 pub mod compare;
+pub mod compare_parting;
 pub mod deferred;
 pub mod edit;
 pub mod edit_binding;

@@ -325,12 +325,30 @@ pub fn Topology() -> impl IntoView {
                 }
             }
         };
+        // Why every publish through it is refused, if it is (RabbitMQ's text).
+        let refusing = {
+            let nm = n.name.clone();
+            move || {
+                c.snap.with(|s| {
+                    s.exchange(&nm).and_then(|x| {
+                        x.refusing
+                            .as_ref()
+                            .map(|(code, text)| format!("{code} {text}"))
+                    })
+                })
+            }
+        };
         let label = {
             let (sub_of, nm, badges) = (sub_of.clone(), n.name.clone(), n.badges.join(", "));
             let publisher = kind == NodeKind::Publisher;
+            let refusing = refusing.clone();
             move || {
                 let name = if publisher { String::new() } else { nm.clone() };
-                format!("{} {} {} {}", c.tr(kind_key), name, sub_of(), badges)
+                let mut l = format!("{} {} {} {}", c.tr(kind_key), name, sub_of(), badges);
+                if let Some(r) = refusing() {
+                    l.push_str(&format!(" · {}: {r}", c.tr("x_refusing_label")));
+                }
+                l
             }
         };
         let transform = move || {
@@ -390,7 +408,12 @@ pub fn Topology() -> impl IntoView {
                     .exchanges
                     .iter()
                     .find(|x| x.name == nm && x.is_delayed())
-                    .map(|x| format!("◷ messages_delayed {}", x.messages_delayed))
+                    .map(|x| match &x.refusing {
+                        // Kept after an upgrade to a version without the plugin: every
+                        // publish through it is refused (the reason is in its label).
+                        Some((code, _)) => c.tr("x_refusing").replace("{code}", &code.to_string()),
+                        None => format!("◷ messages_delayed {}", x.messages_delayed),
+                    })
                     .unwrap_or_default(),
                 NodeKind::Consumer => s
                     .consumers
@@ -432,6 +455,11 @@ pub fn Topology() -> impl IntoView {
             <g
                 class=cls
                 class:has-overdue=has_overdue
+                class:refusing={
+                    let r = refusing.clone();
+                    move || r().is_some()
+                }
+                data-refusing=refusing
                 transform=transform
                 tabindex="0"
                 role="img"

@@ -47,12 +47,24 @@ impl Notice {
     }
 }
 
-/// The version of the loaded scenario, following every load.
-pub fn current(c: Ctx) -> Memo<BrokerVersion> {
+/// The version the loaded scenario names (its `broker`), following every load.
+pub fn of_scenario(c: Ctx) -> Memo<BrokerVersion> {
     Memo::new(move |_| {
         c.preset.track();
         c.scenario_rev.track();
         c.runner.with_value(|r| r.scenario.broker_version())
+    })
+}
+
+/// The version the node runs now: the scenario's, until an `upgrade` action brings it
+/// back as another (the engine's profile, read as the run moves), so the selector and
+/// the badge say 4.3 from the moment the node comes back as 4.3.
+pub fn current(c: Ctx) -> Memo<BrokerVersion> {
+    Memo::new(move |_| {
+        c.preset.track();
+        c.scenario_rev.track();
+        c.rev.track();
+        c.runner.with_value(|r| r.sim.profile().version)
     })
 }
 
@@ -61,12 +73,15 @@ pub fn current(c: Ctx) -> Memo<BrokerVersion> {
 pub fn VersionPicker() -> impl IntoView {
     let c = expect_context::<Ctx>();
     let version = current(c);
+    let named = of_scenario(c);
     let on_change = move |ev: web_sys::Event| {
         let Some(v) = BrokerVersion::parse(&event_target_value(&ev)) else {
             return;
         };
-        let from = version.get_untracked();
-        if v == from {
+        // After an in-scenario upgrade the selector shows the node's version; picking
+        // any version loads the scenario from 0:00 on it (its own one included).
+        let from = named.get_untracked();
+        if v == from && version.get_untracked() == from {
             return;
         }
         let id = c.preset.get_untracked();
@@ -80,9 +95,12 @@ pub fn VersionPicker() -> impl IntoView {
             s.broker = (v != BrokerVersion::default()).then_some(v);
             c.load_scenario("custom", s);
         }
-        // Said for this scenario: what the switch changed for the objects it declares.
-        let s = c.runner.with_value(|r| r.scenario.clone());
-        c.notice.set(Some(Notice::switched(&s, from)));
+        // Said for this scenario: what the switch changed for the objects it declares
+        // (back to its own version after an upgrade: a restart, nothing to say).
+        if v != from {
+            let s = c.runner.with_value(|r| r.scenario.clone());
+            c.notice.set(Some(Notice::switched(&s, from)));
+        }
     };
     view! {
         <label class="version-picker" title=move || c.tr("ver_hint")>
@@ -100,17 +118,6 @@ pub fn VersionPicker() -> impl IntoView {
                     .collect_view()}
             </select>
         </label>
-    }
-}
-
-/// The badge's words for `v`: "Checked against a live RabbitMQ 4.3.6" for a version the
-/// conformance suite runs on live (`BrokerVersion::live_checked`), else where its rules
-/// come from.
-pub fn badge_text(c: Ctx, v: BrokerVersion) -> String {
-    if v.live_checked() {
-        c.tr("ver_badge_live").replace("{v}", v.patch_release())
-    } else {
-        format!("{}: {}", v.label(), c.tr("ver_badge"))
     }
 }
 
@@ -173,10 +180,16 @@ pub fn VersionNotice() -> impl IntoView {
                 .iter()
                 .map(|i| {
                     let words = impact_words::words(lang, i, n.to);
+                    let how = impact_words::how_known(lang, i, n.to);
+                    // Words for people; the row and its source code stay one click away.
                     let source = impact_words::source(lang, i);
                     view! {
                         <li data-testid="notice-item" data-row=i.row>
-                            {words} " " <span class="muted">"(" {source} ")"</span>
+                            {words} " " <span class="muted" data-testid="notice-how">"(" {how} ")"</span>
+                            <details class="note-src">
+                                <summary>{c.tr("source_detail")}</summary>
+                                <span class="muted">{source}</span>
+                            </details>
                         </li>
                     }
                 })

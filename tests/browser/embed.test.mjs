@@ -68,10 +68,10 @@ async function waitFor(t, pred, what, timeout = 15_000) {
   }
 }
 
-/** Opens the lesson and waits until both embeds have said `ready` to it. */
+/** Opens the lesson and waits until every embed has said `ready` to it. */
 async function openLesson(t) {
   await t.goto(LESSON, { ready: 'main' });
-  for (const demo of ['demo-hol', 'demo-plugin']) {
+  for (const demo of ['demo-hol', 'demo-queues', 'demo-plugin']) {
     await t.page.waitForSelector(`[data-testid="${demo}"][data-ready="true"]`, { timeout: 30_000 });
   }
 }

@@ -1,7 +1,8 @@
 // The head-of-line quiz (www/quiz-head-of-line.html): a training page that runs the
 // delaylab-engine package (dist/pkg/) itself. Each setup is answered by the engine: the
 // DLX wait queue closes A first (B waits behind it, 24 minutes late), the other two
-// close B first, on time; in English and Chinese, and linked from the lesson.
+// close B first, on time (the plugin on 3.10 to 4.2 only: on 4.3, the version chosen
+// first, it is refused); in English and Chinese, and linked from the lesson.
 const QUIZ = 'www/quiz-head-of-line.html';
 const ready = '[data-testid="quiz"][data-ready="true"]';
 
@@ -64,11 +65,29 @@ export const tests = [
       t.assert.match(verdict, /B is closed at 6:00, on time\./);
       t.assert.match(verdict, /A is closed at 30:00, on time\./);
       t.assert.equal(await t.page.locator('[data-late]').count(), 0);
+      // The plugin runs on 3.10 to 4.2 only: asked on 4.2.
+      await t.page.selectOption('[data-testid="version"]', '4.2');
       await answer(t, 'plugin', 'A');
       verdict = await text(t, 'verdict');
       t.assert.match(verdict, /^Not this time: B is closed first\./);
       const store = await t.page.locator('[data-testid="at-six"] li[data-queue="delayed-store"]').innerText();
       t.assert.equal(store, "the delayed exchange's store: A (due in 20 min)");
+    },
+  },
+  {
+    name: 'on RabbitMQ 4.3 (the version chosen first) the plugin is refused: no order is closed, and the page says why',
+    async run(t) {
+      await t.goto(QUIZ, { ready });
+      t.assert.equal(await t.page.locator('[data-testid="version"]').inputValue(), '4.3');
+      t.assert.match(await text(t, 'version-note'), /cannot run on RabbitMQ 4\.3.*one wait queue per delay is the fix/);
+      await answer(t, 'plugin', 'B');
+      const verdict = await text(t, 'verdict');
+      t.assert.match(verdict, /^Not this time: no order is closed\. On RabbitMQ 4\.3 the broker refused it: 406 PRECONDITION_FAILED - unknown exchange type 'x-delayed-message'\./);
+      t.assert.doesNotMatch(verdict, /on time/);
+      await t.page.locator('[data-testid="lang-zh"]').click();
+      t.assert.match(await text(t, 'verdict'), /^这次不对:没有订单被关闭。 在 RabbitMQ 4\.3 上 broker 拒绝了它/);
+      t.assert.match(await text(t, 'version-note'), /无法在 RabbitMQ 4\.3 上运行/);
+      await t.axe('quiz on 4.3');
     },
   },
   {

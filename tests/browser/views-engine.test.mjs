@@ -52,7 +52,7 @@ export const tests = [
       for (const l of lines) {
         assert.equal(l.label, 'k_nacked');
         assert.equal(l.k.trim(), 'nacked');
-        assert.match(l.detail, /worker basic\.nack requeue=true/);
+        assert.match(l.detail, /worker basic\.nack multiple=false requeue=true/);
       }
       // The inspector says the same.
       await page.locator('[data-testid="log-line"][data-kind="rejected"]').first().click();

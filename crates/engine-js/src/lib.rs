@@ -101,6 +101,17 @@ export interface Compared {
   result: { workload: { name: string; tasks: number; seed: number }; strategies: Array<Record<string, unknown>> };
   wall_ms: Record<string, number>;
 }
+/** One RabbitMQ version the engine simulates (`brokerVersions()`). */
+export interface BrokerVersionInfo {
+  /** As a scenario's `broker` names it: `"3.10"` ... `"4.3"`. */
+  version: string;
+  /** The patch release it stands for (`"4.3.6"`). */
+  release: string;
+  /** Checked against a live broker of that release (the conformance suite). */
+  live: boolean;
+  /** The delayed-message plugin runs on it (3.10 to 4.2; not 4.3). */
+  plugin: boolean;
+}
 /** A scenario or command that does not load: the loader's `path: message`. */
 export interface LoadFailure extends Error { path: string; line?: number; column?: number }
 /** What the broker refused (`message` is `"406 PRECONDITION_FAILED - ..."`). */
@@ -326,6 +337,21 @@ impl Simulation {
 /// The share link of a scenario's text: `base` + `#v1.…` (the playground's "Copy
 /// link", `delaylab link`). Without `base`, just the fragment `#v1.…`, to append to
 /// wherever the playground is served.
+/// The RabbitMQ versions the engine simulates, oldest first (what a page offers as a
+/// version choice: a scenario's `broker`), each with its patch release, whether it was
+/// checked against a live broker and whether the delayed-message plugin runs on it.
+#[wasm_bindgen(js_name = brokerVersions, unchecked_return_type = "BrokerVersionInfo[]")]
+pub fn broker_versions() -> JsValue {
+    let list: Vec<serde_json::Value> = delaylab_engine::version::BrokerVersion::ALL
+        .iter()
+        .map(|v| {
+            serde_json::json!({"version": v.as_str(), "release": v.patch_release(),
+                "live": v.live_checked(), "plugin": v.profile().delayed_plugin})
+        })
+        .collect();
+    parse_json(&serde_json::Value::Array(list).to_string())
+}
+
 #[wasm_bindgen(js_name = linkOf)]
 pub fn link_of(scenario_text: &str, base: Option<String>) -> Result<String, JsValue> {
     let s = scenario::load_str(scenario_text).map_err(|e| load_failure(&e))?;

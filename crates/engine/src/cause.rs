@@ -198,6 +198,19 @@ pub enum LimitHit {
     },
 }
 
+/// Where a return leaves the count a quorum queue's delivery limit compares
+/// (`Requeued::count`), for a return under the limit (over it: `LimitHit::Delivery`).
+/// `counted` is false for a return this version does not count: on 4.3 a nack or a
+/// consumer timeout is not a failed delivery (`version::ReturnCounting::FailedOnly`, D9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReturnCount {
+    pub counted: bool,
+    /// The count after this return (what the limit compares).
+    pub count: u32,
+    pub limit: i64,
+    pub failed_only: bool,
+}
+
 /// Why a message or a copy was dropped, beyond its `DropReason` (`Dropped::why`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum DropCause {

@@ -15,7 +15,7 @@
 use std::rc::Rc;
 
 use crate::cause::{
-    Admission, DropCause, HeadSpan, HeldBy, Hold, LateCause, LimitHit, ReturnCause,
+    Admission, DropCause, HeadSpan, HeldBy, Hold, LateCause, LimitHit, ReturnCause, ReturnCount,
 };
 
 use crate::amqp::{Cause, ErrorScope, Subject};
@@ -180,6 +180,9 @@ pub enum EventKind {
         /// 4.3 delayed retry (D16): the message is held aside, not deliverable, until
         /// then; `None` when it is ready at once.
         held: Option<Hold>,
+        /// A quorum queue with a delivery limit: whether this return counted toward it,
+        /// and where the count stands (not in any output).
+        count: Option<ReturnCount>,
     },
     /// A message its quorum queue held aside (`Enqueued::held`, `Requeued::held`) is
     /// released at its time: it joins the back of the returned messages, ahead of the

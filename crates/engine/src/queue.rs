@@ -24,6 +24,9 @@ use crate::ids::{ConsumerId, CopyId, MsgId, QueueId};
 use crate::message::Message;
 use crate::sym::Sym;
 
+mod expiry_index;
+use expiry_index::ExpiryIndex;
+
 /// Marks "never expires" in `Entry::expires_at_ms`.
 pub const NEVER: u64 = u64::MAX;
 
@@ -111,6 +114,8 @@ pub struct Queue {
     /// The time the hold timer is armed for (`sim/hold.rs`).
     pub hold_timer_at_ms: Option<u64>,
     ready_bytes: u64,
+    /// The ready entries (`returns` and `ready`) by expiry: the exact overdue count.
+    expiries: ExpiryIndex,
     /// Body bytes of the held messages (they count toward `x-max-length-bytes`).
     held_bytes: u64,
     pub unacked: BTreeMap<CopyId, Unacked>,
@@ -152,6 +157,7 @@ impl Queue {
             held: BTreeMap::new(),
             hold_timer_at_ms: None,
             ready_bytes: 0,
+            expiries: ExpiryIndex::default(),
             held_bytes: 0,
             unacked: BTreeMap::new(),
             consumers: Vec::new(),
@@ -225,7 +231,7 @@ impl Queue {
             .returns
             .pop_front()
             .or_else(|| self.ready.pop_front())?;
-        self.ready_bytes -= e.msg.body_bytes();
+        self.left_ready(&e);
         Some(e)
     }
 
@@ -236,25 +242,37 @@ impl Queue {
 
     pub fn pop_first_ready(&mut self) -> Option<Entry> {
         let e = self.ready.pop_front()?;
-        self.ready_bytes -= e.msg.body_bytes();
+        self.left_ready(&e);
         Some(e)
     }
 
-    pub fn push_back(&mut self, e: Entry) {
+    /// Every entry joining the ready messages comes through here.
+    fn joins_ready(&mut self, e: &Entry) {
         self.ready_bytes += e.msg.body_bytes();
+        self.expiries.add(e.expires_at_ms);
+    }
+
+    /// Every entry leaving the ready messages comes through here.
+    fn left_ready(&mut self, e: &Entry) {
+        self.ready_bytes -= e.msg.body_bytes();
+        self.expiries.remove(e.expires_at_ms);
+    }
+
+    pub fn push_back(&mut self, e: Entry) {
+        self.joins_ready(&e);
         self.ready.push_back(e);
     }
 
     /// Quorum queue with a delivery limit: returns are served before ready messages,
     /// in the order they were returned.
     pub fn push_return(&mut self, e: Entry) {
-        self.ready_bytes += e.msg.body_bytes();
+        self.joins_ready(&e);
         self.returns.push_back(e);
     }
 
     /// Classic queue: back to the original position (entries are sorted by copy id).
     pub fn requeue_in_place(&mut self, e: Entry) {
-        self.ready_bytes += e.msg.body_bytes();
+        self.joins_ready(&e);
         let at = self.ready.partition_point(|x| x.copy < e.copy);
         self.ready.insert(at, e);
     }
@@ -269,7 +287,7 @@ impl Queue {
                 self.returns.remove(at)
             }
         }?;
-        self.ready_bytes -= e.msg.body_bytes();
+        self.left_ready(&e);
         Some(e)
     }
 
@@ -312,6 +330,21 @@ impl Queue {
         self.held_bytes
     }
 
+    /// The clock is at `now_ms` (the sim calls this once per advance): keeps
+    /// [`Queue::overdue`] a few steps at any size.
+    pub fn note_time(&mut self, now_ms: u64) {
+        self.expiries.pass(now_ms);
+    }
+
+    /// Ready messages whose expiry has passed by `now_ms` but which are not the head:
+    /// they wait behind it (head-of-line blocking). Exact, whatever the queue's size.
+    pub fn overdue(&self, now_ms: u64) -> u64 {
+        let head_passed = self
+            .head()
+            .is_some_and(|h| h.expires_at_ms != NEVER && h.expires_at_ms <= now_ms);
+        self.expiries.passed_by(now_ms) - u64::from(head_passed)
+    }
+
     /// Ready entries, head first (for snapshots).
     pub fn iter_ready(&self) -> impl Iterator<Item = &Entry> {
         self.returns.iter().chain(self.ready.iter())
@@ -321,6 +354,7 @@ impl Queue {
     /// (purge, delete, node loss: a purge counts the held ones too, D42).
     pub fn drain_ready(&mut self) -> Vec<Entry> {
         self.ready_bytes = 0;
+        self.expiries.clear();
         self.held_bytes = 0;
         let mut out: Vec<Entry> = self.returns.drain(..).collect();
         out.extend(self.ready.drain(..));

@@ -17,8 +17,6 @@ use crate::sim::Sim;
 
 pub const MAX_ENTRIES: usize = 60;
 pub const MAX_DELAYED: usize = 60;
-/// Overdue messages are counted among this many from the head (a bound on the scan).
-pub const OVERDUE_SCAN: usize = 20_000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
@@ -43,6 +41,9 @@ pub struct ExchangeView {
     pub internal: bool,
     pub bindings: Vec<BindingView>,
     pub messages_delayed: u64,
+    /// Every publish through it is refused (code, RabbitMQ's text): a delayed exchange
+    /// kept after an upgrade to a version without the plugin (`Sim::refuses_publishes`).
+    pub refusing: Option<(u16, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -75,7 +76,8 @@ pub struct QueueView {
     pub ready: u64,
     pub unacked: u64,
     pub ready_bytes: u64,
-    /// Messages whose expiry has passed but which wait behind the head (capped scan).
+    /// Messages whose expiry has passed but which wait behind the head: exact at any
+    /// size (`Queue::overdue`, an index by expiry, not a scan).
     pub overdue: u64,
     /// The first ready messages, head first.
     pub head: Vec<EntryView>,
@@ -228,6 +230,7 @@ fn exchanges(sim: &Sim) -> Vec<ExchangeView> {
                 })
                 .collect(),
             messages_delayed: counts.get(&x.name).copied().unwrap_or(0),
+            refusing: sim.refuses_publishes(x).map(|e| (e.code, e.text)),
         })
         .collect()
 }
@@ -235,12 +238,7 @@ fn exchanges(sim: &Sim) -> Vec<ExchangeView> {
 fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
     let syms = sim.symbols();
     let r = &q.rules;
-    let head_copy = q.head().map(|h| h.copy);
-    let overdue = q
-        .iter_ready()
-        .take(OVERDUE_SCAN)
-        .filter(|e| Some(e.copy) != head_copy && e.expires_at_ms != NEVER && e.expires_at_ms <= now)
-        .count() as u64;
+    let overdue = q.overdue(now);
     QueueView {
         name: syms.str(q.name).to_string(),
         quorum: r.kind == QueueKind::Quorum,

@@ -47,7 +47,9 @@ fn every_preset_states_its_lesson_and_holds_on_its_versions() {
             on.broker = Some(v);
             let (_, ev) = run(&on, Limits::default(), |_, _| {});
             for (i, (c, st)) in ev.checks().iter().zip(ev.states()).enumerate() {
-                if st.status != Status::Passed {
+                // A check not expected on this version (its own `versions`) is n/a
+                // here, as `delaylab test` counts it.
+                if st.expected_here && st.status != Status::Passed {
                     failures.push(format!(
                         "{stem} on {v}: {}: {}",
                         c.id(i),

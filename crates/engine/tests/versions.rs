@@ -492,6 +492,30 @@ fn downgrade_is_refused_in_words() {
     assert!(texts[0].1.contains("cannot be downgraded"));
 }
 
+/// Issue 29 item 3: the upgrade preset loaded on 4.3 upgrades 4.3 to 4.3: a restart,
+/// said as one (the log read "upgraded RabbitMQ 4.3 -> 4.3").
+#[test]
+fn an_upgrade_to_the_running_version_is_a_restart_in_words() {
+    let s = json!({"broker": "4.3", "actions": [{"at": "0s", "upgrade": {"to": "4.3"}}]});
+    let sc = delaylab_engine::scenario::load_value(&s).unwrap();
+    let mut texts = Vec::new();
+    delaylab_engine::report::run_with(&sc, Default::default(), |e, _| {
+        if let delaylab_engine::EventKind::BrokerUpgraded { from, to, text } = &e.kind {
+            texts.push((*from, *to, text.to_string()));
+        }
+    });
+    assert_eq!(texts.len(), 1);
+    assert_eq!((texts[0].0, texts[0].1), (V4_3, V4_3));
+    assert!(
+        texts[0]
+            .2
+            .starts_with("The node restarted on RabbitMQ 4.3.6, the version it already runs"),
+        "{}",
+        texts[0].2
+    );
+    assert!(!texts[0].2.contains("came back as"));
+}
+
 #[test]
 fn absent_broker_is_3_10_and_saved_absent() {
     let s = delaylab_engine::scenario::load_value(&json!({"name": "n"})).unwrap();

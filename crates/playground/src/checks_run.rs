@@ -37,6 +37,8 @@ pub struct PageChecks {
     until_ms: Option<u64>,
     /// The revision last reported ([`PageChecks::take_changed`]); None: never reported.
     reported: Option<u64>,
+    /// Per check, where it is expected when not on this run's version.
+    elsewhere: Vec<Option<crate::checks_elsewhere::Elsewhere>>,
 }
 
 impl PageChecks {
@@ -45,7 +47,14 @@ impl PageChecks {
             ev: (!scenario.checks.is_empty()).then(|| Evaluator::for_scenario(scenario)),
             until_ms: scenario.until_ms,
             reported: None,
+            elsewhere: crate::checks_elsewhere::of_scenario(scenario),
         }
+    }
+
+    /// Per check, in the scenario's order: where it is expected, when not on the version
+    /// this run is on (empty when the scenario has no checks).
+    pub fn elsewhere(&self) -> &[Option<crate::checks_elsewhere::Elsewhere>] {
+        &self.elsewhere
     }
 
     pub fn is_empty(&self) -> bool {

@@ -13,8 +13,10 @@
 use delaylab_engine::checks::{Check, CheckState, Status};
 use delaylab_engine::report::text::clock;
 
+use crate::checks_elsewhere::Elsewhere;
 use crate::checks_run::PageChecks;
 use crate::i18n::Lang;
+use crate::impact_words;
 use crate::{checks_words, checks_zh};
 
 /// One check, for drawing.
@@ -38,6 +40,14 @@ pub struct CheckRow {
     /// The message a failed check is about (the late one, the one out of order, the one
     /// dead-lettered), for the page to open its story, with its body.
     pub msg: Option<(u32, String)>,
+    /// The check states what goes wrong (`failure: true`): passed, it is "the failure,
+    /// reproduced", not "all good".
+    pub failure: bool,
+    /// Not expected on this run's version: where it is, and what this run saw
+    /// ("expected on 4.0–4.2 · on 4.3: saw no such dead-lettering"). Never a red failure.
+    pub elsewhere: Option<String>,
+    /// For such a check, the rules that differ here for what it names, in words.
+    pub differs: Vec<String>,
 }
 
 /// The whole panel.
@@ -48,6 +58,8 @@ pub struct ChecksView {
     pub failed: usize,
     pub pending: usize,
     pub undecided: usize,
+    /// Checks not expected on this run's version (not counted above).
+    pub elsewhere: usize,
     /// The checks are decided for good (the run reached its `until`, or stopped).
     pub finished: bool,
     /// The scenario has no `until`: a check that needs the run's end stays pending.
@@ -61,14 +73,17 @@ impl ChecksView {
             no_end: pc.until_ms().is_none(),
             ..ChecksView::default()
         };
-        for (c, s) in pc.checks().iter().zip(pc.states()) {
-            match s.status {
-                Status::Pending => v.pending += 1,
-                Status::Passed => v.passed += 1,
-                Status::Failed => v.failed += 1,
-                Status::Undecided => v.undecided += 1,
+        let none = None;
+        for (i, (c, s)) in pc.checks().iter().zip(pc.states()).enumerate() {
+            let elsewhere = pc.elsewhere().get(i).unwrap_or(&none);
+            match (s.status, elsewhere) {
+                (_, Some(_)) => v.elsewhere += 1,
+                (Status::Pending, _) => v.pending += 1,
+                (Status::Passed, _) => v.passed += 1,
+                (Status::Failed, _) => v.failed += 1,
+                (Status::Undecided, _) => v.undecided += 1,
             }
-            v.rows.push(row(v.rows.len(), c, s, lang));
+            v.rows.push(row(i, c, s, elsewhere.as_ref(), lang));
         }
         v
     }
@@ -80,6 +95,11 @@ impl ChecksView {
             (self.failed, "failed", "项失败"),
             (self.pending, "pending", "项待定"),
             (self.undecided, "undecided", "项无法判定"),
+            (
+                self.elsewhere,
+                "expected on other versions",
+                "项适用于其他版本",
+            ),
         ];
         let words: Vec<String> = parts
             .iter()
@@ -93,9 +113,19 @@ impl ChecksView {
     }
 }
 
-fn row(index: usize, c: &Check, s: &CheckState, lang: Lang) -> CheckRow {
+fn row(
+    index: usize,
+    c: &Check,
+    s: &CheckState,
+    elsewhere: Option<&Elsewhere>,
+    lang: Lang,
+) -> CheckRow {
     let at = s.at_ms.map(clock).unwrap_or_default();
+    let reproduced = c.failure && s.status == Status::Passed;
     let state = match (s.status, lang) {
+        _ if elsewhere.is_some() => String::new(),
+        (Status::Passed, Lang::En) if reproduced => format!("the failure, reproduced at {at}"),
+        (Status::Passed, Lang::Zh) if reproduced => format!("问题在 {at} 重现"),
         (Status::Pending, Lang::En) => "pending".to_string(),
         (Status::Pending, Lang::Zh) => "待定".to_string(),
         (Status::Passed, Lang::En) => format!("passed at {at}"),
@@ -105,7 +135,7 @@ fn row(index: usize, c: &Check, s: &CheckState, lang: Lang) -> CheckRow {
         (Status::Undecided, Lang::En) => "cannot be decided".to_string(),
         (Status::Undecided, Lang::Zh) => "无法判定".to_string(),
     };
-    let failed = s.status == Status::Failed;
+    let failed = s.status == Status::Failed && elsewhere.is_none();
     CheckRow {
         id: c.id(index),
         label: match lang {
@@ -122,8 +152,37 @@ fn row(index: usize, c: &Check, s: &CheckState, lang: Lang) -> CheckRow {
             .map(|u| checks_words::undecided(lang, u)),
         msg: s
             .msg
-            .filter(|_| failed)
+            .filter(|_| failed || (elsewhere.is_some() && s.status == Status::Failed))
             .map(|id| (id, s.body.clone().unwrap_or_default())),
+        failure: c.failure,
+        elsewhere: elsewhere.map(|e| elsewhere_text(lang, e, c, s)),
+        differs: elsewhere.map_or_else(Vec::new, |e| {
+            e.differs
+                .iter()
+                .map(|i| impact_words::words(lang, i, e.here))
+                .collect()
+        }),
+    }
+}
+
+/// "expected on 4.0–4.2 · on 4.3: saw no such dead-lettering (0:00:21.000)".
+fn elsewhere_text(lang: Lang, e: &Elsewhere, c: &Check, s: &CheckState) -> String {
+    let on = impact_words::versions_text(&e.on);
+    let at = s.at_ms.map(clock).unwrap_or_default();
+    let here = e.here;
+    let outcome = match (s.status, lang) {
+        (Status::Failed, Lang::En) => format!("saw {} ({at})", checks_words::seen(lang, c, s)),
+        (Status::Failed, Lang::Zh) => format!("实际为 {}({at})", checks_words::seen(lang, c, s)),
+        (Status::Passed, Lang::En) => format!("it holds here too ({at})"),
+        (Status::Passed, Lang::Zh) => format!("在这里也成立({at})"),
+        (Status::Pending, Lang::En) => "pending".into(),
+        (Status::Pending, Lang::Zh) => "待定".into(),
+        (Status::Undecided, Lang::En) => "cannot be decided".into(),
+        (Status::Undecided, Lang::Zh) => "无法判定".into(),
+    };
+    match lang {
+        Lang::En => format!("expected on {on} · on {here}: {outcome}"),
+        Lang::Zh => format!("预期适用于 {on} · 在 {here} 上:{outcome}"),
     }
 }
 
@@ -222,6 +281,50 @@ mod tests {
         assert_eq!(v.rows[3].expected, "最先的投递依次为 A、B");
         assert_eq!(v.rows[4].expected, "从不:一条消息 被丢弃");
         assert_eq!(v.summary(Lang::Zh), "2 项通过,2 项失败,1 项待定");
+    }
+
+    /// Issue 29 item 3: the poison message on 4.3: its 4.0 checks are expected on
+    /// 4.0–4.2 and say what this run saw and the rule that differs (never red); its 4.3
+    /// failure checks passed: the failure, reproduced.
+    #[test]
+    fn a_check_for_other_versions_says_where_and_what_this_run_saw() {
+        let mut s = load_str(include_str!(
+            "../../../scenarios/poison-message-3-10-vs-4-0.json"
+        ))
+        .unwrap();
+        s.broker = Some(delaylab_engine::version::BrokerVersion::V4_3);
+        let mut sim = Sim::new(&s);
+        let mut pc = PageChecks::new(&s);
+        crate::checks_run::tests::run_to(&mut sim, &mut pc, 30_000);
+        let v = ChecksView::of(&pc, Lang::En);
+        assert_eq!((v.failed, v.elsewhere), (0, 5));
+        assert_eq!(
+            v.summary(Lang::En),
+            "2 passed, 5 expected on other versions"
+        );
+        let first = &v.rows[0];
+        assert_eq!(
+            first.elsewhere.as_deref(),
+            Some("expected on 4.0–4.2 · on 4.3: saw 31 (0:00:21.000)")
+        );
+        assert_eq!(first.seen, None, "not a failure here");
+        assert!(
+            first
+                .differs
+                .iter()
+                .any(|d| d.contains("basic.nack requeue=true no longer counts")),
+            "{:?}",
+            first.differs
+        );
+        let looping = &v.rows[5];
+        assert!(looping.failure && looping.elsewhere.is_none());
+        assert_eq!(looping.state, "the failure, reproduced at 0:00:30.000");
+        let zh = ChecksView::of(&pc, Lang::Zh);
+        assert_eq!(
+            zh.rows[0].elsewhere.as_deref(),
+            Some("预期适用于 4.0–4.2 · 在 4.3 上:实际为 31(0:00:21.000)")
+        );
+        assert_eq!(zh.rows[5].state, "问题在 0:00:30.000 重现");
     }
 
     #[test]

@@ -175,6 +175,13 @@ pub fn label(en: &str) -> Option<&'static str> {
         "It reaches orders.parked with x-death reason delivery_limit" => {
             "它带着 x-death 原因 delivery_limit 到达 orders.parked"
         }
+        "On 3.10 and 3.13 it loops: redelivered every second until the end (31 deliveries)" => {
+            "在 3.10 和 3.13 上它无限循环:每秒重新投递一次直到结束(共 31 次投递)"
+        }
+        "On 4.3 and 4.4 it loops too: a nack is not counted; the 31st delivery, at 0:30, carries x-acquired-count 30" => {
+            "在 4.3 和 4.4 上它同样循环:nack 不计数;0:30 的第 31 次投递带有 x-acquired-count 30"
+        }
+        "and it is never dead-lettered" => "而且它从未成为死信",
         // promotion-burst-200k-measured, promotion-burst-200k
         "All 200,000 orders are closed" => "200,000 个订单全部关闭",
         "The first two orders leave at 30:00.002" => "最先的两个订单在 30:00.002 离开",
@@ -232,6 +239,9 @@ pub fn label(en: &str) -> Option<&'static str> {
             "order-old 每 2 秒回来一次:0:02、0:04、0:06"
         }
         "x-death counts order-old's rounds" => "x-death 记下 order-old 的轮数",
+        "Before 4.3 the queue ignores x-delayed-retry-*: order-new's four deliveries all come at 0:00, no back-off" => {
+            "4.3 之前队列忽略 x-delayed-retry-*:order-new 的四次投递全在 0:00,没有退避"
+        }
         // retry-loop-x-death
         "Delivered at 0:00, 0:05.200, 0:10.400 and 0:15.600" => {
             "在 0:00、0:05.200、0:10.400 和 0:15.600 投递"

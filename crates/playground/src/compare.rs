@@ -191,6 +191,7 @@ impl Lane {
             delayed,
             delivered,
             stats,
+            outcome: r.track.tally.clone(),
         }
     }
 }
@@ -220,6 +221,8 @@ pub struct LaneView {
     /// The last deliveries: (body, at, late).
     pub delivered: Vec<(String, u64, u64)>,
     pub stats: Stats,
+    /// What the lane's run did so far, counted from its events.
+    pub outcome: crate::outcome::Tally,
 }
 
 /// One lane run headless to its end (`until`, or until nothing is left to happen, or a
@@ -234,6 +237,8 @@ pub struct FinalRow {
     pub deliveries: Vec<(String, u64, u64)>,
     /// The limit that stopped the run, if one did.
     pub stopped: Option<String>,
+    /// What the run did, counted from its events.
+    pub outcome: crate::outcome::Tally,
 }
 
 pub fn run_to_end(key: LaneKey, scenario: Scenario) -> FinalRow {
@@ -259,6 +264,7 @@ pub fn run_to_end(key: LaneKey, scenario: Scenario) -> FinalRow {
             .map(|d| (short(t.body(d.msg)), d.t_ms, d.late_ms))
             .collect(),
         stopped,
+        outcome: t.tally.clone(),
     }
 }
 

@@ -17,6 +17,30 @@ pub enum Why {
     Switched,
 }
 
+/// Versions as a reader takes them in: runs of neighbours as ranges, oldest first
+/// (`3.10–4.2`, `4.0–4.2, 4.4`, `4.3`), over `BrokerVersion::ALL`'s order.
+pub fn versions_text(v: &[BrokerVersion]) -> String {
+    let all = BrokerVersion::ALL;
+    let mut runs: Vec<(BrokerVersion, BrokerVersion)> = Vec::new();
+    for x in all.iter().filter(|x| v.contains(x)) {
+        let i = all.iter().position(|a| a == x).expect("in ALL");
+        match runs.last_mut() {
+            Some(r) if i > 0 && all[i - 1] == r.1 => r.1 = *x,
+            _ => runs.push((*x, *x)),
+        }
+    }
+    runs.iter()
+        .map(|(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}–{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The notice's first sentence.
 pub fn heading(
     lang: Lang,
@@ -169,6 +193,20 @@ pub fn words(lang: Lang, i: &Impact, to: BrokerVersion) -> String {
 }
 
 /// Where the difference comes from, as the notice prints it after the words.
+/// How a difference is known, in words: seen on a live broker of `to` (the conformance
+/// suite), or read in RabbitMQ's source and release notes.
+pub fn how_known(lang: Lang, i: &Impact, to: BrokerVersion) -> String {
+    let live = i.confidence == delaylab_engine::version::Confidence::LiveChecked;
+    match (live, lang) {
+        (true, Lang::En) => format!("seen on a live RabbitMQ {}", to.patch_release()),
+        (true, Lang::Zh) => format!("已在真实的 RabbitMQ {} 上看到", to.patch_release()),
+        (false, Lang::En) => "read in RabbitMQ's source and release notes".to_string(),
+        (false, Lang::Zh) => "来自 RabbitMQ 的源码与发布说明".to_string(),
+    }
+}
+
+/// The row and its source as the version notes cite them (`D27 · source: RN 4.3.0
+/// (release notes)`): a detail for who wants to check, not the sentence itself.
 pub fn source(lang: Lang, i: &Impact) -> String {
     let label = if lang == Lang::Zh { "来源" } else { "source" };
     format!(
@@ -185,6 +223,15 @@ mod tests {
     use delaylab_engine::scenario::load_str;
     use delaylab_engine::version::impact::impact;
     use BrokerVersion::*;
+
+    #[test]
+    fn versions_read_as_ranges_of_neighbours() {
+        assert_eq!(versions_text(&[V3_10, V3_13, V4_0, V4_1, V4_2]), "3.10–4.2");
+        assert_eq!(versions_text(&[V4_0, V4_1, V4_2]), "4.0–4.2");
+        assert_eq!(versions_text(&[V3_10, V4_0, V4_3]), "3.10, 4.0, 4.3");
+        assert_eq!(versions_text(&[V4_3]), "4.3");
+        assert_eq!(versions_text(&[]), "");
+    }
 
     #[test]
     fn the_plugin_preset_on_4_3_says_the_exchange_is_refused_with_rabbitmqs_text() {

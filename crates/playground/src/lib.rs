@@ -13,6 +13,7 @@
 //!   back but user inputs.
 
 pub mod chart;
+pub mod checks_elsewhere;
 pub mod checks_run;
 pub mod checks_view;
 pub mod checks_words;
@@ -20,6 +21,7 @@ pub mod checks_zh;
 pub mod clock;
 pub mod code_highlight;
 pub mod compare;
+pub mod compare_parting;
 pub mod consumer_form;
 pub mod edit_rules;
 pub mod embed_size;
@@ -32,9 +34,12 @@ pub mod i18n_why;
 pub mod impact_words;
 pub mod late_dots;
 pub mod lines;
+pub mod live_words;
 pub mod node_id;
+pub mod outcome;
 pub mod pacer;
 pub mod per_load;
+pub mod preset_links;
 pub mod presets;
 pub mod presets_zh;
 pub mod publish_form;

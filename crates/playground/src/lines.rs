@@ -66,6 +66,18 @@ pub fn span(ms: u64) -> String {
     }
 }
 
+/// The AMQP method a consumer gave a delivery back with, with its fields as the client
+/// sent them: `basic.nack multiple=false requeue=true`, `basic.reject requeue=false`
+/// (basic.reject has no `multiple`). The engine's consumers settle each delivery on its
+/// own, so `multiple` is always false.
+pub fn settle_method(nack: bool, requeue: bool) -> String {
+    if nack {
+        format!("basic.nack multiple=false requeue={requeue}")
+    } else {
+        format!("basic.reject requeue={requeue}")
+    }
+}
+
 /// Formats one kept event as a log line: our words (via, late, due...) in `lang`;
 /// RabbitMQ's names, codes, texts and reasons as RabbitMQ writes them.
 pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
@@ -236,11 +248,8 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
             if *nack {
                 label = "k_nacked";
             }
-            let method = if *nack { "basic.nack" } else { "basic.reject" };
-            (
-                s(*queue),
-                format!("{} {method} requeue={requeue}", consumer(Some(*c))),
-            )
+            let method = settle_method(*nack, *requeue);
+            (s(*queue), format!("{} {method}", consumer(Some(*c))))
         }
         EventKind::Requeued { queue, held, .. } => (
             s(*queue),
@@ -341,7 +350,13 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
         EventKind::NodeUp => (String::new(), String::new()),
         EventKind::BrokerUpgraded { from, to, text } => {
             level = Level::Warn;
-            (format!("RabbitMQ {from} → {to}"), text.to_string())
+            // The same version on both sides (a restart, or a refused downgrade): no arrow.
+            let place = if from == to {
+                format!("RabbitMQ {to}")
+            } else {
+                format!("RabbitMQ {from} → {to}")
+            };
+            (place, text.to_string())
         }
         EventKind::Order(o) => {
             // The lab's fields as "name value" pairs (its words are its own).
@@ -374,12 +389,29 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
 /// (properties, headers) as JSON text.
 pub type PropsView = Option<(String, String)>;
 
-/// (properties, headers) as JSON text, as published and as delivered, from a path.
-pub fn message_views(steps: &[Entry], sim: &Sim) -> (PropsView, PropsView) {
+/// One delivery of a message as the consumer got it: when, from where, to whom, and
+/// its properties and headers exactly as the run has them (`x-death`,
+/// `x-delivery-count`, 4.3's `x-acquired-count`: the `Delivered` event's counts).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeliveryView {
+    /// The event's place in the log (unique in a load).
+    pub seq: u64,
+    /// 1 for the first delivery of this message, 2 for the next...
+    pub n: usize,
+    pub t_ms: u64,
+    pub queue: String,
+    pub consumer: String,
+    pub redelivered: bool,
+    pub properties: String,
+    pub headers: String,
+}
+
+/// (properties, headers) as published, and every delivery as delivered, from a path.
+pub fn message_views(steps: &[Entry], sim: &Sim) -> (PropsView, Vec<DeliveryView>) {
     let syms = sim.symbols();
     let pretty = |v: serde_json::Value| serde_json::to_string_pretty(&v).unwrap_or_default();
     let mut published = None;
-    let mut delivered = None;
+    let mut delivered = Vec::new();
     for s in steps {
         match &s.ev.kind {
             EventKind::Published { msg, .. } if published.is_none() => {
@@ -388,14 +420,56 @@ pub fn message_views(steps: &[Entry], sim: &Sim) -> (PropsView, PropsView) {
                     pretty(msg.headers.to_json()),
                 ));
             }
-            EventKind::Delivered { msg, returns, .. } => {
-                delivered = Some((
-                    pretty(render::properties(msg, syms)),
-                    pretty(render::headers(msg, syms, *returns)),
-                ));
-            }
+            EventKind::Delivered {
+                msg,
+                queue,
+                consumer,
+                redelivered,
+                returns,
+                acquired,
+                ..
+            } => delivered.push(DeliveryView {
+                seq: s.seq,
+                n: delivered.len() + 1,
+                t_ms: s.ev.t_ms,
+                queue: syms.str(*queue).to_string(),
+                consumer: consumer.map_or(crate::node_id::BASIC_GET.to_string(), |c| {
+                    sim.consumers()[c.0 as usize].spec.name.clone()
+                }),
+                redelivered: *redelivered,
+                properties: pretty(render::properties(msg, syms)),
+                headers: pretty(render::headers_counted(msg, syms, *returns, *acquired)),
+            }),
             _ => {}
         }
     }
     (published, delivered)
+}
+
+/// How a message waiting in its queue again came back there, as the run has it: the
+/// text key of a chip's mark (`back_nack` for a basic.nack, `back_reject`, an ack
+/// timeout, a closed channel). `back_redelivered` when its path is not kept whole
+/// (beyond `TRACK_MSGS`, or more than `MAX_STEPS` steps): it says less, never wrong.
+pub fn came_back(track: &Track, msg: u32) -> &'static str {
+    let Some(steps) = track
+        .msgs
+        .get(&msg)
+        .filter(|s| s.len() < crate::track::MAX_STEPS)
+    else {
+        return "back_redelivered";
+    };
+    // The event just before its last return: what sent it back.
+    let last = steps
+        .iter()
+        .rposition(|e| matches!(e.ev.kind, EventKind::Requeued { .. }));
+    match last
+        .and_then(|i| i.checked_sub(1))
+        .map(|i| &steps[i].ev.kind)
+    {
+        Some(EventKind::Rejected { nack: true, .. }) => "back_nack",
+        Some(EventKind::Rejected { nack: false, .. }) => "back_reject",
+        Some(EventKind::ConsumerTimedOut { .. }) => "back_timeout",
+        Some(_) => "back_closed",
+        None => "back_redelivered",
+    }
 }

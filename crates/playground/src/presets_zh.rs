@@ -29,7 +29,7 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
         "dead-letter-cycle" => (
             "死信循环:过期后回到自身的等待队列",
             "一个诱人的捷径:order.recheck.queue 设置 x-message-ttl 10000,并把死信发往默认交换机(\"\")且不指定路由键,于是过期消息按原路由键(也就是队列自己的名字)被路由回同一个队列。对照 order.retry.queue:一个正确的 10 秒等待队列,死信进入 order.work.queue,由 checker 消费。",
-            "0:00 发布的 recheck-1 不会循环:0:10 过期时,RabbitMQ 发现它仅因过期就会回到 order.recheck.queue,于是丢弃它(原因 dead_letter_cycle)。retry-1 走正确的路径,在 0:10 到达 checker,带有一条 order.retry.queue 的 x-death 记录。只由过期构成的循环在第一跳就被切断;包含拒绝的循环是允许的(见重试循环场景)。",
+            "0:00 发布的 recheck-1 不会循环:0:10 过期时,RabbitMQ 发现它仅因过期就会回到 order.recheck.queue,于是丢弃它(原因 dead_letter_cycle)。retry-1 走正确的路径,在 0:10 到达 checker,带有一条 order.retry.queue 的 x-death 记录。只由过期构成的循环在第一跳就被切断;包含拒绝的循环是允许的(见“带 x-death 计数的重试循环”)。",
         ),
         "expiration-zero" => (
             "expiration \"0\":要么立刻,要么永不",
@@ -164,7 +164,7 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
         "x-death-3-13-republished" => (
             "3.13+ 的 x-death:x-last-death-* 与重新发布的消息",
             "order.wait 的 x-message-ttl 为 100,经默认交换机以路由键 order.dlq 死信。0:00 发布 order-1 到 order.wait;0:00.150 一个客户端从 order.dlq 取出它(basic.get),复制收到的头(包括 x-death)作为 order-1-again 再发布到 order.wait(手写重试就是这样做的)。auditor 从 0:01 起读取 order.dlq。本文件运行在 RabbitMQ 4.0 上。",
-            "order-1-again 的死信副本(0:01 投递)带有 x-last-death-reason expired、x-last-death-queue order.wait 和 x-last-death-exchange(为空:默认交换机),从 3.13 起每次死信都会设置;x-death 的 count 是 1 而不是 2:RabbitMQ 4.x 不读取客户端发布的 x-death 头,会在下一次死信时替换它(3.10 和 3.13.3+ 会合并,count 继续累加)。所以用 x-death 计数重试需要 broker 自己的死信(见“带 x-death 的重试循环”),而不是重新发布。",
+            "order-1-again 的死信副本(0:01 投递)带有 x-last-death-reason expired、x-last-death-queue order.wait 和 x-last-death-exchange(为空:默认交换机),从 3.13 起每次死信都会设置;x-death 的 count 是 1 而不是 2:RabbitMQ 4.x 不读取客户端发布的 x-death 头,会在下一次死信时替换它(3.10 和 3.13.3+ 会合并,count 继续累加)。所以用 x-death 计数重试需要 broker 自己的死信(见“带 x-death 计数的重试循环”),而不是重新发布。",
         ),
         _ => return None,
     })

@@ -6,7 +6,7 @@
 use delaylab_engine::scenario::duration::parse_duration;
 use delaylab_engine::scenario::load::MAX_BODY_BYTES;
 use delaylab_engine::scenario::template::body_of_run;
-use delaylab_engine::scenario::{Action, ActionKind, Properties, PublishSpec, Repeat, Scenario};
+use delaylab_engine::scenario::{Action, ActionKind, Properties, PublishSpec, Repeat};
 use delaylab_engine::value::{FieldValue, Table};
 
 use crate::i18n::{t, Lang};
@@ -74,23 +74,15 @@ impl PublishError {
     }
 }
 
-/// How many messages the scenario's publish actions send in all (a `repeat` counts its
-/// runs): a single publish from the form is the next one, numbered after them.
-pub fn publish_runs(s: &Scenario) -> u32 {
-    s.actions
-        .iter()
-        .filter(|a| matches!(a.kind, ActionKind::Publish(_)))
-        .map(|a| a.repeat.map_or(1, |r| r.count))
-        .fold(0u32, u32::saturating_add)
-}
-
 impl PublishForm {
     /// The action to run at `now_ms`: one publish, or one with `repeat` whose body keeps
     /// its `{n}` for the engine (runs numbered from 1, the template's rule). A single
-    /// publish is the scenario's publish number `runs_before + 1` (`publish_runs`): its
-    /// `{n}` is written as that number through the engine's template, so three single
-    /// publishes of `order-{n}` into an empty sandbox are order-1, order-2, order-3.
-    pub fn action(&self, now_ms: u64, runs_before: u32) -> Result<Action, PublishError> {
+    /// publish is named after the message it becomes: `messages_before` is the ids the
+    /// engine handed out so far (`Sim::messages_so_far`), so its `{n}` is written as its
+    /// id through the engine's template: message #3 is order-3, in a preset as in the
+    /// sandbox (numbered after the scenario's planned publishes, a preset showed "#2
+    /// order-3": the id counts what was published so far).
+    pub fn action(&self, now_ms: u64, messages_before: u32) -> Result<Action, PublishError> {
         let mut props = Properties::default();
         let exp = self.expiration.trim();
         if !exp.is_empty() {
@@ -133,7 +125,7 @@ impl PublishForm {
         let body = if repeat.is_some() {
             self.body.clone()
         } else {
-            body_of_run(&self.body, runs_before)
+            body_of_run(&self.body, messages_before)
         };
         Ok(Action {
             at_ms: now_ms,
@@ -167,22 +159,32 @@ mod tests {
         assert_eq!(publish(&a).body, "order-1");
     }
 
+    /// Issue 29: a publish from the form in a preset is named after the message it
+    /// becomes ("#2 order-3" before: it was numbered after the planned publishes).
     #[test]
-    fn single_publishes_are_numbered_after_the_scenarios_publishes() {
-        let mut s = delaylab_engine::scenario::load_str(
+    fn a_single_publish_is_named_after_its_message_id() {
+        let s = delaylab_engine::scenario::load_str(
             r#"{"version": 1, "name": "n", "topology": {"queues": [{"name": "q"}]},
                 "actions": [{"at": "0s", "publish": {"exchange": "", "routing_key": "q", "body": "A"}},
-                            {"at": "1s", "publish": {"exchange": "", "routing_key": "q", "body": "m{n}"},
-                             "repeat": {"count": 3, "every": "1s"}}]}"#,
+                            {"at": "1m", "publish": {"exchange": "", "routing_key": "q", "body": "B"}}]}"#,
         )
         .unwrap();
-        assert_eq!(publish_runs(&s), 4);
+        let mut sim = delaylab_engine::Sim::new(&s);
+        sim.advance(1_000);
+        while sim.poll_event().is_some() {}
         let f = PublishForm::default();
-        let a = f.action(9_000, publish_runs(&s)).unwrap();
-        assert_eq!(publish(&a).body, "order-5");
-        s.actions.push(a);
-        let b = f.action(9_500, publish_runs(&s)).unwrap();
-        assert_eq!(publish(&b).body, "order-6", "the next one counts the last");
+        let a = f.action(1_000, sim.messages_so_far()).unwrap();
+        assert_eq!(publish(&a).body, "order-2");
+        sim.schedule_action(1_000, a);
+        let ids: Vec<(u32, String)> = std::iter::from_fn(|| sim.poll_event())
+            .filter_map(|e| match e.kind {
+                delaylab_engine::EventKind::Published { msg, .. } => {
+                    Some((msg.id.0, msg.body.to_string()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ids, vec![(2, "order-2".to_string())], "#2 is order-2");
         let plain = PublishForm {
             body: "paid".into(),
             ..f

@@ -23,7 +23,9 @@ use delaylab_engine::{Command, Progress, Sim};
 use crate::checks_run::PageChecks;
 use crate::host::TapHandle;
 use crate::i18n::Lang;
-pub use crate::lines::{ex_name, line, message_views, short, span, Level, LogLine, PropsView};
+pub use crate::lines::{
+    came_back, ex_name, line, message_views, short, span, DeliveryView, Level, LogLine, PropsView,
+};
 use crate::node_id;
 use crate::stats::Depths;
 use crate::track::RawNode;

@@ -359,14 +359,19 @@ impl Teller<'_> {
                 consumer,
                 redelivered,
                 returns,
+                acquired,
                 ..
             } => {
                 if *redelivered {
                     let mut d = self.say("why_redelivered", &[]);
-                    if *returns > 0 {
-                        let n = returns.to_string();
-                        d.push_str(", ");
-                        d.push_str(&self.say("why_delivery_count", &[("n", &n)]));
+                    // The counts as the consumer sees them (0: the header is absent).
+                    for (header, n) in [
+                        ("x-delivery-count", returns),
+                        ("x-acquired-count", acquired),
+                    ] {
+                        if *n > 0 {
+                            d.push_str(&format!(", {header} {n}"));
+                        }
                     }
                     why.push(d);
                 }
@@ -390,7 +395,10 @@ impl Teller<'_> {
                 self.say("why_acked", &[("consumer", &self.consumer(*consumer))])
             }
             EventKind::Rejected {
-                consumer, requeue, ..
+                consumer,
+                requeue,
+                nack,
+                ..
             } => {
                 why.push(self.say(
                     if *requeue {
@@ -400,15 +408,26 @@ impl Teller<'_> {
                     },
                     &[],
                 ));
-                let how = rejected_how(&entry.ev.kind);
+                let how = crate::lines::settle_method(*nack, *requeue);
                 self.say(
-                    "why_rejected",
+                    if *nack {
+                        "why_nacked_it"
+                    } else {
+                        "why_rejected"
+                    },
                     &[("consumer", &self.consumer(Some(*consumer))), ("how", &how)],
                 )
             }
             EventKind::Requeued {
-                queue, copy, held, ..
+                queue,
+                copy,
+                held,
+                count,
+                ..
             } => {
+                if let Some(c) = count {
+                    why.push(self.return_count(c));
+                }
                 if let Some(h) = held {
                     // The delivery it will be back for: the next after those of this copy.
                     let n = (self.deliveries(*copy, entry.seq) + 1).to_string();
@@ -452,14 +471,6 @@ impl Teller<'_> {
             .take_while(|e| e.seq < seq)
             .filter(|e| matches!(e.ev.kind, EventKind::Delivered { copy: c, .. } if c == copy))
             .count()
-    }
-}
-
-/// How a consumer gave a message back, as the engine's `Rejected` says it.
-fn rejected_how(kind: &EventKind) -> String {
-    match kind {
-        EventKind::Rejected { requeue, .. } => format!("requeue={requeue}"),
-        _ => String::new(),
     }
 }
 
@@ -597,19 +608,78 @@ mod tests {
         assert_eq!(
             holds[0].why,
             vec![
+                "A failed delivery, counted toward the delivery limit: 1 of the 20 allowed"
+                    .to_string(),
                 "Delayed retry holds it back until 0:00:02.000, for delivery attempt 2".to_string()
             ]
         );
         assert_eq!(
-            holds[1].why,
-            vec![
-                "Delayed retry holds it back until 0:00:06.000, for delivery attempt 3".to_string()
-            ]
+            holds[1].why[1],
+            "Delayed retry holds it back until 0:00:06.000, for delivery attempt 3"
         );
         let rejected = step(&s, "rejected");
         assert_eq!(
             rejected.why,
             vec!["requeue=true: it goes back to the queue".to_string()]
+        );
+    }
+
+    /// Issue 29 item 1: a nack is told as a nack (it read "worker rejected it"), with the
+    /// method's fields as the client sent them, whether the return counted (4.3: a nack
+    /// does not), and every redelivery's counts as the consumer saw them.
+    #[test]
+    fn a_nack_is_a_nack_with_its_count_on_4_0_and_4_3() {
+        let poison = include_str!("../../../scenarios/poison-message-3-10-vs-4-0.json");
+        let on = |v: &str| {
+            let mut s = load_str(poison).expect("loads");
+            s.broker = delaylab_engine::version::BrokerVersion::parse(v);
+            let mut r = Runner::new(s);
+            assert!(r.advance_to(5_000, &mut Batch::default(), || false));
+            r
+        };
+        for (v, counted, headers) in [
+            (
+                "4.0",
+                "Counted toward the delivery limit: return 1 of the 20 allowed",
+                "redelivered, x-delivery-count 3",
+            ),
+            (
+                "4.3",
+                "Not counted toward the delivery limit (20): this version counts only failed \
+                 deliveries (basic.reject requeue=true, a lost channel), not basic.nack or a \
+                 consumer timeout; failed deliveries so far: 0",
+                "redelivered, x-acquired-count 3",
+            ),
+        ] {
+            let r = on(v);
+            let s = story(&r.track, &r.sim, id(&r, "poison-order"), Lang::En);
+            let nack = step(&s, "rejected");
+            assert_eq!(
+                nack.what,
+                "worker nacked it: basic.nack multiple=false requeue=true"
+            );
+            assert!(
+                s.steps.iter().all(|x| !x.what.contains("rejected")),
+                "{v}: {s:?}"
+            );
+            assert_eq!(step(&s, "requeued").why[0], counted, "{v}");
+            let delivered: Vec<&Step> = s.steps.iter().filter(|x| x.kind == "delivered").collect();
+            assert_eq!(delivered[3].why[0], headers, "{v}");
+            let zh = story(&r.track, &r.sim, id(&r, "poison-order"), Lang::Zh);
+            assert_eq!(
+                step(&zh, "rejected").what,
+                "worker 否认(nack)了它:basic.nack multiple=false requeue=true"
+            );
+        }
+        // A basic.reject stays a rejection (retry-backoff-4-3's worker).
+        let r = run(
+            include_str!("../../../scenarios/retry-backoff-4-3.json"),
+            1_000,
+        );
+        let s = story(&r.track, &r.sim, id(&r, "order-new"), Lang::En);
+        assert_eq!(
+            step(&s, "rejected").what,
+            "worker rejected it: basic.reject requeue=true"
         );
     }
 

@@ -17,7 +17,7 @@ pub const LOG_CAP: usize = 5000;
 /// Messages whose whole path is kept for the inspector (by publish order).
 pub const TRACK_MSGS: u32 = 20_000;
 /// Steps kept per tracked message (a retry loop can go round many times).
-const MAX_STEPS: usize = 200;
+pub const MAX_STEPS: usize = 200;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum MoveKind {
@@ -107,6 +107,8 @@ pub struct Track {
     pub msgs: HashMap<u32, Vec<Entry>>,
     pub log: VecDeque<Entry>,
     pub publish_targets: BTreeSet<String>,
+    /// What the run did so far, counted from every event (`crate::outcome`).
+    pub tally: crate::outcome::Tally,
     /// What an embed's host page hears about (host_api.rs); None when nobody listens.
     /// Shared with the app, which outlives this runner.
     pub(crate) tap: Option<TapHandle>,
@@ -231,6 +233,7 @@ impl Track {
             _ => {}
         }
         let late = id.map_or(0, |i| self.late.of(i));
+        self.tally.on_event(e.t_ms, &e.kind, late);
         if let Some(tap) = &self.tap {
             tap.borrow_mut().on_event(&e, sim, self, late);
         }

@@ -38,13 +38,42 @@ fn show_inspector() {
 fn Row(row: CheckRow) -> impl IntoView {
     let c = ctx();
     let status = row.status.as_str();
+    // Not expected on this version: neither green nor red, "expected on 4.0–4.2 · on 4.3:
+    // what this run saw". A failure check that passed: the failure, reproduced.
+    let (class, icon) = match (&row.elsewhere, row.failure, row.status) {
+        (Some(_), _, _) => ("elsewhere".to_string(), "◇"),
+        (None, true, Status::Passed) => ("reproduced".to_string(), "⚑"),
+        _ => (status.to_string(), mark(row.status)),
+    };
+    let elsewhere = row.elsewhere.clone();
+    let expected = if elsewhere.is_some() {
+        "elsewhere"
+    } else {
+        "here"
+    };
+    let differs = row.differs.clone();
     view! {
-        <li class=format!("check-row st-{status}") data-testid="check" data-status=status data-id=row.id.clone()>
+        <li
+            class=format!("check-row st-{class}")
+            data-testid="check"
+            data-status=status
+            data-expected=expected
+            data-failure=if row.failure { "true" } else { "false" }
+            data-id=row.id.clone()
+        >
             <p class="check-head">
-                <span class="check-mark" aria-hidden="true">{mark(row.status)}</span>
+                <span class="check-mark" aria-hidden="true">{icon}</span>
                 <span class="check-label" data-testid="check-label">{row.label.clone()}</span>
                 <span class="check-state" data-testid="check-state">{row.state.clone()}</span>
             </p>
+            {elsewhere.map(|e| view! {
+                <p class="check-elsewhere" data-testid="check-elsewhere">{e}</p>
+            })}
+            {(!differs.is_empty()).then(|| view! {
+                <ul class="check-differs" data-testid="check-differs">
+                    {differs.into_iter().map(|d| view! { <li>{d}</li> }).collect_view()}
+                </ul>
+            })}
             <p class="check-detail">
                 {row.seen.clone().map(|s| view! {
                     <span class="check-seen" data-testid="check-seen">{move || c.tr("check_seen")}" "<b>{s}</b></span>

@@ -114,22 +114,47 @@ pub fn Inspector() -> impl IntoView {
                                     </details>
                                 }
                             })}
-                        {delivered
-                            .map(|(p, h)| {
-                                view! {
-                                    <details open>
-                                        <summary>{c.tr("as_delivered")}</summary>
-                                        <pre class="json" data-testid="delivered-headers" tabindex="0">
-                                            "properties: " {p} "\nheaders: " {h}
-                                        </pre>
-                                    </details>
-                                }
-                            })}
+                        // Every delivery, each as the consumer got it (a redelivery's
+                        // x-delivery-count / x-acquired-count are its own); the last open.
+                        {
+                            let last = delivered.len();
+                            delivered
+                                .into_iter()
+                                .map(|d| delivery_block(d, last))
+                                .collect_view()
+                        }
                     }
                         .into_any()
                 }
             }}
         </section>
+    }
+}
+
+/// One delivery as the consumer got it: "As delivered (2 of 26) at 0:00:01.000, from
+/// orders.work to worker, redelivered", then its properties and headers.
+fn delivery_block(d: runner::DeliveryView, last: usize) -> impl IntoView {
+    let c = ctx();
+    let key = if d.redelivered {
+        "as_redelivered_n"
+    } else {
+        "as_delivered_n"
+    };
+    let title = move || {
+        c.tr(key)
+            .replace("{n}", &d.n.to_string())
+            .replace("{of}", &last.to_string())
+            .replace("{at}", &clock(d.t_ms))
+            .replace("{queue}", &d.queue)
+            .replace("{consumer}", &d.consumer)
+    };
+    view! {
+        <details open=d.n == last data-testid="delivery" data-n=d.n>
+            <summary>{title}</summary>
+            <pre class="json" data-testid="delivered-headers" tabindex="0">
+                "properties: " {d.properties} "\nheaders: " {d.headers}
+            </pre>
+        </details>
     }
 }
 

@@ -3,7 +3,7 @@
 //! `repeat` that the engine schedules.
 
 use delaylab_engine::report::text::clock;
-use delaylab_playground::publish_form::{publish_runs, PublishForm, MAX_REPEAT_COUNT};
+use delaylab_playground::publish_form::{PublishForm, MAX_REPEAT_COUNT};
 use leptos::prelude::*;
 
 use super::ctx;
@@ -125,9 +125,7 @@ pub fn Publish() -> impl IntoView {
             count: count.get_untracked(),
             every: every.get_untracked(),
         };
-        let (now, runs) = c
-            .runner
-            .with_value(|r| (r.now(), publish_runs(&r.scenario)));
+        let (now, runs) = c.runner.with_value(|r| (r.now(), r.sim.messages_so_far()));
         match form.action(now, runs) {
             Ok(action) if action.repeat.is_some() => c.run_scheduled(action),
             Ok(action) => c.run_now(action.kind),

@@ -137,6 +137,14 @@ fn QueueCard(name: String) -> impl IntoView {
                             })
                         });
                         let is_over = move || state.get().is_some_and(|s| s.2.is_some());
+                        // How a redelivered message came back (a nack, a reject...), as
+                        // the run has it.
+                        let back = move || {
+                            state.get().filter(|s| s.3).map(|_| {
+                                let key = c.runner.with_value(|r| crate::app::runner::came_back(&r.track, msg));
+                                view! { <span class="chip-back" data-testid="chip-back">{c.tr(key)}</span> }
+                            })
+                        };
                         view! {
                             <li>
                                 <button
@@ -149,6 +157,7 @@ fn QueueCard(name: String) -> impl IntoView {
                                 >
                                     <span class="chip-body">{body.clone()}</span>
                                     <span class="chip-id">"#"{msg}</span>
+                                    {back}
                                     <span class="chip-ttl">
                                         {move || match state.get() {
                                             Some((_, _, Some(o), _)) => {
@@ -186,6 +195,7 @@ fn QueueCard(name: String) -> impl IntoView {
                                             Lang::En => format!("⟳ retry in {}, attempt {attempt}", span(left)),
                                             Lang::Zh => format!("⟳ {} 后重试,第 {attempt} 次投递", span(left)),
                                         };
+                                        let back = c.runner.with_value(|r| crate::app::runner::came_back(&r.track, msg));
                                         view! {
                                             <li>
                                                 <button
@@ -196,6 +206,7 @@ fn QueueCard(name: String) -> impl IntoView {
                                                 >
                                                     <span class="chip-body">{body}</span>
                                                     <span class="chip-id">"#"{msg}</span>
+                                                    <span class="chip-back" data-testid="chip-back">{c.tr(back)}</span>
                                                     <span class="chip-ttl">{when}</span>
                                                 </button>
                                             </li>

@@ -3,6 +3,7 @@
 //! publish into needs first. A scenario with nothing to watch shows no what-to-watch line.
 
 use delaylab_engine::version::BrokerVersion;
+use delaylab_playground::preset_links::{self, Part};
 use delaylab_playground::presets::SANDBOX_ID;
 use delaylab_playground::quick_publish::{self, QuickPublish};
 use leptos::prelude::*;
@@ -28,13 +29,13 @@ pub fn Watch() -> impl IntoView {
     let c = ctx();
     let checked_open = RwSignal::new(false);
     let version = crate::app::version::current(c);
-    // Written for other versions: the texts say so, next to the notice of what changes.
+    // Written for other versions than the one it runs on (loaded so, or switched): the
+    // texts say so, next to the notice of what changes.
+    let named = crate::app::version::of_scenario(c);
     let written_for = move || {
-        let off = c.notice.with(|n| {
-            n.as_ref()
-                .is_some_and(|n| n.why == delaylab_playground::impact_words::Why::WrittenFor)
-        });
-        off.then(|| c.runner.with_value(|r| r.scenario.written_for()))
+        let on = named.get();
+        let w = c.runner.with_value(|r| r.scenario.written_for());
+        (!w.contains(&on)).then_some(w)
     };
     view! {
         <section class="panel watch" aria-labelledby="watch-h">
@@ -54,7 +55,7 @@ pub fn Watch() -> impl IntoView {
                 {move || {
                     written_for()
                         .map(|v| {
-                            let range = versions_range(&v);
+                            let range = delaylab_playground::impact_words::versions_text(&v);
                             let label = if c.lang.get() == Lang::Zh {
                                 format!("(为 RabbitMQ {range} 编写)")
                             } else {
@@ -65,9 +66,17 @@ pub fn Watch() -> impl IntoView {
                 }}
                 {move || c.meta_texts().description}
             </p>
-            // Nothing to watch: no line at all (a bare label says nothing).
+            // Nothing to watch: no line at all (a bare label says nothing). On a version
+            // the lesson is not written for, the written timeline is labelled with the
+            // versions it holds on, and this run's own outcome follows, from its events.
             {move || {
                 let texts = c.meta_texts();
+                let label = match written_for() {
+                    Some(v) => c
+                        .tr("what_to_watch_on")
+                        .replace("{on}", &delaylab_playground::impact_words::versions_text(&v)),
+                    None => c.tr("what_to_watch").to_string(),
+                };
                 texts
                     .has_watch()
                     .then(|| {
@@ -75,13 +84,29 @@ pub fn Watch() -> impl IntoView {
                             <p class="watch-text" data-testid="watch">
                                 <strong>
                                     <span aria-hidden="true">"◉ "</span>
-                                    {c.tr("what_to_watch")}
+                                    {label}
                                 </strong>
                                 " "
-                                {texts.watch}
+                                {linked(c, &texts.watch)}
                             </p>
                         }
                     })
+            }}
+            {move || {
+                written_for().map(|_| {
+                    let _ = c.rev.get();
+                    let v = named.get();
+                    let lang = c.lang.get();
+                    let said = c.runner.with_value(|r| r.track.tally.words(lang));
+                    view! {
+                        <p class="watch-text this-run" data-testid="this-run" role="status">
+                            <strong>{c.tr("this_run_on").replace("{v}", v.as_str())}</strong>
+                            // Chinese punctuation is full-width: no space after its colon.
+                            {(lang == Lang::En).then_some(" ")}
+                            {said}
+                        </p>
+                    }
+                })
             }}
             <QuickPublishRow />
             {move || {
@@ -113,13 +138,28 @@ pub fn Watch() -> impl IntoView {
     }
 }
 
-/// `3.10 to 4.2`, or `4.3`.
-fn versions_range(v: &[BrokerVersion]) -> String {
-    match (v.first(), v.last()) {
-        (Some(a), Some(b)) if a != b => format!("{a}–{b}"),
-        (Some(a), _) => a.to_string(),
-        _ => String::new(),
-    }
+/// A text with the names of other presets as links that load them ("see Head-of-line
+/// blocking"), in the page's language.
+fn linked(c: crate::app::Ctx, text: &str) -> impl IntoView {
+    let lang = c.lang.get();
+    let own = c.preset.get();
+    let names: Vec<(String, String)> = c.presets.with_value(|ps| {
+        ps.iter()
+            .map(|p| (p.id.clone(), crate::app::preset_texts(lang, p).name))
+            .collect()
+    });
+    preset_links::split(text, &names, &own)
+        .into_iter()
+        .map(|part| match part {
+            Part::Text(t) => t.into_any(),
+            Part::Preset { id, name } => view! {
+                <button class="link" data-testid="preset-link" data-preset=id.clone() on:click=move |_| c.load(&id)>
+                    {name}
+                </button>
+            }
+            .into_any(),
+        })
+        .collect_view()
 }
 
 /// Publish buttons for a scenario made to publish into (the sandbox): one per wait

@@ -12,7 +12,8 @@ use serde_json::{json, Value};
 
 use super::{ActionKind, DestinationKind, Scenario};
 
-/// The broker version the file says it came from (the one the conformance suite checks against).
+/// The broker version the conformance suite's rules 1-14 were first checked on (the
+/// badge's panel names it). A file says the scenario's own version's patch release.
 pub const RABBIT_VERSION: &str = "3.10.8";
 
 fn builtin(name: &str) -> bool {
@@ -55,11 +56,14 @@ pub fn export_definitions(s: &Scenario) -> Value {
             })
         })
         .collect();
+    // The release the scenario runs on (3.10.8, ..., 4.3.6): a file exported from 4.3
+    // says 4.3.6, as the broker's own export would.
+    let release = s.broker_version().patch_release();
     json!({
-        "rabbit_version": RABBIT_VERSION,
-        "rabbitmq_version": RABBIT_VERSION,
+        "rabbit_version": release,
+        "rabbitmq_version": release,
         "product_name": "RabbitMQ",
-        "product_version": RABBIT_VERSION,
+        "product_version": release,
         "users": [],
         "vhosts": [{"name": "/"}],
         "permissions": [],
@@ -136,6 +140,18 @@ mod tests {
         assert_eq!(d["bindings"][0]["routing_key"], "a.#");
         assert_eq!(d["bindings"][0]["destination_type"], "queue");
         assert_eq!(export_notes(&s).len(), 2);
+        // Another version: its own patch release (it said 3.10.8 for every version).
+        let mut on_4_3 = s.clone();
+        on_4_3.broker = Some(crate::version::BrokerVersion::V4_3);
+        let d43 = export_definitions(&on_4_3);
+        assert_eq!(
+            (
+                &d43["rabbit_version"],
+                &d43["rabbitmq_version"],
+                &d43["product_version"]
+            ),
+            (&json!("4.3.6"), &json!("4.3.6"), &json!("4.3.6"))
+        );
         // Pure: the same scenario gives the same file.
         assert_eq!(d, export_definitions(&s));
         // What it writes loads back as a topology.

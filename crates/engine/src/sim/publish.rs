@@ -113,18 +113,27 @@ impl Sim {
                 "cannot publish to internal exchange '{name}' in vhost '/'"
             )));
         }
-        if x.delayed && !self.profile.delayed_plugin {
-            // 4.3 after an upgrade: the metadata store kept the exchange, but no module
-            // routes its type (`rabbit_exchange_type_invalid`, rabbitmq-versions.md §2.11).
-            return Err(AmqpError::precondition_failed(format!(
-                "Cannot route message through exchange '{name}' in vhost '/': exchange type {} not found",
-                crate::amqp::exchange_args::DELAYED_TYPE
-            )));
+        if let Some(e) = self.refuses_publishes(x) {
+            return Err(e);
         }
         if let Some(e) = msg.expiration.filter(|e| !e.is_valid()) {
             parse_expiration(&e.text(&self.syms))?; // for the error
         }
         Ok(())
+    }
+
+    /// Why every publish through `x` is refused, if it is: a delayed exchange kept after
+    /// an upgrade to a version without the plugin (4.3: the metadata store kept the
+    /// exchange, but no module routes its type, `rabbit_exchange_type_invalid`,
+    /// rabbitmq-versions.md §2.11). A snapshot draws such an exchange as refusing.
+    pub fn refuses_publishes(&self, x: &crate::exchange::Exchange) -> Option<AmqpError> {
+        (x.delayed && !self.profile.delayed_plugin).then(|| {
+            AmqpError::precondition_failed(format!(
+                "Cannot route message through exchange '{}' in vhost '/': exchange type {} not found",
+                self.syms.str(x.name),
+                crate::amqp::exchange_args::DELAYED_TYPE
+            ))
+        })
     }
 
     /// 4.4 (D36): `rabbit_quorum_queue:deliver/3` converts `x-opt-delivery-time` for the

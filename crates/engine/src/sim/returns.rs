@@ -30,7 +30,7 @@
 //! ```
 
 use super::Sim;
-use crate::cause::{HeldBy, Hold, LimitHit};
+use crate::cause::{HeldBy, Hold, LimitHit, ReturnCount};
 use crate::death::Reason;
 use crate::event::EventKind;
 use crate::ids::QueueId;
@@ -68,6 +68,7 @@ impl Sim {
                 copy: entry.copy,
                 queue: qname,
                 held: None,
+                count: None,
             });
             self.queue_mut(qid).expect("queue").requeue_in_place(entry);
             return;
@@ -92,6 +93,12 @@ impl Sim {
             let copy = Some(entry.copy);
             return self.dead_letter(qid, entry.msg, Reason::DeliveryLimit, copy, Some(hit));
         }
+        let count = limit.map(|limit| ReturnCount {
+            counted: failed || profile.return_counting != ReturnCounting::FailedOnly,
+            count: counter,
+            limit,
+            failed_only: profile.return_counting == ReturnCounting::FailedOnly,
+        });
         let now = self.now_ms();
         // 4.3 delayed retry: whether this return is held aside, and until when (said on
         // the event, so a view can show the hold without re-deriving the rule).
@@ -111,6 +118,7 @@ impl Sim {
             copy: entry.copy,
             queue: qname,
             held,
+            count,
         });
         if let Some(hold) = held {
             return self.hold(qid, entry, hold);

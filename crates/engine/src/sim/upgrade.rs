@@ -18,7 +18,9 @@
 //! - what the new version refuses (D22, D23, D26, D31) fails when it is declared again.
 //!
 //! RabbitMQ cannot be downgraded: an `upgrade` to an older version restarts the node on
-//! its own version and says so.
+//! its own version and says so. An `upgrade` to the version the node already runs (a
+//! preset written for 4.2 loaded on 4.3) is what a package reinstall of the same release
+//! is: a restart, nothing else; the event says so (`from` = `to`), never "4.3 → 4.3".
 //!
 //! ```text
 //! 4.2, 3 orders in the delayed exchange
@@ -57,6 +59,17 @@ impl Sim {
             return self.emit(EventKind::BrokerUpgraded {
                 from,
                 to: from,
+                text: Rc::from(text),
+            });
+        }
+        if to == from {
+            let text = format!(
+                "The node restarted on RabbitMQ {}, the version it already runs: an upgrade to the same version is only a restart (durable queues and their persistent messages are back; nothing else changes).",
+                to.patch_release()
+            );
+            return self.emit(EventKind::BrokerUpgraded {
+                from,
+                to,
                 text: Rc::from(text),
             });
         }

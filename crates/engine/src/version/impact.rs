@@ -522,12 +522,13 @@ fn row_number(row: &str) -> u32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::scenario::load_str;
     use BrokerVersion::*;
 
-    fn preset(name: &str) -> Scenario {
+    /// A preset from `scenarios/` (also for the other version modules' tests).
+    pub(in crate::version) fn preset(name: &str) -> Scenario {
         let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../scenarios")
             .join(format!("{name}.json"));

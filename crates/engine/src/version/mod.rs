@@ -28,6 +28,7 @@
 
 mod checks;
 pub mod impact;
+pub mod live;
 mod notes;
 mod profile;
 

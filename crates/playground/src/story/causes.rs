@@ -37,6 +37,19 @@ impl Teller<'_> {
         }
     }
 
+    /// Where a return to a quorum queue leaves the count its delivery limit compares:
+    /// counted, or (4.3: a nack, a timeout) not, as the engine decided it.
+    pub(super) fn return_count(&self, c: &delaylab_engine::cause::ReturnCount) -> String {
+        let (count, limit) = (c.count.to_string(), c.limit.to_string());
+        let v = [("count", count.as_str()), ("limit", limit.as_str())];
+        let key = match (c.counted, c.failed_only) {
+            (true, false) => "why_count_return",
+            (true, true) => "why_count_failed",
+            (false, _) => "why_count_not",
+        };
+        self.say(key, &v)
+    }
+
     pub(super) fn limit(&self, l: &LimitHit) -> Vec<String> {
         match *l {
             LimitHit::Length {
