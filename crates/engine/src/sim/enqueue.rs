@@ -62,6 +62,7 @@ impl Sim {
             expires_at_ms: (expires_at_ms != NEVER).then_some(expires_at_ms),
             why: admission(way, ttl),
         });
+        self.charge_arrival(qid);
         let entry = Entry {
             copy,
             msg,
