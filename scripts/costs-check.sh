@@ -9,7 +9,8 @@
 #   3.10  classic queues, tests/costs/*.json: a burst released behind a head, mixed TTLs,
 #         and the same burst to a consumer acking each delivery (prefetch 1,000 and 1);
 #         calibrated with `calibrate --broker 3.10`
-#   4.3   quorum queues, tests/costs/quorum/*.json: the same four (prefetch 1 with 5,000);
+#   4.3   quorum queues, tests/costs/quorum/*.json: the burst, mixed TTLs and prefetch 1,000
+#         (not prefetch 1: a quorum queue's round trip swings 0.6-5 ms with the load);
 #         calibrated with `calibrate --broker 4.3 --queue-type quorum`
 #
 # Calibrated once per version, at its start. A workload that differs is calibrated again

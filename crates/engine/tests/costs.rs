@@ -4,10 +4,10 @@
 mod common;
 
 use common::{deliveries, run};
+use delaylab_engine::costs::CostProfile;
 use delaylab_engine::limits::LimitKind;
 use delaylab_engine::report;
 use delaylab_engine::scenario::{load_str, load_value};
-use delaylab_engine::costs::CostProfile;
 use delaylab_engine::Sim;
 use serde_json::{json, Value};
 

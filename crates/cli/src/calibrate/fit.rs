@@ -63,7 +63,10 @@ pub fn prefetch1_drain_us(
                 .collect()
         })
         .unwrap_or_default();
-    match (times.first(), times.get(got.clamp(1, times.len().max(1)) - 1)) {
+    match (
+        times.first(),
+        times.get(got.clamp(1, times.len().max(1)) - 1),
+    ) {
         (Some(a), Some(b)) => (b - a) * 1e3,
         _ => 0.0,
     }

@@ -319,10 +319,8 @@ impl Drains<'_> {
                     done.store(true, Ordering::Relaxed);
                     at
                 };
-                let (at, all_in) = tokio::join!(
-                    receiving,
-                    all_in(self.ch, &dlq, n, released, &got, &done)
-                );
+                let (at, all_in) =
+                    tokio::join!(receiving, all_in(self.ch, &dlq, n, released, &got, &done));
                 at.map(|at| Drain {
                     released,
                     dead_lettered: all_in.ok(),
@@ -383,7 +381,10 @@ impl Drain {
             .iter()
             .map(|p| {
                 let i = (n * p).div_ceil(100).max(1) - 1;
-                format!("{p}% {:.0} ms", ms(self.at[i].saturating_duration_since(*first)))
+                format!(
+                    "{p}% {:.0} ms",
+                    ms(self.at[i].saturating_duration_since(*first))
+                )
             })
             .collect();
         let dl = self.dead_lettered.map_or("?".into(), |t| {

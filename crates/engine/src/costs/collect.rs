@@ -21,7 +21,8 @@
 //!
 //! Model: when a queue's dead-letterer meets an expired head that is not part of the
 //! run it is working through (expired after that run was collected), it counts the
-//! run (every message at its head expired now: [`run_len`]) and its clock takes
+//! run (every message at its head expired now: `sim/costed.rs`'s `run_len`, the
+//! queue being a layer above this one) and its clock takes
 //! `collect_us` (`quorum_collect_us`) per message before the first dead letter
 //! (`dead_letter::DeadLetterers::collect`). The order is unchanged.
 //!
@@ -31,7 +32,6 @@
 //! ```
 
 use super::CostProfile;
-use crate::queue::Queue;
 
 /// What collecting a run of `run_len` expired messages costs the queue.
 pub fn cost_us(profile: &CostProfile, quorum: bool, run_len: u64) -> u64 {
@@ -41,22 +41,6 @@ pub fn cost_us(profile: &CostProfile, quorum: bool, run_len: u64) -> u64 {
         profile.collect_us
     };
     run_len.saturating_mul(u64::from(each))
-}
-
-/// The run an expiry of `q` at `now_ms` takes: the expired messages at its head (the
-/// returns first, then the ready messages, as `sim/expire.rs` takes them) and, where
-/// every head is checked (4.3 quorum queues, rabbitmq-versions.md D15), also those at
-/// the head of the ready messages behind a live return.
-pub fn run_len(q: &Queue, now_ms: u64, every_head: bool) -> u64 {
-    let expired = |e: &&crate::queue::Entry| e.expires_at_ms <= now_ms;
-    let at_head = q.iter_ready().take_while(expired).count();
-    let returns = q.returns_len();
-    let behind = if every_head && at_head < returns {
-        q.iter_ready().skip(returns).take_while(expired).count()
-    } else {
-        0
-    };
-    (at_head + behind) as u64
 }
 
 #[cfg(test)]

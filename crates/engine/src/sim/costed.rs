@@ -120,7 +120,7 @@ impl Sim {
         if c.dead_letter.in_run(qid.0 as usize, expired_ms) {
             return;
         }
-        let run = costs::collect::run_len(q, now, every);
+        let run = run_len(q, now, every);
         let c = self.costs.as_mut().expect("costed");
         c.dead_letter
             .collect(&c.profile, qid.0 as usize, now, quorum, run);
@@ -312,4 +312,20 @@ impl Sim {
         c.plugin.released(&c.profile, fired, n, stored);
         self.arm_plugin_timer();
     }
+}
+
+/// The run an expiry of `q` at `now_ms` takes: the expired messages at its head (the
+/// returns first, then the ready messages, as `sim/expire.rs` takes them) and, where
+/// every head is checked (4.3 quorum queues, rabbitmq-versions.md D15), also those at
+/// the head of the ready messages behind a live return.
+fn run_len(q: &crate::queue::Queue, now_ms: u64, every_head: bool) -> u64 {
+    let expired = |e: &&crate::queue::Entry| e.expires_at_ms <= now_ms;
+    let at_head = q.iter_ready().take_while(expired).count();
+    let returns = q.returns_len();
+    let behind = if every_head && at_head < returns {
+        q.iter_ready().skip(returns).take_while(expired).count()
+    } else {
+        0
+    };
+    (at_head + behind) as u64
 }
