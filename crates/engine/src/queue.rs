@@ -345,6 +345,11 @@ impl Queue {
         self.expiries.passed_by(now_ms) - u64::from(head_passed)
     }
 
+    /// Returned entries, served before the ready ones (quorum queues with a limit).
+    pub fn returns_len(&self) -> usize {
+        self.returns.len()
+    }
+
     /// Ready entries, head first (for snapshots).
     pub fn iter_ready(&self) -> impl Iterator<Item = &Entry> {
         self.returns.iter().chain(self.ready.iter())

@@ -5,6 +5,7 @@
 //! Every queue is of the calibrated queue type (`QueueType`): a classic queue, or a
 //! durable quorum queue (`x-queue-type quorum`, the type 4.x recommends).
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
@@ -297,25 +298,108 @@ pub struct Drains<'a> {
 impl Drains<'_> {
     /// A fed drain on fresh queues `q`: declares them, attaches a consumer taking
     /// deliveries as `ack` says, releases `burst` behind its head, and receives the head
-    /// and the burst (for `longest` at most from the first delivery); the instants each
-    /// arrived.
+    /// and the burst (for `longest` at most from the first delivery).
     pub async fn run(
         &self,
         q: DrainQueues,
         burst: Burst,
         ack: Ack,
         longest: Duration,
-    ) -> Result<Vec<Instant>, String> {
+    ) -> Result<Drain, String> {
         let [wait, dlx, dlq] = [q.wait, q.dlx, q.dlq].map(|x| format!("{}{x}", self.prefix));
         declare_dlq(self.ch, self.qt, &dlx, &dlq).await?;
         declare(self.ch, self.qt, &wait, Some(&dlx)).await?;
         let mut c = consume(self.url, &dlq, ack).await?;
         let got = match release_burst(self.ch, &wait, burst.head_ttl_ms, burst.n).await {
-            Ok(_) => receive_for(&mut c.stream, burst.n + 1, ack, longest).await,
+            Ok(released) => {
+                let n = burst.n + 1;
+                let (got, done) = (AtomicUsize::new(0), AtomicBool::new(false));
+                let receiving = async {
+                    let at = receive_counted(&mut c.stream, n, ack, longest, &got).await;
+                    done.store(true, Ordering::Relaxed);
+                    at
+                };
+                let (at, all_in) =
+                    tokio::join!(receiving, all_in(self.ch, &dlq, n, released, &got, &done));
+                at.map(|at| Drain {
+                    released,
+                    dead_lettered: all_in.ok(),
+                    at,
+                })
+            }
             Err(e) => Err(e),
         };
         c.close().await;
         got
+    }
+}
+
+/// The instant the burst was all in the consumer's queue `dlq` (dead-lettered): what the
+/// consumer received (`got`) and what the queue holds ready add up to the burst's `n`.
+/// Asked every `POLL` from `released` until the consumer is `done`. (The wait queue's
+/// depth does not tell it: a quorum queue counts its expired run out before it has
+/// dead-lettered any of it.)
+async fn all_in(
+    ch: &Channel,
+    dlq: &str,
+    n: usize,
+    released: Instant,
+    got: &AtomicUsize,
+    done: &AtomicBool,
+) -> Result<Instant, String> {
+    tokio::time::sleep_until(released.into()).await;
+    while !done.load(Ordering::Relaxed) {
+        let ready = depth(ch, dlq).await? as usize;
+        if got.load(Ordering::Relaxed) + ready >= n {
+            return Ok(Instant::now());
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    Err("the drain ended first".into())
+}
+
+/// What a fed drain saw: when the head expired (all of the burst overdue behind it) and
+/// when each delivery arrived.
+#[derive(Clone, Debug)]
+pub struct Drain {
+    pub released: Instant,
+    /// When the burst was all in the consumer's queue (dead-lettered; None if it could
+    /// not be told).
+    pub dead_lettered: Option<Instant>,
+    pub at: Vec<Instant>,
+}
+
+impl Drain {
+    /// The shape, for the printout: the first delivery after the head's expiry, then
+    /// the time from the first delivery to the 10th, 25th, 50th, 75th percentile and last.
+    pub fn shape(&self) -> String {
+        let (Some(first), n) = (self.at.first(), self.at.len()) else {
+            return "no deliveries".into();
+        };
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let marks: Vec<String> = [10, 25, 50, 75, 100]
+            .iter()
+            .map(|p| {
+                let i = (n * p).div_ceil(100).max(1) - 1;
+                format!(
+                    "{p}% {:.0} ms",
+                    ms(self.at[i].saturating_duration_since(*first))
+                )
+            })
+            .collect();
+        let dl = self.dead_lettered.map_or("?".into(), |t| {
+            let by = self.at.iter().filter(|a| **a <= t).count();
+            format!(
+                "{:.0} ms ({by} delivered by then)",
+                ms(t.saturating_duration_since(*first))
+            )
+        });
+        format!(
+            "{n} in {:.0} ms, the first {:.1} ms after the head expired; from it, {}; all dead-lettered at {dl}",
+            ms(self.at[n - 1].saturating_duration_since(*first)),
+            ms(first.saturating_duration_since(self.released)),
+            marks.join(", ")
+        )
     }
 }
 
@@ -334,6 +418,17 @@ pub async fn receive_for(
     ack: Ack,
     longest: Duration,
 ) -> Result<Vec<Instant>, String> {
+    receive_counted(stream, n, ack, longest, &AtomicUsize::new(0)).await
+}
+
+/// As [`receive_for`], counting the deliveries in `got` as they come.
+async fn receive_counted(
+    stream: &mut Consumer,
+    n: usize,
+    ack: Ack,
+    longest: Duration,
+    got: &AtomicUsize,
+) -> Result<Vec<Instant>, String> {
     let mut at: Vec<Instant> = Vec::with_capacity(n);
     for _ in 0..n {
         if at.first().is_some_and(|t| t.elapsed() >= longest) {
@@ -342,6 +437,7 @@ pub async fn receive_for(
         match tokio::time::timeout(STEP_TIMEOUT, stream.next()).await {
             Ok(Some(Ok(d))) => {
                 at.push(Instant::now());
+                got.fetch_add(1, Ordering::Relaxed);
                 if let Ack::Each { .. } = ack {
                     tokio::spawn(async move {
                         let _ = d.acker.ack(BasicAckOptions { multiple: false }).await;

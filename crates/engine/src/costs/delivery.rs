@@ -69,6 +69,13 @@ impl Consumers {
         *clock
     }
 
+    /// `c`'s queue takes a message routed to it (`arrival`): its next delivery waits
+    /// `cost_us` more.
+    pub fn occupy(&mut self, c: usize, now_ms: u64, cost_us: u64) {
+        let clock = self.clock(c);
+        *clock = (*clock).max(us_of(now_ms)) + cost_us;
+    }
+
     /// `c` cannot take the next delivery before `at_us`.
     pub fn resume(&mut self, c: usize, at_us: u64) {
         let clock = self.clock(c);

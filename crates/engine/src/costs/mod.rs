@@ -8,7 +8,9 @@
 //! scenario's broker picks one: [`CostProfile::measured_for`]), one module per mechanism:
 //!
 //! - [`ingress`]: the publishing channel takes one publish at a time (confirms follow);
+//! - [`collect`]: a queue collects a whole run of expired heads before the first goes;
 //! - [`dead_letter`]: a queue dead-letters its expired heads one at a time;
+//! - [`arrival`]: a queue's process takes each message routed to it, its consumers wait;
 //! - [`delivery`]: a consumer takes one delivery at a time, within its prefetch window
 //!   (more for one that acks each delivery, more from a quorum queue);
 //! - [`round_trip`]: an ack or nack reaches the broker a round trip after the delivery;
@@ -28,6 +30,8 @@
 //!           the last delivery at about 10000 + 40000 x 87 us = 13.5 s
 //! ```
 
+pub mod arrival;
+pub mod collect;
 pub mod dead_letter;
 pub mod delivery;
 pub mod expiry;

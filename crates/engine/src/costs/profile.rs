@@ -33,13 +33,29 @@ const DELIVERY_US: u32 = 87;
 /// The calibrations here on 2026-12-02 (`delaylab calibrate`, step 5 against step 4, a
 /// machine at load 13-17) gave 2, 7, 24 and 83 us: the idle figure is kept.
 const ACK_US: u32 = 23;
+/// Collecting one expired message before the run's first dead letter (`collect`):
+/// broker-costs.md has no figure. Measured here on 3.10.8 (the head of a run of N expired
+/// messages, replayed, to a consumer acking each; a machine at load 19-23): N = 2,000
+/// reached its consumer 30-63 ms after its expiry, 40,000 after 214-225 ms, 80,000 after
+/// 521-759 ms: 5-9 us a message beyond a short run; `calibrate`'s step 5 at load 11-13:
+/// 6.7-8.0 us. The lower end is kept: an idle machine collects faster.
+const COLLECT_US: u32 = 5;
+/// A queue's process taking one message routed to it, on its consumers' clock
+/// (`arrival`): none here. broker-costs.md's drain was its pika consumer's pace (9.8k
+/// msg/s for 100,000 due at once, p50 4.7 s of 10.2 s: no slow start while the burst was
+/// dead-lettered), so its `DELIVERY_US` holds the arrivals; a fast client (lapin) shows
+/// them, and `calibrate` measures them.
+const ENQUEUE_US: u32 = 0;
 /// Quorum queues on 3.10.8: broker-costs.md measured none of their rates (only their
 /// expiry, below); a quorum queue writes every message to its log, so the persistent
-/// classic figures stand in, and a delivery and an ack cost what a classic one does.
+/// classic figures stand in, and a delivery, an ack, collecting an expired run and an
+/// arrival cost what a classic one does.
 const QUORUM_PUBLISH_US: u32 = PERSISTENT_PUBLISH_US;
 const QUORUM_DEAD_LETTER_US: u32 = PERSISTENT_DEAD_LETTER_US;
 const QUORUM_DELIVERY_US: u32 = DELIVERY_US;
 const QUORUM_ACK_US: u32 = ACK_US;
+const QUORUM_COLLECT_US: u32 = COLLECT_US;
+const QUORUM_ENQUEUE_US: u32 = ENQUEUE_US;
 /// A delivery's round trip, broker to consumer and its ack or nack back: not in
 /// broker-costs.md; measured here by `delaylab calibrate` (lapin, loopback, a
 /// nack-requeue loop of one message) at 0.2-0.4 ms per round.
@@ -88,6 +104,13 @@ pub struct CostProfile {
     pub quorum_dead_letter_us: u32,
     pub quorum_delivery_us: u32,
     pub quorum_ack_us: u32,
+    /// Per expired message, collected before the run's first dead letter (`collect`).
+    pub collect_us: u32,
+    pub quorum_collect_us: u32,
+    /// Per message routed to a queue, taken by its process before its consumers' next
+    /// delivery (`arrival`).
+    pub enqueue_us: u32,
+    pub quorum_enqueue_us: u32,
     pub round_trip_us: u32,
     pub classic_expiry_late_ms: (u32, u32),
     pub quorum_expiry_late_ms: (u32, u32),
@@ -111,6 +134,10 @@ const KEYS: &[&str] = &[
     "quorum_dead_letter_us",
     "quorum_delivery_us",
     "quorum_ack_us",
+    "collect_us",
+    "quorum_collect_us",
+    "enqueue_us",
+    "quorum_enqueue_us",
     "round_trip_us",
     "classic_expiry_late_ms",
     "quorum_expiry_late_ms",
@@ -154,6 +181,10 @@ impl CostProfile {
             quorum_dead_letter_us: QUORUM_DEAD_LETTER_US,
             quorum_delivery_us: QUORUM_DELIVERY_US,
             quorum_ack_us: QUORUM_ACK_US,
+            collect_us: COLLECT_US,
+            quorum_collect_us: QUORUM_COLLECT_US,
+            enqueue_us: ENQUEUE_US,
+            quorum_enqueue_us: QUORUM_ENQUEUE_US,
             round_trip_us: ROUND_TRIP_US,
             classic_expiry_late_ms: CLASSIC_EXPIRY_LATE_MS,
             quorum_expiry_late_ms: QUORUM_EXPIRY_LATE_MS,
@@ -178,6 +209,10 @@ impl CostProfile {
             "quorum_dead_letter_us": self.quorum_dead_letter_us,
             "quorum_delivery_us": self.quorum_delivery_us,
             "quorum_ack_us": self.quorum_ack_us,
+            "collect_us": self.collect_us,
+            "quorum_collect_us": self.quorum_collect_us,
+            "enqueue_us": self.enqueue_us,
+            "quorum_enqueue_us": self.quorum_enqueue_us,
             "round_trip_us": self.round_trip_us,
             "classic_expiry_late_ms": [self.classic_expiry_late_ms.0, self.classic_expiry_late_ms.1],
             "quorum_expiry_late_ms": [self.quorum_expiry_late_ms.0, self.quorum_expiry_late_ms.1],
@@ -219,6 +254,10 @@ impl CostProfile {
                 "quorum_dead_letter_us" => p.quorum_dead_letter_us = step(val, &at)?,
                 "quorum_delivery_us" => p.quorum_delivery_us = step(val, &at)?,
                 "quorum_ack_us" => p.quorum_ack_us = step(val, &at)?,
+                "collect_us" => p.collect_us = step(val, &at)?,
+                "quorum_collect_us" => p.quorum_collect_us = step(val, &at)?,
+                "enqueue_us" => p.enqueue_us = step(val, &at)?,
+                "quorum_enqueue_us" => p.quorum_enqueue_us = step(val, &at)?,
                 "round_trip_us" => p.round_trip_us = step(val, &at)?,
                 "classic_expiry_late_ms" => p.classic_expiry_late_ms = range(val, &at)?,
                 "quorum_expiry_late_ms" => p.quorum_expiry_late_ms = range(val, &at)?,

@@ -6,7 +6,8 @@
 //! ```text
 //! publish action  -> send_publish   -> costs::ingress   (taken now, or Timer::Ingress later)
 //! publish routed  -> charge_routed  -> costs::ingress   (a quorum queue's append)
-//! expire_head     -> dead_letter_wait / charge_dead_letter   (costs::dead_letter)
+//! expire_head     -> dead_letter_wait / charge_dead_letter   (costs::collect, dead_letter)
+//! enqueue         -> charge_arrival                          (costs::arrival)
 //! arm_head_timer  -> expiry_late_ms                          (costs::expiry)
 //! pick_consumer   -> consumer_ready; deliver -> delivery_times (costs::delivery, round_trip)
 //! store_delayed   -> plugin_insert; DelayedDue -> on_delayed_tick (costs::plugin)
@@ -81,12 +82,15 @@ impl Sim {
     // ---- dead-lettering ----
 
     /// True if queue `qid` is still busy dead-lettering past now; it then resumes at the
-    /// millisecond it is free (its head timer is armed for it).
+    /// millisecond it is free (its head timer is armed for it). An expired head that
+    /// starts a new run makes the queue collect the run first (`costs::collect`).
     pub(crate) fn dead_letter_wait(&mut self, qid: QueueId) -> bool {
         let now = self.now_ms();
-        let Some(c) = self.costs.as_ref() else {
+        if self.costs.is_none() {
             return false;
-        };
+        }
+        self.collect_run(qid, now);
+        let c = self.costs.as_ref().expect("costed");
         let Some(at) = c.dead_letter.busy_until_ms(qid.0 as usize, now) else {
             return false;
         };
@@ -98,12 +102,56 @@ impl Sim {
         true
     }
 
+    /// The expired head of `qid` (the next one, or 4.3's first ready behind a live
+    /// return) starts a run unless it is part of the one being dead-lettered.
+    fn collect_run(&mut self, qid: QueueId, now: u64) {
+        let every = self.profile.quorum_expiry == crate::version::QuorumExpiry::EveryHead;
+        let Some(q) = self.queue(qid) else { return };
+        let quorum = q.is_quorum();
+        let every = every && quorum;
+        let head = q
+            .head()
+            .filter(|h| h.expires_at_ms <= now)
+            .or_else(|| q.first_ready().filter(|h| every && h.expires_at_ms <= now));
+        let Some(expired_ms) = head.map(|h| h.expires_at_ms) else {
+            return;
+        };
+        let c = self.costs.as_ref().expect("costed");
+        if c.dead_letter.in_run(qid.0 as usize, expired_ms) {
+            return;
+        }
+        let run = run_len(q, now, every);
+        let c = self.costs.as_mut().expect("costed");
+        c.dead_letter
+            .collect(&c.profile, qid.0 as usize, now, quorum, run);
+    }
+
     pub(crate) fn charge_dead_letter(&mut self, qid: QueueId, persistent: bool) {
         let now = self.now_ms();
         let quorum = self.queue(qid).is_some_and(|q| q.is_quorum());
         if let Some(c) = self.costs.as_mut() {
             c.dead_letter
                 .charge(&c.profile, qid.0 as usize, now, quorum, persistent);
+        }
+    }
+
+    // ---- arrivals ----
+
+    /// A message was enqueued in `qid`: its process takes it, and the consumers
+    /// attached to it wait meanwhile (`costs::arrival`).
+    pub(crate) fn charge_arrival(&mut self, qid: QueueId) {
+        let now = self.now_ms();
+        let Some(c) = self.costs.as_mut() else { return };
+        // The queue and the costs are separate fields: borrowed side by side.
+        let Some(q) = self.queues.get(qid.0 as usize).and_then(Option::as_ref) else {
+            return;
+        };
+        let cost = costs::arrival::cost_us(&c.profile, q.is_quorum());
+        if cost == 0 {
+            return;
+        }
+        for cid in &q.consumers {
+            c.delivery.occupy(cid.0 as usize, now, cost);
         }
     }
 
@@ -264,4 +312,20 @@ impl Sim {
         c.plugin.released(&c.profile, fired, n, stored);
         self.arm_plugin_timer();
     }
+}
+
+/// The run an expiry of `q` at `now_ms` takes: the expired messages at its head (the
+/// returns first, then the ready messages, as `sim/expire.rs` takes them) and, where
+/// every head is checked (4.3 quorum queues, rabbitmq-versions.md D15), also those at
+/// the head of the ready messages behind a live return.
+fn run_len(q: &crate::queue::Queue, now_ms: u64, every_head: bool) -> u64 {
+    let expired = |e: &&crate::queue::Entry| e.expires_at_ms <= now_ms;
+    let at_head = q.iter_ready().take_while(expired).count();
+    let returns = q.returns_len();
+    let behind = if every_head && at_head < returns {
+        q.iter_ready().skip(returns).take_while(expired).count()
+    } else {
+        0
+    };
+    (at_head + behind) as u64
 }

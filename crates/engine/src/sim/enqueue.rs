@@ -77,6 +77,7 @@ impl Sim {
             held,
             why,
         });
+        self.charge_arrival(qid);
         let entry = Entry {
             copy,
             msg,
