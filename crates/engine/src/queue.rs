@@ -38,6 +38,26 @@ pub struct QueueRules {
     pub delivery_limit: Option<i64>,
     /// Quorum, 4.3 only: delayed retry (`x-delayed-retry-*`, see `sim/returns.rs`).
     pub delayed_retry: Option<crate::version::DelayedRetry>,
+    /// Quorum, `x-dead-letter-strategy at-least-once` in force (a DLX and overflow
+    /// reject-publish): dead letters wait in the queue until a target confirms them
+    /// (`sim/dead_letter_retry.rs`).
+    pub at_least_once: bool,
+}
+
+/// A dead letter an at-least-once quorum queue keeps until every target it routes to
+/// has confirmed it (`rabbit_fifo_dlx_worker` `#pending{}`).
+#[derive(Clone, Debug)]
+pub struct DeadLetterPending {
+    /// The dead-lettered copy as the worker publishes it (x-death recorded once).
+    pub msg: Rc<Message>,
+    pub reason: crate::death::Reason,
+    /// The source queue's copy, alive until the letter is settled.
+    pub copy: Option<CopyId>,
+    /// When the worker last published it (`last_published_at`); `None`: never (no
+    /// route, no dead-letter exchange, or beyond the worker's prefetch).
+    pub published_at_ms: Option<u64>,
+    /// Targets that confirmed it (not published to again).
+    pub settled: Vec<crate::ids::QueueId>,
 }
 
 /// One copy of a message in a queue.
@@ -109,6 +129,12 @@ pub struct Queue {
     pub expiry_timer_at_ms: Option<u64>,
     /// Quorum reject-publish: rejecting until the queue is back at 80 % of its limit.
     pub rejecting: bool,
+    /// At-least-once dead letters not yet confirmed by their targets, oldest first
+    /// (counted toward the length limits, not ready, not deliverable).
+    pub dead_letters: VecDeque<DeadLetterPending>,
+    dead_letter_bytes: u64,
+    /// When the dead-letter worker's retry timer is armed for.
+    pub dead_letter_timer_at_ms: Option<u64>,
     /// Who holds the head and since when, and who held it before (`note_head`): what
     /// an expiry behind the head names as its cause. Two values per queue, no history.
     head_mark: Option<HeadMark>,
@@ -144,6 +170,9 @@ impl Queue {
             last_used_ms: now_ms,
             expiry_timer_at_ms: None,
             rejecting: false,
+            dead_letters: VecDeque::new(),
+            dead_letter_bytes: 0,
+            dead_letter_timer_at_ms: None,
             head_mark: None,
             prev_head: None,
         }
@@ -315,24 +344,60 @@ impl Queue {
         lost
     }
 
-    /// Whether the ready part is over a length limit (only ready messages count).
+    /// An at-least-once dead letter enters the queue's waiting list (see
+    /// [`DeadLetterPending`]).
+    pub fn push_dead_letter(&mut self, d: DeadLetterPending) {
+        self.dead_letter_bytes += d.msg.body_bytes();
+        self.dead_letters.push_back(d);
+    }
+
+    /// A settled or dropped dead letter leaves the waiting list.
+    pub fn remove_dead_letter(&mut self, at: usize) -> Option<DeadLetterPending> {
+        let d = self.dead_letters.remove(at)?;
+        self.dead_letter_bytes -= d.msg.body_bytes();
+        Some(d)
+    }
+
+    /// Takes every waiting dead letter out (purge on 4.3, deletion).
+    pub fn drain_dead_letters(&mut self) -> Vec<DeadLetterPending> {
+        self.dead_letter_bytes = 0;
+        self.dead_letters.drain(..).collect()
+    }
+
+    /// Dead letters waiting for their targets (at-least-once).
+    pub fn dead_letter_len(&self) -> u64 {
+        self.dead_letters.len() as u64
+    }
+
+    /// What the length limits count: ready messages, and at-least-once dead letters not
+    /// yet confirmed (`rabbit_fifo:is_over_limit/1`: `messages_ready + NumDlx`).
+    fn limit_len(&self) -> u64 {
+        self.ready_len() + self.dead_letter_len()
+    }
+
+    fn limit_bytes(&self) -> u64 {
+        self.ready_bytes + self.dead_letter_bytes
+    }
+
+    /// Whether the ready part is over a length limit (only ready messages count, and
+    /// at-least-once dead letters waiting for a target).
     pub fn over_limit(&self) -> bool {
-        self.rules.max_length.is_some_and(|m| self.ready_len() > m)
+        self.rules.max_length.is_some_and(|m| self.limit_len() > m)
             || self
                 .rules
                 .max_length_bytes
-                .is_some_and(|m| self.ready_bytes > m)
+                .is_some_and(|m| self.limit_bytes() > m)
     }
 
     /// Whether one more message of `bytes` would go over a limit (reject-publish check).
     pub fn would_overflow(&self, bytes: u64) -> bool {
         self.rules
             .max_length
-            .is_some_and(|m| self.ready_len() + 1 > m)
+            .is_some_and(|m| self.limit_len() + 1 > m)
             || self
                 .rules
                 .max_length_bytes
-                .is_some_and(|m| self.ready_bytes + bytes > m)
+                .is_some_and(|m| self.limit_bytes() + bytes > m)
     }
 
     /// Quorum queues stop rejecting once back at or below 80 % of the limits.
@@ -340,10 +405,10 @@ impl Queue {
         let soft = |m: u64| m.saturating_mul(8) / 10;
         self.rules
             .max_length
-            .is_none_or(|m| self.ready_len() <= soft(m))
+            .is_none_or(|m| self.limit_len() <= soft(m))
             && self
                 .rules
                 .max_length_bytes
-                .is_none_or(|m| self.ready_bytes <= soft(m))
+                .is_none_or(|m| self.limit_bytes() <= soft(m))
     }
 }

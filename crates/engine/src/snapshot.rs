@@ -82,6 +82,9 @@ pub struct QueueView {
     /// earliest first, at most [`MAX_ENTRIES`]; `held_total` counts them all.
     pub held: Vec<HeldView>,
     pub held_total: u64,
+    /// Quorum, at-least-once: dead letters waiting in the queue until a target confirms
+    /// them (not ready, counted toward its length limits; `sim/dead_letter_retry.rs`).
+    pub dead_letters: u64,
     /// Since when the first of `head` holds the head: what a message overdue behind it
     /// waits for (`Queue::head_since_ms`).
     pub head_since_ms: Option<u64>,
@@ -291,6 +294,7 @@ fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
             })
             .collect(),
         held_total: q.set_aside_len(),
+        dead_letters: q.dead_letter_len(),
         consumers: q
             .consumers
             .iter()
@@ -308,6 +312,8 @@ fn outcome_words(o: Outcome) -> &'static str {
         Outcome::Reject => "reject",
         Outcome::Requeue => "nack requeue",
         Outcome::RejectRequeue => "reject requeue",
+        Outcome::NackMultiple => "nack multiple requeue",
+        Outcome::Republish => "republish, ack",
     }
 }
 

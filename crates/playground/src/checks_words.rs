@@ -235,6 +235,7 @@ fn measure_zh(m: DepthMeasure) -> &'static str {
         DepthMeasure::Unacked => "未确认(unacked)",
         DepthMeasure::Overdue => "已超时(overdue)",
         DepthMeasure::Delayed => "延迟中(delayed)",
+        DepthMeasure::DeadLetters => "等待转发的死信(dead_letters)",
     }
 }
 

@@ -94,6 +94,28 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
             }
             (ex_name(syms.str(msg.exchange)), d)
         }
+        EventKind::DeadLetterWaiting {
+            queue,
+            retry_at_ms,
+            why,
+            ..
+        } => {
+            use delaylab_engine::event::DeadLetterWait;
+            level = Level::Warn;
+            let wait = match why {
+                DeadLetterWait::NoExchange(x) => {
+                    format!("{} {}", w("l_dl_no_exchange"), ex_name(syms.str(*x)))
+                }
+                DeadLetterWait::NoRoute(x) => {
+                    format!("{} {}", w("l_dl_no_route"), ex_name(syms.str(*x)))
+                }
+                DeadLetterWait::Refused(q) => format!("{} {}", w("l_dl_refused"), s(*q)),
+            };
+            (
+                s(*queue),
+                format!("{wait}, {} {}", w("l_dl_retry"), clock(*retry_at_ms)),
+            )
+        }
         EventKind::Error {
             code, text, scope, ..
         } => {
@@ -221,6 +243,7 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
             consumer: c,
             requeue,
             nack,
+            multiple,
             ..
         } => {
             level = Level::Warn;
@@ -228,9 +251,13 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
                 label = "k_nacked";
             }
             let method = if *nack { "basic.nack" } else { "basic.reject" };
+            let multiple = if *multiple { " multiple=true" } else { "" };
             (
                 s(*queue),
-                format!("{} {method} requeue={requeue}", consumer(Some(*c))),
+                format!(
+                    "{} {method}{multiple} requeue={requeue}",
+                    consumer(Some(*c))
+                ),
             )
         }
         EventKind::Requeued {

@@ -34,6 +34,7 @@
 //! timed actions in the simulation's order.
 
 mod actions;
+mod client;
 mod consumers;
 mod convert;
 pub mod names;

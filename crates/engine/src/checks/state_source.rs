@@ -81,6 +81,7 @@ impl BrokerState for SimState<'_> {
                     .queues()
                     .find(|x| self.sim.symbols().str(x.name) == name)
                     .map_or(0, |x| x.set_aside_len()),
+                DepthMeasure::DeadLetters => q.dead_letters,
             }),
             DepthTarget::Exchange(name) => snap.exchange(name).map(|x| x.messages_delayed),
         };

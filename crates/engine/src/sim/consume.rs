@@ -226,7 +226,7 @@ impl Sim {
 
     fn deliver(&mut self, qid: QueueId, cid: ConsumerId, entry: Entry) {
         let now = self.now_ms();
-        let handle_ms = self.consumers[cid.0 as usize].spec.handle_ms;
+        let handle_ms = self.hold_ms(cid, &entry.msg);
         let (handled_at_ms, rem_us) = self.delivery_times(cid, handle_ms);
         let c = &mut self.consumers[cid.0 as usize];
         let tag = c.next_tag;
@@ -326,8 +326,24 @@ impl Sim {
                     consumer: cid,
                     requeue: false,
                     nack: false,
+                    multiple: false,
                 });
                 self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy), None);
+            }
+            Outcome::NackMultiple => {
+                self.nack_multiple(cid, qid, u);
+            }
+            Outcome::Republish => {
+                if let Some(spec) = self.republish_spec(cid, &u.entry) {
+                    self.publish(spec, 0);
+                }
+                self.emit(EventKind::Acked {
+                    msg: msg_id,
+                    copy,
+                    queue: qname,
+                    consumer: Some(cid),
+                });
+                self.end_copy();
             }
             Outcome::Requeue | Outcome::RejectRequeue => {
                 let looping = self.requeue_loops(cid, copy, &u.entry);
@@ -339,6 +355,7 @@ impl Sim {
                     consumer: cid,
                     requeue: true,
                     nack,
+                    multiple: false,
                 });
                 let kind = if nack {
                     ReturnKind::Nack
@@ -442,7 +459,7 @@ pub(crate) struct RequeueStreak {
 impl Sim {
     /// Counts a requeue of `copy` by `cid` now; true (and the run stopped, naming the
     /// consumer) once the same copy went round too often at this instant.
-    fn requeue_loops(&mut self, cid: ConsumerId, copy: CopyId, entry: &Entry) -> bool {
+    pub(crate) fn requeue_loops(&mut self, cid: ConsumerId, copy: CopyId, entry: &Entry) -> bool {
         let now = self.now_ms();
         let streak = &mut self.requeue_streak;
         if streak.at_ms != now {

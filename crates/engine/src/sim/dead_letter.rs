@@ -14,7 +14,10 @@
 //!   or bumps the (Q, reason) entry, `x-first-death-*` are set once;
 //! - a message the delayed exchange held now reads `x-delay: -<delay>`;
 //! - targets that would close an automatic cycle are cut (`dead_letter_cycle`);
-//! - published without confirms or mandatory: unroutable means dropped.
+//! - published without confirms or mandatory: unroutable means dropped; a quorum target
+//!   takes it even over its reject-publish limit (`Enqueuer::Untracked`);
+//! - a quorum queue with `x-dead-letter-strategy at-least-once` keeps the dead letter
+//!   until a target confirms it (`sim/dead_letter_retry.rs`).
 //!
 //! Causes (`crate::cause`): a drop names why (`NoDlx`, `DlxMissing` with the name,
 //! `Cycle` with the earlier death, `NoRoute` from the DLX); a `maxlen` or
@@ -22,6 +25,7 @@
 
 use std::rc::Rc;
 
+use super::enqueue::Enqueuer;
 use super::Sim;
 use crate::cause::{DropCause, LimitHit};
 use crate::death::{Death, Deaths, LastDeath, Reason};
@@ -65,7 +69,8 @@ impl Sim {
             };
             return drop(self, DropReason::from_reason(reason), why);
         };
-        if !self.exchanges.contains_key(&dlx) {
+        let at_least_once = q.rules.at_least_once;
+        if !at_least_once && !self.exchanges.contains_key(&dlx) {
             return drop(self, DropReason::DlxMissing, DropCause::DlxMissing { dlx });
         }
         let dead = self.dead_lettered_copy(msg, qname, reason, dlx, dlrk);
@@ -78,6 +83,10 @@ impl Sim {
             routing_keys: dead.routing_keys.clone(),
             limit: limit.map(Box::new),
         });
+        if at_least_once {
+            // Kept until a target confirms it (`sim/dead_letter_retry.rs`).
+            return self.hold_dead_letter(qid, dead, reason, copy);
+        }
         if copy.is_some() {
             self.end_copy();
         }
@@ -123,7 +132,7 @@ impl Sim {
             self.store_delayed(dead.clone(), rec, delay_ms);
         }
         for t in &routed.queues {
-            self.enqueue(t.queue, dead.clone(), dlx, &t.way);
+            self.enqueue(t.queue, dead.clone(), dlx, &t.way, Enqueuer::Untracked);
         }
         self.recycle(routed);
     }

@@ -13,6 +13,7 @@
 use std::num::NonZeroU32;
 use std::rc::Rc;
 
+use super::enqueue::Enqueuer;
 use super::Sim;
 use crate::cause::{DropCause, LateCause};
 use crate::delayed::{ExchangeRecord, Stored};
@@ -101,7 +102,13 @@ impl Sim {
             });
         }
         for t in &routed.queues {
-            self.enqueue(t.queue, msg.clone(), exchange.name, &t.way);
+            self.enqueue(
+                t.queue,
+                msg.clone(),
+                exchange.name,
+                &t.way,
+                Enqueuer::Untracked,
+            );
         }
         self.recycle(routed);
     }

@@ -29,6 +29,23 @@ use crate::message::Message;
 use crate::queue::{Entry, Overflow, Queue, NEVER};
 use crate::sym::Sym;
 
+/// Who enqueues: a channel that registered with the queue, or the broker itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Enqueuer {
+    /// A publishing channel, or at-least-once dead-lettering's worker: a quorum queue's
+    /// reject-publish refuses it (the client `rabbit_fifo_client` was told
+    /// `{queue_status, reject_publish}` and rejects locally).
+    Tracked,
+    /// At-most-once dead-lettering and the delayed-message plugin's release publish
+    /// "stateless" (`rabbit_queue_type:deliver(Qs, Delivery, stateless)`): a quorum
+    /// queue appends the message whatever its limit (`rabbit_fifo:maybe_enqueue/7`,
+    /// "direct enqueue without tracking", `S@v3.10.8`; the same in 4.x), so a full
+    /// dead-letter queue with reject-publish keeps growing (rabbitmq-server #8495).
+    /// A classic queue refuses it as any other (`rabbit_amqqueue_process`
+    /// `maybe_deliver_or_enqueue/3`).
+    Untracked,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Accepted {
     Yes,
@@ -44,12 +61,14 @@ impl Sim {
         msg: Rc<Message>,
         via: Sym,
         way: &Way,
+        by: Enqueuer,
     ) -> Accepted {
         let Some(q) = self.queue(qid) else {
             return Accepted::Yes;
         };
         let qname = q.name;
-        if self.refuses(qid, msg.body_bytes()) {
+        let untracked = by == Enqueuer::Untracked && q.is_quorum();
+        if !untracked && self.refuses(qid, msg.body_bytes()) {
             return self.refuse(qid, msg);
         }
         let (expires_at_ms, ttl) = self.expiry_for(qid, &msg);

@@ -85,6 +85,7 @@ impl Sim {
             self.expire_head(*qid);
             self.arm_queue_expiry(*qid);
             self.arm_retry_timer(*qid); // 4.3 delayed retry: what fell due meanwhile
+            self.restart_dead_letter_worker(*qid);
         }
         self.on_delayed_timer();
         for cid in down.reconnect {

@@ -23,7 +23,7 @@ use crate::scenario::{Properties, PublishSpec};
 use crate::sym::Sym;
 use crate::value::{FieldValue, Table};
 
-use super::enqueue::Accepted;
+use super::enqueue::{Accepted, Enqueuer};
 
 impl Sim {
     /// Takes the spec by value: its body and headers become the message's.
@@ -49,7 +49,8 @@ impl Sim {
         }
         let mut nack = false;
         for t in &routed.queues {
-            nack |= self.enqueue(t.queue, msg.clone(), x, &t.way) == Accepted::Refused;
+            nack |= self.enqueue(t.queue, msg.clone(), x, &t.way, Enqueuer::Tracked)
+                == Accepted::Refused;
         }
         self.charge_routed(routed.queues.iter().map(|t| t.queue)); // costs: a quorum queue's append
 

@@ -197,6 +197,8 @@ impl Sim {
             } else {
                 None
             },
+            at_least_once: quorum
+                && cfg.dead_letter_strategy == queue_args::DeadLetterStrategy::AtLeastOnce,
         };
         let id = QueueId(self.queues.len() as u32);
         let mut q = Queue::new(id, sym, rules, self.now_ms());
@@ -341,6 +343,7 @@ impl Sim {
         }
         self.drop_unacked(qid, DropReason::QueueDeleted);
         self.drop_ready(qid, DropReason::QueueDeleted);
+        self.drop_dead_letters(qid, DropReason::QueueDeleted);
         for x in self.exchanges.values_mut() {
             x.bindings
                 .retain(|b| b.destination != Destination::Queue(qname));
@@ -379,7 +382,12 @@ impl Sim {
             )));
         };
         let qname = self.queue(qid).expect("queue").name;
-        let count = self.drop_ready(qid, DropReason::Purged);
+        let mut count = self.drop_ready(qid, DropReason::Purged);
+        if self.profile.purge_removes_dead_letters {
+            // D20, 4.3: at-least-once dead letters go too (and are counted).
+            count += self.drop_dead_letters(qid, DropReason::Purged);
+            self.note_quorum_limit(qid);
+        }
         self.emit(EventKind::Purged {
             queue: qname,
             count,
