@@ -243,10 +243,12 @@ pub fn final_state(sim: &Sim) -> Value {
     let mut queues: Vec<(&str, Value)> = sim
         .queues()
         .map(|q| {
-            (
-                syms.str(q.name),
-                json!({"ready": q.ready_len(), "unacked": q.unacked_len()}),
-            )
+            let mut v = json!({"ready": q.ready_len(), "unacked": q.unacked_len()});
+            if q.dead_letter_len() > 0 {
+                // At-least-once dead letters still waiting in it for a target.
+                v["dead_letters"] = json!(q.dead_letter_len());
+            }
+            (syms.str(q.name), v)
         })
         .collect();
     queues.sort_by(|a, b| a.0.cmp(b.0));

@@ -28,11 +28,13 @@
 //! ```text
 //! quorum source src (at-least-once, DLX dlx, reject-publish), dlx -> dlq (x-max-length 1,
 //! reject-publish); m1 expires at 0:01, m2 at 0:02, nothing consumes dlq:
-//!   0:01  m1 dead-lettered: dlq takes it, confirmed: m1 leaves src
-//!   0:02  m2 dead-lettered: dlq is full and refuses it: m2 waits in src (counted)
-//!   3:01  the worker's timer: m2 published again, refused again; waits
+//!   0:01  m1 dead-lettered: dlq takes it, confirmed: m1 leaves src (the timer armed
+//!         while it was pending is cancelled with the confirm: `maybe_cancel_timer/1`)
+//!   0:02  m2 dead-lettered: dlq is full and refuses it: m2 waits in src (counted);
+//!         the worker's timer is armed for 3:02
+//!   3:02  the timer: m2 published again, refused again; waits; timer for 6:02
 //!   3:10  a consumer takes m1 from dlq
-//!   6:01  the worker's timer: dlq takes m2: it leaves src
+//!   6:02  the timer: dlq takes m2: it leaves src
 //! (at-most-once, the default: m2 would be appended to dlq over its limit, #8495)
 //! ```
 
@@ -126,7 +128,7 @@ impl Sim {
         let mut confirmed = Vec::new();
         for t in &targets {
             let by = self.queue(t.queue).map(|q| q.name);
-            match self.enqueue(t.queue, dead.clone(), dlx, &t.way, Enqueuer::Tracked) {
+            match self.enqueue(t.queue, dead.clone(), dlx, &t.way, Enqueuer::DeadLetterWorker) {
                 Accepted::Yes => confirmed.push(t.queue),
                 Accepted::Refused => refused = refused.or(by),
             }

@@ -32,10 +32,13 @@ use crate::sym::Sym;
 /// Who enqueues: a channel that registered with the queue, or the broker itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Enqueuer {
-    /// A publishing channel, or at-least-once dead-lettering's worker: a quorum queue's
-    /// reject-publish refuses it (the client `rabbit_fifo_client` was told
-    /// `{queue_status, reject_publish}` and rejects locally).
+    /// A publishing channel: a quorum queue's reject-publish refuses it (the client
+    /// `rabbit_fifo_client` was told `{queue_status, reject_publish}` and rejects
+    /// locally); a refused message is lost for the broker (the publisher gets a nack).
     Tracked,
+    /// At-least-once dead-lettering's worker: refused as a publishing channel is, but a
+    /// refused letter stays in its source queue (`sim/dead_letter_retry.rs`).
+    DeadLetterWorker,
     /// At-most-once dead-lettering and the delayed-message plugin's release publish
     /// "stateless" (`rabbit_queue_type:deliver(Qs, Delivery, stateless)`): a quorum
     /// queue appends the message whatever its limit (`rabbit_fifo:maybe_enqueue/7`,
@@ -69,6 +72,9 @@ impl Sim {
         let qname = q.name;
         let untracked = by == Enqueuer::Untracked && q.is_quorum();
         if !untracked && self.refuses(qid, msg.body_bytes()) {
+            if by == Enqueuer::DeadLetterWorker {
+                return Accepted::Refused; // the worker keeps it
+            }
             return self.refuse(qid, msg);
         }
         let (expires_at_ms, ttl) = self.expiry_for(qid, &msg);
