@@ -3,9 +3,27 @@
 //! Declarations are validated as RabbitMQ 3.10 validates them (`amqp::queue_args`,
 //! `amqp::exchange_args`): a refused declaration is an `Error` event with the broker's
 //! code and text, and changes nothing. Re-declaring with other properties is a 406
-//! "inequivalent arg"; re-declaring the same is a no-op (and counts as use for
-//! `x-expires`). Deleting what does not exist is not an error (as in 3.10).
+//! "inequivalent arg"; re-declaring the same is a no-op (and counts as use for a classic
+//! queue's `x-expires`). Deleting what does not exist is not an error (as in 3.10).
 //! Deleting a queue or purging it never dead-letters: messages are dropped.
+//!
+//! What renews an `x-expires` lease (the same in 3.10 to 4.3, read in `S@v3.10.8` and
+//! `S@v4.3.5`); messages in the queue never do:
+//! - classic (`rabbit_amqqueue_process`): the timer restarts (`ensure_expiry_timer/1`) on
+//!   `basic.get` (`handle_call({basic_get, ...})`), a redeclare or passive declare
+//!   (`handle_call(stat, ...)`) and a consumer leaving; it never fires while a consumer
+//!   is attached (`is_unused/1`);
+//! - quorum (`rabbit_fifo`): `last_active` is the declare time, then `basic.get` ("dequeue
+//!   always updates last_active") and a consumer leaving (cancel, down) set it; a
+//!   redeclare does not (no command reaches the state machine), nor a publish; expiry is
+//!   `Ts > last_active + expires` with no active consumer, on the 5 s tick (D17 and D18,
+//!   the `expires` policy and its changes, are not simulated: no policies).
+//!
+//! ```text
+//! x-expires 10 s, m1 published at 0, m2 at 6 s, redeclared at 8 s, no consumer:
+//!   classic: deleted at 18 s (8 s + 10 s)
+//!   quorum:  deleted at 15 s (the tick after 10 s), m2 with it (symfony #57867)
+//! ```
 
 use super::Sim;
 use crate::amqp::exchange_args::ExchangeKind;
