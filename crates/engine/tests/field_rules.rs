@@ -105,13 +105,21 @@ fn republish_loop(count: &str) -> Value {
 fn republished_x_death_counts_on_3_10_and_3_13_and_restarts_on_4_x() {
     for v in [V3_10, V3_13] {
         let out = on(v, republish_loop("x-death"));
-        assert_eq!(times(&out, "m", "work"), [0, 5000, 10000, 15000], "{v}: gives up at count 3");
+        assert_eq!(
+            times(&out, "m", "work"),
+            [0, 5000, 10000, 15000],
+            "{v}: gives up at count 3"
+        );
         let last = out["deliveries"].as_array().unwrap().last().unwrap();
         assert_eq!(last["headers"]["x-death"][0]["count"], 3, "{v}");
     }
     for v in [V4_0, V4_3] {
         let out = on(v, republish_loop("x-death"));
-        assert_eq!(times(&out, "m", "work").len(), 13, "{v}: every 5 s to the end");
+        assert_eq!(
+            times(&out, "m", "work").len(),
+            13,
+            "{v}: every 5 s to the end"
+        );
         for d in out["deliveries"].as_array().unwrap().iter().skip(1) {
             assert_eq!(d["headers"]["x-death"][0]["count"], 1, "{v}: frozen at 1");
         }
@@ -168,7 +176,10 @@ fn close_channel_closes_the_channel_exactly_on_4_3_and_means_nothing_before() {
     assert_eq!(out["errors"][0]["code"], 406);
     assert_eq!(times(&out, "task", "tasks"), [0, 1_801_000]);
     let out = on(V4_2, s);
-    assert_eq!(out["errors"][0]["at_ms"], 1_860_000, "4.2: the channel's tick");
+    assert_eq!(
+        out["errors"][0]["at_ms"], 1_860_000,
+        "4.2: the channel's tick"
+    );
 }
 
 /// A consumer holding a message 5 minutes.
@@ -192,7 +203,10 @@ fn the_queue_argument_from_3_13_and_the_consumer_argument_on_4_3() {
     assert!(errors(&out)[0].1.contains("Timeout value used: 60000 ms"));
     // 4.3 quorum: the consumer's argument wins over the queue's: 10 s, exactly.
     let qq = json!({"x-queue-type": "quorum", "x-consumer-timeout": 60000});
-    let out = on(V4_3, held_five_minutes(qq.clone(), json!({"x-consumer-timeout": 10000})));
+    let out = on(
+        V4_3,
+        held_five_minutes(qq.clone(), json!({"x-consumer-timeout": 10000})),
+    );
     assert_eq!(times(&out, "m", "q"), [0], "cancelled at 0:10, never again");
     assert_eq!(ready(&out, "q"), 1);
     // 4.2 knows no consumer argument: the queue's minute, on the tick.
@@ -213,9 +227,16 @@ fn consumer_timeout_off_is_24_hours_for_4_3_quorum_queues() {
         })
     };
     let out = run(s(V4_2));
-    assert!(errors(&out).is_empty() && ready(&out, "q") == 0, "4.2: off is off");
+    assert!(
+        errors(&out).is_empty() && ready(&out, "q") == 0,
+        "4.2: off is off"
+    );
     let out = run(s(V4_3));
-    assert_eq!(ready(&out, "q"), 1, "4.3: cancelled at 24:00:00, the message back");
+    assert_eq!(
+        ready(&out, "q"),
+        1,
+        "4.3: cancelled at 24:00:00, the message back"
+    );
 }
 
 // ---------------------------------------------------------------------------------
@@ -238,7 +259,8 @@ fn at_least_once(strategy: &str, dlq: Value) -> Value {
 
 #[test]
 fn a_refused_dead_letter_waits_in_its_source_and_is_retried_every_180_s() {
-    let full_after_one = json!({"name": "dlq", "arguments": {"x-max-length": 1, "x-overflow": "reject-publish"}});
+    let full_after_one =
+        json!({"name": "dlq", "arguments": {"x-max-length": 1, "x-overflow": "reject-publish"}});
     // at-least-once: m1 is confirmed at 0:01 (the worker's timer, armed while m1 was
     // pending, is cancelled); m2 is refused at 0:01.1, which arms the timer: refused
     // again at 3:01.1; dlq empties at 3:20; m2 goes at 6:01.1.
@@ -248,7 +270,13 @@ fn a_refused_dead_letter_waits_in_its_source_and_is_retried_every_180_s() {
     assert!(dropped(&out).is_empty());
     // at-most-once (the default): the classic dlq drops m2 (reject-publish).
     let out = run(at_least_once("at-most-once", full_after_one));
-    assert_eq!(dropped(&out).iter().map(|d| d.0.as_str()).collect::<Vec<_>>(), ["m2"]);
+    assert_eq!(
+        dropped(&out)
+            .iter()
+            .map(|d| d.0.as_str())
+            .collect::<Vec<_>>(),
+        ["m2"]
+    );
 }
 
 #[test]
@@ -265,11 +293,18 @@ fn an_untracked_dead_letter_enters_a_full_quorum_queue() {
         .as_array_mut()
         .unwrap()
         .push(publish("200ms", "", "src", "m3", json!({})));
-    assert_eq!(ready(&run(s.clone()), "dlq"), 3, "at-most-once: over its limit");
+    assert_eq!(
+        ready(&run(s.clone()), "dlq"),
+        3,
+        "at-most-once: over its limit"
+    );
     s["topology"]["queues"][0]["arguments"]["x-dead-letter-strategy"] = json!("at-least-once");
     let out = run(s);
     assert_eq!(ready(&out, "dlq"), 2);
-    assert_eq!(out["final"]["queues"]["src"]["ready"], 0, "m3 waits, not ready");
+    assert_eq!(
+        out["final"]["queues"]["src"]["ready"], 0,
+        "m3 waits, not ready"
+    );
 }
 
 #[test]
@@ -304,7 +339,11 @@ fn purge_removes_waiting_dead_letters_on_4_3_only() {
                     {"at": "60s", "declare": {"exchange": {"name": "dlx", "type": "fanout"}}},
                     {"at": "60s", "declare": {"binding": {"source": "dlx", "destination": "dlq", "destination_type": "queue", "routing_key": ""}}}]
     });
-    assert_eq!(times(&on(V4_2, s.clone()), "m", "dlq"), [181_000], "4.2: kept");
+    assert_eq!(
+        times(&on(V4_2, s.clone()), "m", "dlq"),
+        [181_000],
+        "4.2: kept"
+    );
     let out = on(V4_3, s);
     assert!(times(&out, "m", "dlq").is_empty(), "4.3: purged");
     assert_eq!(out["dropped"][0]["reason"], "purged");
@@ -387,12 +426,45 @@ fn deleted_at(out: &Value) -> Option<u64> {
 fn a_redeclare_renews_a_classic_lease_not_a_quorum_one() {
     let redeclare = json!({"at": "8s", "declare": {"queue": {"name": "delay", "arguments": {"x-expires": 10000}}}});
     let mut r = redeclare.clone();
-    assert_eq!(deleted_at(&run(lease("classic", r.clone()))), Some(18_000), "classic: 8 s + 10 s");
+    assert_eq!(
+        deleted_at(&run(lease("classic", r.clone()))),
+        Some(18_000),
+        "classic: 8 s + 10 s"
+    );
     r["declare"]["queue"]["arguments"]["x-queue-type"] = json!("quorum");
     // Quorum: a publish or a redeclare leaves last_active at creation: the tick after
     // 10 s (15 s) deletes it, m2 (published at 6 s) with it (symfony #57867).
     assert_eq!(deleted_at(&run(lease("quorum", r))), Some(15_000));
     // basic.get renews both (`#checkout{spec = {dequeue, _}}` sets last_active).
     let get = json!({"at": "8s", "get": {"queue": "delay"}});
-    assert_eq!(deleted_at(&run(lease("quorum", get))), Some(20_000), "8 s + 10 s, next tick");
+    assert_eq!(
+        deleted_at(&run(lease("quorum", get))),
+        Some(20_000),
+        "8 s + 10 s, next tick"
+    );
+}
+
+#[test]
+fn a_quorum_queue_refusing_publishes_accepts_again_once_drained() {
+    // x-max-length 2, reject-publish: a, b, c are taken (c crosses the limit), d at 0:01
+    // is refused. A consumer from 0:02 drains it; at 80 % (1 or fewer ready) the queue
+    // tells its publishers `go` (`rabbit_fifo:evaluate_limit/5` after each checkout):
+    // e at 0:05 is taken. Before this rule was modelled e was refused too.
+    let s = json!({
+        "until": "10s",
+        "topology": {"queues": [{"name": "q", "arguments": {"x-queue-type": "quorum", "x-max-length": 2, "x-overflow": "reject-publish"}}]},
+        "consumers": [{"name": "c", "queue": "q", "prefetch": 1, "handle": "100ms", "from": "2s"}],
+        "actions": [publish("0s", "", "q", "a", json!({})), publish("0s", "", "q", "b", json!({})),
+                    publish("0s", "", "q", "c", json!({})), publish("1s", "", "q", "d", json!({})),
+                    publish("5s", "", "q", "e", json!({}))]
+    });
+    let out = run(s);
+    let refused: Vec<&str> = out["dropped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["body"].as_str().unwrap())
+        .collect();
+    assert_eq!(refused, ["d"]);
+    assert_eq!(times(&out, "e", "q"), [5000]);
 }

@@ -13,6 +13,7 @@
 //!   back but user inputs.
 
 pub mod chart;
+pub mod checks_field_zh;
 pub mod checks_run;
 pub mod checks_view;
 pub mod checks_words;
@@ -24,6 +25,7 @@ pub mod consumer_form;
 pub mod edit_rules;
 pub mod embed_size;
 pub mod export_code;
+pub mod field;
 pub mod host;
 pub mod i18n;
 pub mod i18n_orders;
@@ -36,6 +38,7 @@ pub mod node_id;
 pub mod pacer;
 pub mod per_load;
 pub mod presets;
+pub mod presets_field_zh;
 pub mod presets_zh;
 pub mod publish_form;
 pub mod quick_publish;

@@ -128,7 +128,13 @@ impl Sim {
         let mut confirmed = Vec::new();
         for t in &targets {
             let by = self.queue(t.queue).map(|q| q.name);
-            match self.enqueue(t.queue, dead.clone(), dlx, &t.way, Enqueuer::DeadLetterWorker) {
+            match self.enqueue(
+                t.queue,
+                dead.clone(),
+                dlx,
+                &t.way,
+                Enqueuer::DeadLetterWorker,
+            ) {
                 Accepted::Yes => confirmed.push(t.queue),
                 Accepted::Refused => refused = refused.or(by),
             }

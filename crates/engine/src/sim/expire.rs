@@ -48,6 +48,10 @@ impl Sim {
     /// In cost modes a dead-lettering queue may have to wait for its turn
     /// (`dead_letter_wait`): then its timer is left to the cost wake-up, not armed here.
     pub(crate) fn expire_head(&mut self, qid: QueueId) {
+        // A head change is also when a quorum queue that was refusing publishes may be
+        // back at 80 % of its limit (`rabbit_fifo:evaluate_limit/5` runs after every
+        // checkout and settle, and tells the publishers `go`).
+        self.note_quorum_limit(qid);
         if self.expire_run(qid, Head::Next) {
             return;
         }
