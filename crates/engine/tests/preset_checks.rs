@@ -47,7 +47,8 @@ fn every_preset_states_its_lesson_and_holds_on_its_versions() {
             on.broker = Some(v);
             let (_, ev) = run(&on, Limits::default(), |_, _| {});
             for (i, (c, st)) in ev.checks().iter().zip(ev.states()).enumerate() {
-                if st.status != Status::Passed {
+                // A check with versions of its own is expected on those only.
+                if st.status != Status::Passed && s.check_applies(i, v) {
                     failures.push(format!(
                         "{stem} on {v}: {}: {}",
                         c.id(i),
