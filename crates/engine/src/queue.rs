@@ -126,6 +126,8 @@ pub struct Queue {
     pub head_timer_at_ms: Option<u64>,
     /// Last use for `x-expires` (consumer, basic.get, declare).
     pub last_used_ms: u64,
+    /// When it was declared (a quorum queue's 5 s tick runs from then).
+    pub created_ms: u64,
     pub expiry_timer_at_ms: Option<u64>,
     /// Quorum reject-publish: rejecting until the queue is back at 80 % of its limit.
     pub rejecting: bool,
@@ -168,6 +170,7 @@ impl Queue {
             next_consumer: 0,
             head_timer_at_ms: None,
             last_used_ms: now_ms,
+            created_ms: now_ms,
             expiry_timer_at_ms: None,
             rejecting: false,
             dead_letters: VecDeque::new(),

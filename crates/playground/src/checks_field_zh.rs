@@ -108,11 +108,13 @@ pub fn label(en: &str) -> Option<&'static str> {
         "sms-1 is delivered once, at 0:05" => "sms-1 只投递一次,在 0:05",
         "It arrives at 0:05, 5 s after it was sent" => "它在 0:05 到达,发送 5 秒之后",
         // field-quorum-delay-queue-expires (+ fix)
-        "message-5 is dropped with its queue at 0:20 (x-expires)" => {
-            "message-5 在 0:20 随队列一起被丢弃(x-expires)"
+        "message-4 is dropped with its queue at 0:15 (x-expires)" => {
+            "message-4 在 0:15 随队列一起被丢弃(x-expires)"
         }
         "Only 4 of the 5 messages arrive" => "5 条消息只到达 4 条",
-        "message-4 arrives 5 s after it was sent, at 0:17" => "message-4 在发送 5 秒后到达,即 0:17",
+        "message-5, sent at 0:16 into a new delay queue, arrives at 0:21" => {
+            "message-5 在 0:16 被发进一个新的延迟队列,于 0:21 到达"
+        }
         "All 5 messages arrive" => "5 条消息全部到达",
         "message-5 arrives at 0:21" => "message-5 在 0:21 到达",
         // field-quorum-dlq-reject-publish (+ fix)
@@ -125,6 +127,9 @@ pub fn label(en: &str) -> Option<&'static str> {
         }
         "At 0:30 the other 14 wait in orders" => "0:30 时其余 14 条在 orders 中等待",
         "All 25 reach the auditor" => "25 条全部到达 auditor",
+        "They go through at the worker's next retry, 1:05.110" => {
+            "它们在工作进程的下一次重试(1:05.110)时通过"
+        }
         // field-plugin-delay-limit (+ fix)
         "renewal-in-60d is delivered at once, at 0:00" => "renewal-in-60d 被立即投递,在 0:00",
         "trial-ends-in-30d is held in the exchange's store" => {

@@ -85,7 +85,7 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
         "field-quorum-delay-queue-expires" => (
             "来自现场:仲裁延迟队列带着消息过期(Symfony Messenger)",
             "Symfony Messenger 的 AMQP 传输为每种延迟使用一个自己的队列来延迟消息,这里是 delay_messages__5000_delay(x-message-ttl 5000,死信到交换机 messages),声明时 x-expires = 延迟 + 10 秒(15000),并在每次延迟发布前重新声明,好让队列在使用期间一直存在。虚拟主机的默认队列类型是 quorum,所以延迟队列是仲裁队列。从 0:00 到 0:16 每 4 秒发送一条延迟 5 秒的消息。本文件运行在 RabbitMQ 4.0 上,适用于 3.10 到 4.3。",
-            "经典队列被重新声明时会重新开始 x-expires 的计时;仲裁队列不会(只有消费者或 basic.get 会)。所以 0:00 创建的延迟队列从那以后一直算作未被使用,不管往里发布了什么:15 秒之后的 5 秒检查周期,即 0:20,把它删除,message-5(0:16 发布,0:21 到期)随之消失。message-1 到 message-4 在发送 5 秒后到达。修复:field-quorum-delay-queue-expires-fix。",
+            "经典队列被重新声明时会重新开始 x-expires 的计时;仲裁队列不会(只有消费者或 basic.get 会)。所以 0:00 创建的延迟队列从那以后一直算作未被使用,不管往里发布了什么:它在 0:15 的 5 秒检查发现它已有 15 秒未被使用,把它删除,message-4(0:12 发布,0:17 到期)随之消失。message-5 在 0:16 发进发布者重新声明的新延迟队列,于 0:21 到达;message-1 到 message-3 在发送 5 秒后到达。修复:field-quorum-delay-queue-expires-fix。",
         ),
         "field-quorum-delay-queue-expires-fix" => (
             "来自现场,修复:每天一个延迟队列,寿命长于其中的消息(Symfony)",
@@ -94,13 +94,13 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
         ),
         "field-quorum-dlq-reject-publish" => (
             "来自现场:仲裁死信队列超出 reject-publish 上限",
-            "按 rabbitmq-server #8495 的报告:仲裁队列 orders 经 orders.dlx 死信到仲裁队列 orders.dead,后者设置了 x-max-length 10 和 x-overflow reject-publish。发布 25 笔订单;worker 逐条拒绝(basic.reject requeue=false),于是每一条都被死信。没有人读 orders.dead。本文件运行在 RabbitMQ 4.0 上,适用于 3.10 到 4.3。",
+            "按 rabbitmq-server #8495 的报告:仲裁队列 orders 经 orders.dlx 死信到仲裁队列 orders.dead,后者设置了 x-max-length 10 和 x-overflow reject-publish。从 0:05 起发布 25 笔订单;worker 逐条拒绝(basic.reject requeue=false),于是每一条都被死信。没有人读 orders.dead。本文件运行在 RabbitMQ 4.0 上,适用于 3.10 到 4.3。",
             "仲裁队列在发布者的通道上执行 reject-publish:通道被告知队列已满,于是拒绝下一次发布。死信默认是最多一次,发布时不经过这样的通道(无状态,无确认),仲裁队列会追加这样到达的消息而不管上限:orders.dead 最后有 25 条消息,超过上限 10,且没有任何拒绝。修复:field-quorum-dlq-reject-publish-fix。",
         ),
         "field-quorum-dlq-reject-publish-fix" => (
             "来自现场,修复:至少一次死信遵守上限",
             "field-quorum-dlq-reject-publish 的队列和订单,使用 RabbitMQ 为仲裁队列记录的安全设置:orders 设置 x-dead-letter-strategy at-least-once(源队列也需要 x-overflow reject-publish)。死信工作进程随后带确认发布,被拒绝的死信留在 orders 中,直到 orders.dead 接收它。auditor 从 1:00 起读取 orders.dead。工作进程每隔 dead_letter_worker_publisher_confirm_timeout 重试一次,这里设为 10 秒以缩短运行时间(RabbitMQ 的默认值为 180 秒)。适用于 3.10 到 4.3。",
-            "orders.dead 接收 11 条死信:它的上限,加上越过上限的那一条(仲裁队列在那次追加之后才知道已满,然后开始拒绝)。其余 14 条在 orders 中等待:不是就绪消息,没有丢失,计入 orders 自己的上限,每 10 秒重试一次。从 1:00 起 auditor 排空 orders.dead;回到上限的 80% 后它又开始接收,每笔订单最终都到达:没有丢失。",
+            "orders.dead 接收 11 条死信:它的上限,加上越过上限的那一条(仲裁队列在那次追加之后才知道已满,然后开始拒绝)。其余 14 条在 orders 中等待:不是就绪消息,没有丢失,计入 orders 自己的上限,每 10 秒重试一次。1:00 auditor 启动并立即排空 orders.dead;在工作进程的下一次重试(1:05)时这 14 条通过:每笔订单都到达,没有丢失。",
         ),
         "field-plugin-delay-limit" => (
             "来自现场:超过 49.7 天的延迟被立即投递(插件)",

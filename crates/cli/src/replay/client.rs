@@ -9,19 +9,20 @@ use lapin::{BasicProperties, Channel};
 
 use delaylab_engine::scenario::{ConsumerSpec, RetryCount};
 
+use super::names::Scale;
 use super::recording::{MsgInfo, Shared, ID_HEADER};
 
 /// Headers a quorum queue adds for this one delivery: not part of what a client
 /// republishes (as the simulation's copy, `Sim::republish_spec`).
 const DELIVERY_COUNT_HEADERS: [&str; 2] = ["x-delivery-count", "x-acquired-count"];
 
-/// `basic.consume` arguments: `x-consumer-timeout` when the consumer sets one.
-pub fn consume_args(c: &ConsumerSpec) -> FieldTable {
+/// `basic.consume` arguments: `x-consumer-timeout` (scaled) when the consumer sets one.
+pub fn consume_args(c: &ConsumerSpec, scale: &Scale) -> FieldTable {
     let mut t = FieldTable::default();
     if let Some(ms) = c.client.consumer_timeout_ms {
         t.insert(
             ShortString::from("x-consumer-timeout"),
-            AMQPValue::LongLongInt(ms as i64),
+            AMQPValue::LongLongInt(scale.ms_i64(ms as i64)),
         );
     }
     t

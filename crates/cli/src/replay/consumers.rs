@@ -86,7 +86,7 @@ async fn subscribe(
             shared.names.name(&c.queue).as_str().into(),
             tag.as_str().into(),
             opts,
-            client::consume_args(c),
+            client::consume_args(c, &shared.scale),
         )
         .await
     {

@@ -49,10 +49,7 @@ use crate::message::Message;
 use crate::queue::DeadLetterPending;
 use crate::timers::Timer;
 
-/// `dead_letter_worker_publisher_confirm_timeout` (`deps/rabbit/Makefile`, 3.10 to 4.3).
-pub const DEAD_LETTER_RETRY_MS: u64 = 180_000;
-/// `dead_letter_worker_consumer_prefetch` (`deps/rabbit/Makefile`, 3.10 to 4.3).
-pub const DEAD_LETTER_WORKER_PREFETCH: usize = 32;
+pub(crate) use crate::version::{DEAD_LETTER_RETRY_MS, DEAD_LETTER_WORKER_PREFETCH};
 
 impl Sim {
     /// `dead` (its death recorded) enters `qid`'s dead-letter state; the worker forwards

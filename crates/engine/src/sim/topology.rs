@@ -16,13 +16,14 @@
 //! - quorum (`rabbit_fifo`): `last_active` is the declare time, then `basic.get` ("dequeue
 //!   always updates last_active") and a consumer leaving (cancel, down) set it; a
 //!   redeclare does not (no command reaches the state machine), nor a publish; expiry is
-//!   `Ts > last_active + expires` with no active consumer, on the 5 s tick (D17 and D18,
-//!   the `expires` policy and its changes, are not simulated: no policies).
+//!   `Ts > last_active + expires` with no active consumer, on the queue's 5 s tick from
+//!   its start, a tick on the boundary already seeing it passed (D17 and D18, the
+//!   `expires` policy and its changes, are not simulated: no policies).
 //!
 //! ```text
 //! x-expires 10 s, m1 published at 0, m2 at 6 s, redeclared at 8 s, no consumer:
 //!   classic: deleted at 18 s (8 s + 10 s)
-//!   quorum:  deleted at 15 s (the tick after 10 s), m2 with it (symfony #57867)
+//!   quorum:  deleted at 10 s (its tick at 10 s), m2 with it (symfony #57867)
 //! ```
 
 use super::Sim;
@@ -422,9 +423,13 @@ impl Sim {
             return;
         }
         let due = q.last_used_ms.saturating_add(expires);
-        // Quorum: `Ts > last_active + expires`, checked on the 5 s tick.
+        // Quorum: `Ts > last_active + expires`, checked on the queue's 5 s tick, which
+        // runs from the queue's start; a tick lands a little after its 5 s (the command's
+        // own time), so one falling exactly on `due` already sees it passed (live 3.10.8:
+        // x-expires 15 s on a queue created at 0 deletes it at 15 s, not 20 s).
         let at = if q.is_quorum() {
-            (due / QUORUM_TICK_MS + 1) * QUORUM_TICK_MS
+            let since = due.saturating_sub(q.created_ms);
+            q.created_ms + since.div_ceil(QUORUM_TICK_MS).max(1) * QUORUM_TICK_MS
         } else {
             due
         };

@@ -245,6 +245,11 @@ pub struct Profile {
 
 /// The consumer timeout RabbitMQ uses by default (`deps/rabbit/Makefile`).
 pub const DEFAULT_CONSUMER_TIMEOUT_MS: u64 = 1_800_000;
+/// `dead_letter_worker_publisher_confirm_timeout` (`deps/rabbit/Makefile`, the same in
+/// 3.10 to 4.3): how often at-least-once dead-lettering retries (`sim/dead_letter_retry.rs`).
+pub const DEAD_LETTER_RETRY_MS: u64 = 180_000;
+/// `dead_letter_worker_consumer_prefetch` (`deps/rabbit/Makefile`, 3.10 to 4.3).
+pub const DEAD_LETTER_WORKER_PREFETCH: usize = 32;
 /// `?DEFAULT_DELIVERY_LIMIT` of 4.0+ quorum queues.
 pub const DEFAULT_QUORUM_DELIVERY_LIMIT: i64 = 20;
 /// `?MAX_HASH_WILDCARDS` of 4.3.5's topic exchange.
