@@ -298,6 +298,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "limit_reached" => ("limit reached", "达到模拟上限"),
         "broker_upgraded" => ("broker upgraded", "Broker 升级"),
         _ if key.starts_with("why_") => return crate::i18n_why::t(lang, key),
+        _ if key.starts_with("field_") => return crate::i18n_field::t(lang, key),
         _ => return crate::i18n_orders::t(lang, key),
     };
     if lang == Lang::Zh {

@@ -28,6 +28,7 @@ pub mod export_code;
 pub mod field;
 pub mod host;
 pub mod i18n;
+pub mod i18n_field;
 pub mod i18n_orders;
 pub mod i18n_page;
 pub mod i18n_why;
