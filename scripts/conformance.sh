@@ -108,7 +108,7 @@ suite() {
         failed=$((failed + 1)); failures+=("$name")
         grep -v -e '^[0-9]* passed' -e '^failed:' "$out/$name.log" | sed "1s/^FAIL /FAIL $v /; 1!s/^/  /" || true ;;
     esac
-    case "$f" in */scenarios/*) field_s=$((field_s + SECONDS - t1)) ;; esac
+    case "$f" in *scenarios/*) field_s=$((field_s + SECONDS - t1)) ;; esac
   done
 
   # The definitions export: rabbitmqctl import_definitions, then every object checked.

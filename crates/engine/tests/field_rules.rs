@@ -432,9 +432,11 @@ fn a_redeclare_renews_a_classic_lease_not_a_quorum_one() {
         "classic: 8 s + 10 s"
     );
     r["declare"]["queue"]["arguments"]["x-queue-type"] = json!("quorum");
-    // Quorum: a publish or a redeclare leaves last_active at creation: the tick after
-    // 10 s (15 s) deletes it, m2 (published at 6 s) with it (symfony #57867).
-    assert_eq!(deleted_at(&run(lease("quorum", r))), Some(15_000));
+    // Quorum: a publish or a redeclare leaves last_active at creation: its tick at 10 s
+    // (a tick lands just after its 5 s, so on the boundary it already sees 10 s passed;
+    // live 3.10.8 and 4.3.6, field-quorum-delay-queue-expires) deletes it, m2
+    // (published at 6 s) with it (symfony #57867).
+    assert_eq!(deleted_at(&run(lease("quorum", r))), Some(10_000));
     // basic.get renews both (`#checkout{spec = {dequeue, _}}` sets last_active).
     let get = json!({"at": "8s", "get": {"queue": "delay"}});
     assert_eq!(
@@ -467,4 +469,60 @@ fn a_quorum_queue_refusing_publishes_accepts_again_once_drained() {
         .collect();
     assert_eq!(refused, ["d"]);
     assert_eq!(times(&out, "e", "q"), [5000]);
+}
+
+// ---------------------------------------------------------------------------------
+// D30: a dead letter out of a quorum queue carries its failed-delivery count
+
+fn rejected_into_quorum_dlq(outcomes: Value) -> Value {
+    json!({
+        "until": "5s",
+        "topology": {"exchanges": [{"name": "dlx", "type": "fanout"}],
+            "queues": [{"name": "src", "arguments": {"x-queue-type": "quorum", "x-dead-letter-exchange": "dlx"}},
+                       {"name": "dlq", "arguments": {"x-queue-type": "quorum"}}],
+            "bindings": [{"source": "dlx", "destination": "dlq", "destination_type": "queue", "routing_key": ""}]},
+        "consumers": [{"name": "w", "queue": "src", "prefetch": 1, "handle": "100ms", "outcome": outcomes},
+                      acker("r", "dlq")],
+        "actions": [publish("0s", "", "src", "m", json!({}))]
+    })
+}
+
+#[test]
+fn d30_a_rejected_quorum_message_reaches_a_quorum_dlq_with_its_count_from_4_0() {
+    let from_dlq = |v: BrokerVersion, o: Value| {
+        let out = on(v, rejected_into_quorum_dlq(o));
+        let d = out["deliveries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["queue"] == "dlq")
+            .unwrap()
+            .clone();
+        (
+            d["redelivered"].clone(),
+            d["headers"]["x-delivery-count"].clone(),
+            d["headers"]["x-acquired-count"].clone(),
+        )
+    };
+    let null = Value::Null;
+    assert_eq!(
+        from_dlq(V3_13, json!("reject")),
+        (json!(false), null.clone(), null.clone())
+    );
+    assert_eq!(
+        from_dlq(V4_0, json!("reject")),
+        (json!(true), json!(1), null.clone())
+    );
+    // Live 4.3.6 (tests/conformance/v30-dead-letter-delivery-count.json).
+    assert_eq!(
+        from_dlq(V4_3, json!("reject")),
+        (json!(true), json!(1), json!(1))
+    );
+    // A basic.reject requeue=true first: a failed delivery on 4.3 only.
+    let twice = json!(["reject_requeue", "reject"]);
+    assert_eq!(
+        from_dlq(V4_2, twice.clone()),
+        (json!(true), json!(1), null.clone())
+    );
+    assert_eq!(from_dlq(V4_3, twice), (json!(true), json!(2), json!(2)));
 }

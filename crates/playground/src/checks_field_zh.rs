@@ -23,12 +23,12 @@ pub fn label(en: &str) -> Option<&'static str> {
             "4.2:第 5 次 nack 时被死信(delivery_limit)"
         }
         "4.2: delivered 5 times to the listener" => "4.2:向 listener 投递 5 次",
-        "4.3: redelivered every 100 ms to the end (101 deliveries in 10 s)" => {
-            "4.3:每 100 ms 重投一次直到结束(10 秒内 101 次投递)"
+        "4.3: redelivered every second to the end (11 deliveries in 10 s)" => {
+            "4.3:每秒重投一次直到结束(10 秒内 11 次投递)"
         }
         "4.3: never dead-lettered" => "4.3:从未被死信",
-        "4.3: x-acquired-count climbs (50 on the 51st delivery)" => {
-            "4.3:x-acquired-count 不断增加(第 51 次投递时为 50)"
+        "4.3: x-acquired-count climbs (10 on the 11th delivery)" => {
+            "4.3:x-acquired-count 不断增加(第 11 次投递时为 10)"
         }
         "Dead-lettered at its 5th reject (delivery_limit)" => {
             "第 5 次 reject 时被死信(delivery_limit)"
@@ -47,8 +47,8 @@ pub fn label(en: &str) -> Option<&'static str> {
         "3.x: the 4th delivery, at 0:15, carries x-death count 3" => {
             "3.x:0:15 的第 4 次投递带 x-death count 3"
         }
-        "4.x: it goes round every 5 s to the end (13 deliveries)" => {
-            "4.x:它每 5 秒转一圈直到结束(13 次投递)"
+        "4.x: it goes round every 5 s to the end (13 deliveries by 1:00)" => {
+            "4.x:它每 5 秒转一圈直到结束(1:00 前 13 次投递)"
         }
         "4.x: at 0:15 x-death count is still 1" => "4.x:0:15 时 x-death count 仍然是 1",
         "The listener gives up after 4 deliveries" => "listener 在 4 次投递后放弃",

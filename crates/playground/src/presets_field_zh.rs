@@ -19,18 +19,18 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
         ),
         "field-nack-multiple" => (
             "来自现场:spring-amqp 的监听器在 4.3 上无限循环(basic.nack multiple)",
-            "一个总是抛异常的 @RabbitListener 读取仲裁队列 orders(x-delivery-limit 4,死信交换机 orders.dlx 通往 orders.dlq)。它的 SimpleMessageListenerContainer 用 basic.nack multiple=true requeue=true 回滚失败的投递(prefetch 250,默认值)。本文件运行在 RabbitMQ 4.3 上,适用于报告所比较的 4.2 和 4.3。",
-            "在 4.2 上每次退回都计入上限:order-1 被投递 5 次,第 5 次 nack(0:00.500)把它以 x-death reason delivery_limit 死信到 orders.dlq。在 4.3 上上限只计失败的投递,basic.nack 不算(basic.reject 算):order-1 每 100 ms 回来一次直到结束,x-acquired-count 不断增加,x-delivery-count 从不出现,orders.dlq 什么也收不到。修复:field-nack-multiple-fix。",
+            "一个每次工作一秒后总是抛异常的 @RabbitListener 读取仲裁队列 orders(x-delivery-limit 4,死信交换机 orders.dlx 通往 orders.dlq)。它的 SimpleMessageListenerContainer 用 basic.nack multiple=true requeue=true 回滚失败的投递(prefetch 250,默认值)。本文件运行在 RabbitMQ 4.3 上,适用于报告所比较的 4.2 和 4.3。",
+            "在 4.2 上每次退回都计入上限:order-1 被投递 5 次,第 5 次 nack(0:05)把它以 x-death reason delivery_limit 死信到 orders.dlq。在 4.3 上上限只计失败的投递,basic.nack 不算(basic.reject 算):order-1 每秒回来一次直到结束,x-acquired-count 不断增加,x-delivery-count 从不出现,orders.dlq 什么也收不到。修复:field-nack-multiple-fix。",
         ),
         "field-nack-multiple-fix" => (
             "来自现场,修复:逐条 reject 失败的投递(spring-amqp)",
             "field-nack-multiple 的监听器,带上 spring-amqp 的修复(#3435、PR #3559,发布于 3.2.x、4.0.x 和 4.1.x):失败的投递被单独拒绝,basic.reject requeue=true。适用于 4.2 和 4.3。",
-            "两个版本上 order-1 都被投递 5 次,第 5 次 reject(0:00.500)把它以 x-death reason delivery_limit 死信到 orders.dlq。在 4.3 上每次重投都带 x-delivery-count(1 到 4)和 x-acquired-count:reject 是一次失败的投递。",
+            "两个版本上 order-1 都被投递 5 次,第 5 次 reject(0:05)把它以 x-death reason delivery_limit 死信到 orders.dlq。在 4.3 上每次重投都带 x-delivery-count(1 到 4)和 x-acquired-count:reject 是一次失败的投递。",
         ),
         "field-x-death-republish" => (
             "来自现场:按 x-death 计数的重试循环在 4.x 上永不结束(spring-cloud-stream)",
             "spring-cloud-stream 的 RabbitMQ binder,按其指南的配置:消费组的队列 orders.group 和它的 DLQ orders.group.dlq(x-message-ttl 5000,经默认交换机死信回 orders.group)。监听器失败;binder 把失败的消息连同投递时的所有头重新发布到 DLQ(republishToDlq),监听器在 x-death 的 count 达到 3 时放弃。本文件运行在 RabbitMQ 4.0 上,适用于 3.10 到 4.3。",
-            "在 3.10 和 3.13(3.13.3 及以后)上,RabbitMQ 会读取客户端发回的 x-death,所以每经过一次 DLQ,count 就加一:0:05 为 1,0:10 为 2,0:15 为 3,监听器在此放弃(4 次投递)。从 4.0 起 RabbitMQ 忽略客户端发布的 x-death,写入自己的记录:每一轮 count 都是 1,监听器永不放弃,order-7 每 5 秒转一圈直到结束(13 次投递)。3.13.0 到 3.13.2 与 4.x 相同(即 #10709 报告的回归)。修复:field-x-death-republish-fix。",
+            "在 3.10 和 3.13(3.13.3 及以后)上,RabbitMQ 会读取客户端发回的 x-death,所以每经过一次 DLQ,count 就加一:0:05 为 1,0:10 为 2,0:15 为 3,监听器在此放弃(4 次投递)。从 4.0 起 RabbitMQ 忽略客户端发布的 x-death,写入自己的记录:每一轮 count 都是 1,监听器永不放弃,order-7 每 5 秒转一圈直到结束(1:00 前 13 次投递)。3.13.0 到 3.13.2 与 4.x 相同(即 #10709 报告的回归)。修复:field-x-death-republish-fix。",
         ),
         "field-x-death-republish-fix" => (
             "来自现场,修复:用自己的头计数重试(spring-cloud-stream)",

@@ -240,7 +240,10 @@ pub fn node_settings(scenario: &Scenario, scale: Scale) -> Vec<(&'static str, St
         out.push(("channel_tick_interval", scaled(CHANNEL_TICK_INTERVAL_MS)));
     }
     let at_least_once = scenario.topology.queues.iter().any(|q| {
-        q.arguments.get("x-dead-letter-strategy").and_then(|v| v.as_str()) == Some("at-least-once")
+        q.arguments
+            .get("x-dead-letter-strategy")
+            .and_then(|v| v.as_str())
+            == Some("at-least-once")
     });
     match scenario.dead_letter_retry_ms {
         Some(ms) => out.push(("dead_letter_worker_publisher_confirm_timeout", scaled(ms))),
@@ -485,14 +488,52 @@ mod tests {
     }
 
     #[test]
+    fn every_field_replay_a_live_broker_can_run_is_in_field_txt() {
+        // tests/conformance/field.txt is what conformance.sh replays live from scenarios/:
+        // a field preset that some live broker can run must be there (issue 28 item 3).
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let listed = std::fs::read_to_string(root.join("tests/conformance/field.txt")).unwrap();
+        let listed: Vec<&str> = listed
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split_whitespace().next().unwrap())
+            .collect();
+        for e in std::fs::read_dir(root.join("scenarios")).unwrap() {
+            let p = e.unwrap().path();
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            if p.extension().is_none_or(|x| x != "json") {
+                continue;
+            }
+            let s =
+                delaylab_engine::scenario::load_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            if s.report.is_none() {
+                continue;
+            }
+            let live = s
+                .written_for()
+                .into_iter()
+                .filter(|v| v.live_checked())
+                .any(|v| {
+                    let mut on = s.clone();
+                    on.broker = Some(v);
+                    unsupported(&on).is_none()
+                });
+            assert_eq!(
+                listed.contains(&stem.as_str()),
+                live,
+                "{stem}: runs live: {live}"
+            );
+        }
+    }
+
+    #[test]
     fn node_settings_carry_the_consumer_timeout() {
         let load = |s: &str| delaylab_engine::scenario::load_str(s).expect("loads");
         let none = load(r#"{"version": 1, "name": "d"}"#);
         assert!(node_settings(&none, Scale(1.0)).is_empty());
         // Scaled, RabbitMQ's own 30 minutes and the channel's tick are scaled too.
-        let manual = load(
-            r#"{"version": 1, "name": "m", "consumers": [{"name": "c", "queue": "q"}]}"#,
-        );
+        let manual =
+            load(r#"{"version": 1, "name": "m", "consumers": [{"name": "c", "queue": "q"}]}"#);
         assert_eq!(
             node_settings(&manual, Scale(0.01)),
             [
@@ -507,7 +548,10 @@ mod tests {
             node_settings(&dl, Scale(0.5)),
             [
                 ("consumer_timeout", "900000".to_string()),
-                ("dead_letter_worker_publisher_confirm_timeout", "5000".to_string())
+                (
+                    "dead_letter_worker_publisher_confirm_timeout",
+                    "5000".to_string()
+                )
             ]
         );
         let short = load(r#"{"version": 1, "name": "s", "consumer_timeout": "3s"}"#);

@@ -140,7 +140,10 @@ mod tests {
             t.replace("3600 ms", "1800000 ms")
         );
         assert_eq!(Scale(1.0).timeout_text(t), t);
-        assert_eq!(Scale(0.5).timeout_text("no timeout here"), "no timeout here");
+        assert_eq!(
+            Scale(0.5).timeout_text("no timeout here"),
+            "no timeout here"
+        );
         // 4.3's fallback passes -1: no digits right after, kept.
         let minus = "Timeout value used: -1 ms";
         assert_eq!(Scale(0.5).timeout_text(minus), minus);

@@ -114,7 +114,8 @@ impl Shared {
         let (code, text, scope) = match e.kind() {
             ErrorKind::ProtocolError(p) => (
                 p.get_id(),
-                self.scale.timeout_text(&self.names.unmap(p.get_message().as_str())),
+                self.scale
+                    .timeout_text(&self.names.unmap(p.get_message().as_str())),
                 if e.is_amqp_hard_error() {
                     "connection"
                 } else {

@@ -328,7 +328,8 @@ impl Sim {
                     nack: false,
                     multiple: false,
                 });
-                self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy), None);
+                let failed = u.entry.failed;
+                self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy), None, failed);
             }
             Outcome::NackMultiple => {
                 self.nack_multiple(cid, qid, u);

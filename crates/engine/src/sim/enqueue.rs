@@ -87,13 +87,21 @@ impl Sim {
             expires_at_ms: (expires_at_ms != NEVER).then_some(expires_at_ms),
             why: admission(way, ttl),
         });
+        // D30 (4.0+): a quorum queue starts a dead letter with the failed-delivery count
+        // it carries (`rabbit_fifo:maybe_set_msg_delivery_count/2`); delivered, it shows
+        // as acquired that often too (`rabbit_fifo_client:add_delivery_count_header/2`:
+        // "a delivery count but no acquired count") and as redelivered.
+        let carried = match (&msg.deaths, self.queue(qid).is_some_and(|q| q.is_quorum())) {
+            (Some(d), true) if self.profile.dead_letter_keeps_delivery_count => d.delivery_count,
+            _ => 0,
+        };
         let entry = Entry {
             copy,
             msg,
             expires_at_ms,
-            redelivered: false,
-            returns: 0,
-            failed: 0,
+            redelivered: carried > 0,
+            returns: carried,
+            failed: carried,
             away_at_ttl: crate::queue::Away::No,
         };
         if self.deliver_direct(qid, entry.clone()) {
@@ -135,7 +143,7 @@ impl Sim {
         let (qname, overflow) = (q.name, q.rules.overflow);
         let limit = length_limit(q, 1, msg.body_bytes(), Some(msg.id));
         if overflow == Overflow::RejectPublishDlx {
-            self.dead_letter(qid, msg, Reason::Maxlen, None, Some(limit));
+            self.dead_letter(qid, msg, Reason::Maxlen, None, Some(limit), 0);
         } else {
             self.emit(EventKind::Dropped {
                 msg: msg.id,
@@ -185,7 +193,14 @@ impl Sim {
             let limit = length_limit(q, 0, 0, by);
             let Some(entry) = q.pop_head() else { return };
             let copy = Some(entry.copy);
-            self.dead_letter(qid, entry.msg, Reason::Maxlen, copy, Some(limit));
+            self.dead_letter(
+                qid,
+                entry.msg,
+                Reason::Maxlen,
+                copy,
+                Some(limit),
+                entry.failed,
+            );
         }
     }
 

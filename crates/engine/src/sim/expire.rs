@@ -106,7 +106,15 @@ impl Sim {
                 after,
             });
             let persistent = entry.msg.delivery_mode == 2;
-            self.dead_letter(qid, entry.msg, Reason::Expired, Some(entry.copy), None);
+            let failed = entry.failed;
+            self.dead_letter(
+                qid,
+                entry.msg,
+                Reason::Expired,
+                Some(entry.copy),
+                None,
+                failed,
+            );
             self.charge_dead_letter(qid, persistent);
         }
         false

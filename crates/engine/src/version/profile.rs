@@ -191,6 +191,14 @@ pub struct Profile {
     pub quorum_default_delivery_limit: Option<i64>,
     /// D9, D11 (see [`ReturnCounting`]).
     pub return_counting: ReturnCounting,
+    /// D30, 4.0+: a dead letter out of a quorum queue carries its failed-delivery count
+    /// (`delivery_count` header, +1 for a `basic.reject requeue=false`) and a quorum
+    /// target starts it with it: delivered `redelivered`, with `x-delivery-count` (and
+    /// 4.3's `x-acquired-count`), counted toward the target's delivery limit
+    /// (`S@v4.0.9 rabbit_fifo.erl annotate_msg/2`, `maybe_set_msg_delivery_count/2`;
+    /// live 4.3.6: a rejected quorum message delivered from a quorum dead-letter queue
+    /// with x-delivery-count 1 and x-acquired-count 1).
+    pub dead_letter_keeps_delivery_count: bool,
     /// D10 (see [`NegativeLimit`]).
     pub negative_delivery_limit: NegativeLimit,
     /// D12 (see [`QuorumRequeue`]).
@@ -287,6 +295,7 @@ impl Profile {
             } else {
                 ReturnCounting::EveryReturn
             },
+            dead_letter_keeps_delivery_count: v4,
             negative_delivery_limit: if v4 {
                 NegativeLimit::Unlimited
             } else {
