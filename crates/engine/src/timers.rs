@@ -62,8 +62,9 @@ pub enum Timer {
     DelayedDue,
     /// The node comes back after a restart.
     NodeUp,
-    /// 4.3 delayed retry: a quorum queue's set-aside message may be ready.
-    RetryReady(QueueId),
+    /// A quorum queue's earliest held message (delayed retry, `x-opt-delivery-time`)
+    /// may be due (`sim/hold.rs`).
+    HoldRelease(QueueId),
     /// At-least-once dead-lettering: the source queue's worker publishes again what no
     /// target confirmed (`sim/dead_letter_retry.rs`).
     DeadLetterRetry(QueueId),

@@ -324,8 +324,8 @@ pub enum DepthMeasure {
     Unacked,
     /// Ready messages past their expiry, waiting behind the head (the snapshot's rule).
     Overdue,
-    /// A delayed exchange: held in the plugin's store; a queue: held back by 4.3's
-    /// delayed retry.
+    /// A delayed exchange: held in the plugin's store; a quorum queue: held aside, by
+    /// 4.3's delayed retry or 4.4's `x-opt-delivery-time` (the snapshot's `held_total`).
     Delayed,
     /// A quorum queue's at-least-once dead letters no target has confirmed yet (they
     /// wait in it, counted toward its length limits).

@@ -15,7 +15,7 @@
 //! - a message the delayed exchange held now reads `x-delay: -<delay>`;
 //! - targets that would close an automatic cycle are cut (`dead_letter_cycle`);
 //! - published without confirms or mandatory: unroutable means dropped; a quorum target
-//!   takes it even over its reject-publish limit (`Enqueuer::Untracked`);
+//!   takes it even over its reject-publish limit (`Arrival::Untracked`);
 //! - a quorum queue with `x-dead-letter-strategy at-least-once` keeps the dead letter
 //!   until a target confirms it (`sim/dead_letter_retry.rs`).
 //!
@@ -25,7 +25,7 @@
 
 use std::rc::Rc;
 
-use super::enqueue::Enqueuer;
+use super::hold::Arrival;
 use super::Sim;
 use crate::cause::{DropCause, LimitHit};
 use crate::death::{Death, Deaths, LastDeath, Reason};
@@ -71,7 +71,7 @@ impl Sim {
             };
             return drop(self, DropReason::from_reason(reason), why);
         };
-        let at_least_once = q.rules.at_least_once;
+        let at_least_once = q.rules.dead_letter_at_least_once;
         if !at_least_once && !self.exchanges.contains_key(&dlx) {
             return drop(self, DropReason::DlxMissing, DropCause::DlxMissing { dlx });
         }
@@ -88,7 +88,10 @@ impl Sim {
         });
         if at_least_once {
             // Kept until a target confirms it (`sim/dead_letter_retry.rs`).
-            return self.hold_dead_letter(qid, dead, reason, copy);
+            if copy.is_some() {
+                self.end_copy(); // the letter waits without a copy (`DeadLetterPending`)
+            }
+            return self.hold_dead_letter(qid, dead, reason);
         }
         if copy.is_some() {
             self.end_copy();
@@ -134,8 +137,11 @@ impl Sim {
         for (rec, delay_ms) in routed.delayed.drain(..) {
             self.store_delayed(dead.clone(), rec, delay_ms);
         }
+        // At-most-once dead-lettering delivers stateless (an untracked enqueue, never
+        // held by x-opt-delivery-time); at-least-once's worker publishes tracked (D40)
+        // from `sim/dead_letter_retry.rs`, never through here.
         for t in &routed.queues {
-            self.enqueue(t.queue, dead.clone(), dlx, &t.way, Enqueuer::Untracked);
+            self.enqueue(t.queue, dead.clone(), dlx, &t.way, Arrival::Untracked);
         }
         self.recycle(routed);
     }

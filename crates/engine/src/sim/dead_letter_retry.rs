@@ -40,11 +40,12 @@
 
 use std::rc::Rc;
 
-use super::enqueue::{Accepted, Enqueuer};
+use super::enqueue::Accepted;
+use super::hold::Arrival;
 use super::Sim;
 use crate::death::Reason;
 use crate::event::{DeadLetterWait, EventKind};
-use crate::ids::{CopyId, QueueId};
+use crate::ids::QueueId;
 use crate::message::Message;
 use crate::queue::DeadLetterPending;
 use crate::timers::Timer;
@@ -54,18 +55,11 @@ pub(crate) use crate::version::{DEAD_LETTER_RETRY_MS, DEAD_LETTER_WORKER_PREFETC
 impl Sim {
     /// `dead` (its death recorded) enters `qid`'s dead-letter state; the worker forwards
     /// it now if it is within its prefetch.
-    pub(crate) fn hold_dead_letter(
-        &mut self,
-        qid: QueueId,
-        dead: Rc<Message>,
-        reason: Reason,
-        copy: Option<CopyId>,
-    ) {
+    pub(crate) fn hold_dead_letter(&mut self, qid: QueueId, dead: Rc<Message>, reason: Reason) {
         let q = self.queue_mut(qid).expect("dead-lettering queue exists");
         q.push_dead_letter(DeadLetterPending {
             msg: dead,
             reason,
-            copy,
             published_at_ms: None,
             settled: Vec::new(),
         });
@@ -130,7 +124,7 @@ impl Sim {
                 dead.clone(),
                 dlx,
                 &t.way,
-                Enqueuer::DeadLetterWorker,
+                Arrival::DeadLetterWorker,
             ) {
                 Accepted::Yes => confirmed.push(t.queue),
                 Accepted::Refused => refused = refused.or(by),
@@ -156,14 +150,11 @@ impl Sim {
     /// counts toward) and the worker takes the next one waiting beyond its prefetch.
     fn settle_dead_letter(&mut self, qid: QueueId, at: usize) {
         let q = self.queue_mut(qid).expect("queue");
-        let d = q.remove_dead_letter(at).expect("waiting");
+        q.remove_dead_letter(at).expect("waiting");
         let next = q
             .dead_letters
             .get(DEAD_LETTER_WORKER_PREFETCH - 1)
             .is_some_and(|n| n.published_at_ms.is_none());
-        if d.copy.is_some() {
-            self.end_copy();
-        }
         self.note_quorum_limit(qid);
         if next && at < DEAD_LETTER_WORKER_PREFETCH {
             // The worker's credit is back: it takes the next letter at once.
@@ -254,14 +245,11 @@ impl Sim {
         for d in gone {
             self.emit(EventKind::Dropped {
                 msg: d.msg.id,
-                copy: d.copy,
+                copy: None, // the queue's copy ended when it died
                 queue: Some(qname),
                 reason,
                 why: crate::cause::DropCause::Plain,
             });
-            if d.copy.is_some() {
-                self.end_copy();
-            }
         }
         n
     }

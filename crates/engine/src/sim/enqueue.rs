@@ -2,13 +2,19 @@
 //!
 //! In order:
 //! 1. overflow `reject-publish[-dlx]`: refuse if one more would exceed a limit (checked
-//!    before anything else, so `x-max-length: 0` refuses even with a consumer waiting);
-//! 2. direct delivery: a consumer with capacity takes it at once, TTL plays no part;
-//! 3. queue TTL 0 and no DLX: discarded without being enqueued;
-//! 4. enqueue with expiry = now + min(queue TTL, message TTL), fixed from now on
+//!    before anything else, so `x-max-length: 0` refuses even with a consumer waiting;
+//!    a quorum queue rejects from the publish after the one that went over, until back
+//!    at 80 %);
+//! 2. 4.4 quorum queues: a future `x-opt-delivery-time` holds it aside (`sim/hold.rs`):
+//!    no direct delivery, TTL fixed from now as below, counted by the limits of step 5;
+//! 3. direct delivery: a consumer with capacity takes it at once, TTL plays no part;
+//! 4. queue TTL 0 and no DLX: discarded without being enqueued;
+//! 5. enqueue with expiry = now + min(queue TTL, message TTL), fixed from now on
 //!    (quorum queues: TTL 0 becomes 1 ms);
-//! 5. drop-head: while over a limit, the head is dead-lettered as `maxlen`;
-//! 6. expired messages at the head leave; the head timer is armed.
+//! 6. drop-head: while over a limit, the head is dead-lettered as `maxlen` (held
+//!    messages count but are never dropped; only held ones over the limit: the queue
+//!    hangs, D39);
+//! 7. expired messages at the head leave; the head timer is armed.
 //!
 //! ```text
 //! x-max-length 2, drop-head: publish n1 n2 n3 n4 -> queue [n3 n4], DLQ [n1 n2]
@@ -19,6 +25,7 @@
 
 use std::rc::Rc;
 
+use super::hold::Arrival;
 use super::route::Way;
 use super::Sim;
 use crate::cause::{Admission, DropCause, LimitHit, TtlFrom};
@@ -29,26 +36,6 @@ use crate::message::Message;
 use crate::queue::{Entry, Overflow, Queue, NEVER};
 use crate::sym::Sym;
 
-/// Who enqueues: a channel that registered with the queue, or the broker itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Enqueuer {
-    /// A publishing channel: a quorum queue's reject-publish refuses it (the client
-    /// `rabbit_fifo_client` was told `{queue_status, reject_publish}` and rejects
-    /// locally); a refused message is lost for the broker (the publisher gets a nack).
-    Tracked,
-    /// At-least-once dead-lettering's worker: refused as a publishing channel is, but a
-    /// refused letter stays in its source queue (`sim/dead_letter_retry.rs`).
-    DeadLetterWorker,
-    /// At-most-once dead-lettering and the delayed-message plugin's release publish
-    /// "stateless" (`rabbit_queue_type:deliver(Qs, Delivery, stateless)`): a quorum
-    /// queue appends the message whatever its limit (`rabbit_fifo:maybe_enqueue/7`,
-    /// "direct enqueue without tracking", `S@v3.10.8`; the same in 4.x), so a full
-    /// dead-letter queue with reject-publish keeps growing (rabbitmq-server #8495).
-    /// A classic queue refuses it as any other (`rabbit_amqqueue_process`
-    /// `maybe_deliver_or_enqueue/3`).
-    Untracked,
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Accepted {
     Yes,
@@ -57,35 +44,43 @@ pub(crate) enum Accepted {
 }
 
 impl Sim {
-    /// Delivers `msg` (arriving through exchange `via`, routed by `way`) to queue `qid`.
+    /// Delivers `msg` (arriving through exchange `via`, routed by `way`, by `arrival`)
+    /// to queue `qid`.
     pub(crate) fn enqueue(
         &mut self,
         qid: QueueId,
         msg: Rc<Message>,
         via: Sym,
         way: &Way,
-        by: Enqueuer,
+        arrival: Arrival,
     ) -> Accepted {
         let Some(q) = self.queue(qid) else {
             return Accepted::Yes;
         };
         let qname = q.name;
-        let untracked = by == Enqueuer::Untracked && q.is_quorum();
+        // An untracked arrival skips a quorum queue's reject-publish (see `Arrival`).
+        let untracked = arrival == Arrival::Untracked && q.is_quorum();
+        self.note_quorum_limit(qid); // the state the last command left (evaluate_limit)
         if !untracked && self.refuses(qid, msg.body_bytes()) {
-            if by == Enqueuer::DeadLetterWorker {
+            if arrival == Arrival::DeadLetterWorker {
                 return Accepted::Refused; // the worker keeps it
             }
             return self.refuse(qid, msg);
         }
         let (expires_at_ms, ttl) = self.expiry_for(qid, &msg);
+        let fate = self.delivery_time_fate(qid, &msg, arrival);
+        let held = fate.held();
         let copy = self.new_copy();
+        let mut why = admission(way, ttl);
+        why.delivery_time = fate.ignored();
         self.emit(EventKind::Enqueued {
             msg: msg.id,
             copy,
             queue: qname,
             via,
             expires_at_ms: (expires_at_ms != NEVER).then_some(expires_at_ms),
-            why: admission(way, ttl),
+            held,
+            why,
         });
         // D30 (4.0+): a quorum queue starts a dead letter with the failed-delivery count
         // it carries (`rabbit_fifo:maybe_set_msg_delivery_count/2`); delivered, it shows
@@ -103,7 +98,15 @@ impl Sim {
             returns: carried,
             failed: carried,
             away_at_ttl: crate::queue::Away::No,
+            held_by: None,
         };
+        if let Some(hold) = held {
+            let by = entry.msg.id;
+            self.hold(qid, entry, hold);
+            self.drop_head_while_over(qid, Some(by));
+            self.note_quorum_limit(qid);
+            return Accepted::Yes;
+        }
         if self.deliver_direct(qid, entry.clone()) {
             return Accepted::Yes;
         }
@@ -191,7 +194,10 @@ impl Sim {
                 return;
             }
             let limit = length_limit(q, 0, 0, by);
-            let Some(entry) = q.pop_head() else { return };
+            let Some(entry) = q.pop_head() else {
+                self.hang_if_only_held(qid); // nothing ready to drop: the broker loops (D39)
+                return;
+            };
             let copy = Some(entry.copy);
             self.dead_letter(
                 qid,
@@ -247,6 +253,7 @@ fn admission(way: &Way, ttl: Ttl) -> Admission {
         matched: way.matched,
         key: way.key,
         ttl: from,
+        delivery_time: None,
         more,
     }
 }
@@ -256,8 +263,9 @@ fn admission(way: &Way, ttl: Ttl) -> Admission {
 /// way down to 80 % names the one it has).
 fn length_limit(q: &Queue, msgs: u64, bytes: u64, by: Option<MsgId>) -> LimitHit {
     let r = &q.rules;
-    let over_count = r.max_length.filter(|m| q.ready_len() + msgs > *m);
-    let over_bytes = r.max_length_bytes.filter(|m| q.ready_bytes() + bytes > *m);
+    let (len, held_bytes) = q.len_for_limits();
+    let over_count = r.max_length.filter(|m| len + msgs > *m);
+    let over_bytes = r.max_length_bytes.filter(|m| held_bytes + bytes > *m);
     let (max, in_bytes) = match (over_count, over_bytes, r.max_length) {
         (Some(m), _, _) => (m, false),
         (None, Some(m), _) => (m, true),

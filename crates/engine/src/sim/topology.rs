@@ -216,7 +216,7 @@ impl Sim {
             } else {
                 None
             },
-            at_least_once: quorum
+            dead_letter_at_least_once: quorum
                 && cfg.dead_letter_strategy == queue_args::DeadLetterStrategy::AtLeastOnce,
         };
         let id = QueueId(self.queues.len() as u32);

@@ -594,7 +594,7 @@ pub(crate) mod tests {
         assert_err(json!({"versions": []}), "versions", "an empty list");
         assert_err(json!({"versions": "4.3"}), "versions", "a list of versions");
         assert_err(
-            json!({"versions": ["3.10", "4.4"]}),
+            json!({"versions": ["3.10", "4.5"]}),
             "versions[1]",
             "unknown RabbitMQ version",
         );
@@ -625,10 +625,14 @@ pub(crate) mod tests {
             ok(json!({"broker": "3.10"})).broker,
             Some(BrokerVersion::V3_10)
         );
+        assert_eq!(
+            ok(json!({"broker": "4.4"})).broker,
+            Some(BrokerVersion::V4_4)
+        );
         assert_err(
-            json!({"broker": "4.4"}),
+            json!({"broker": "4.5"}),
             "broker",
-            "unknown RabbitMQ version \"4.4\"; expected \"3.10\", \"3.13\", \"4.0\", \"4.1\", \"4.2\" or \"4.3\"",
+            "unknown RabbitMQ version \"4.5\"; expected \"3.10\", \"3.13\", \"4.0\", \"4.1\", \"4.2\", \"4.3\" or \"4.4\"",
         );
         assert_err(json!({"broker": 4.3}), "broker", "a version string");
     }
