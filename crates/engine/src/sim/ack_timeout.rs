@@ -179,12 +179,7 @@ impl Sim {
             });
             if close_response {
                 // 4.3 released the timed-out message before the channel answered.
-                let u = self
-                    .queue_mut(qid)
-                    .expect("checked above")
-                    .unacked
-                    .remove(&copy)
-                    .expect("checked above");
+                let u = self.take_unacked(qid, copy);
                 let now = self.now_ms();
                 self.consumers[cid.0 as usize].on_settle(now);
                 self.lab_forget(copy);
@@ -201,12 +196,7 @@ impl Sim {
             }
             return;
         }
-        let u = self
-            .queue_mut(qid)
-            .expect("checked above")
-            .unacked
-            .remove(&copy)
-            .expect("checked above");
+        let u = self.take_unacked(qid, copy);
         let now = self.now_ms();
         let c = &mut self.consumers[cid.0 as usize];
         c.on_settle(now);
@@ -241,5 +231,16 @@ impl Sim {
                 .client
                 .consumer_timeout_ms,
         )
+    }
+}
+
+impl Sim {
+    /// The timed-out delivery `copy`, taken out of `qid`'s unacked (checked present).
+    fn take_unacked(&mut self, qid: QueueId, copy: CopyId) -> crate::queue::Unacked {
+        self.queue_mut(qid)
+            .expect("checked above")
+            .unacked
+            .remove(&copy)
+            .expect("checked above")
     }
 }

@@ -310,13 +310,7 @@ impl Sim {
         };
         match outcome {
             Outcome::Ack => {
-                self.emit(EventKind::Acked {
-                    msg: msg_id,
-                    copy,
-                    queue: qname,
-                    consumer: Some(cid),
-                });
-                self.end_copy();
+                self.acked(msg_id, copy, qname, cid);
             }
             Outcome::Reject => {
                 self.emit(EventKind::Rejected {
@@ -338,13 +332,7 @@ impl Sim {
                 if let Some(spec) = self.republish_spec(cid, &u.entry) {
                     self.publish(spec, 0);
                 }
-                self.emit(EventKind::Acked {
-                    msg: msg_id,
-                    copy,
-                    queue: qname,
-                    consumer: Some(cid),
-                });
-                self.end_copy();
+                self.acked(msg_id, copy, qname, cid);
             }
             Outcome::Requeue | Outcome::RejectRequeue => {
                 let looping = self.requeue_loops(cid, copy, &u.entry);
@@ -496,4 +484,23 @@ fn held_in_delivery_order(q: &crate::queue::Queue, cid: ConsumerId) -> Vec<CopyI
         .collect();
     held.sort_unstable();
     held.into_iter().map(|(_, c)| c).collect()
+}
+
+impl Sim {
+    /// The consumer acked `copy`: it leaves the broker.
+    fn acked(
+        &mut self,
+        msg: crate::ids::MsgId,
+        copy: CopyId,
+        queue: crate::sym::Sym,
+        cid: ConsumerId,
+    ) {
+        self.emit(EventKind::Acked {
+            msg,
+            copy,
+            queue,
+            consumer: Some(cid),
+        });
+        self.end_copy();
+    }
 }
