@@ -8,6 +8,9 @@
 #
 #   bash scripts/conformance.sh [--versions "3.10 4.0 4.3"] [SCENARIO.json...]
 #
+# Besides tests/conformance/*.json, the presets tests/conformance/field.txt lists (the "From
+# the field" replays, read from scenarios/) run too, each at the time scale given there.
+#
 # Each version's broker is started once for the whole suite (scripts/lib/broker.sh: a node
 # of its own on 127.0.0.1, fresh data, its own ports; fails loudly when it cannot start and
 # always stops it). A scenario that is not for a live V is skipped, saying why: its
@@ -42,7 +45,25 @@ while [ $# -gt 0 ]; do
     *) files+=("$1"); shift ;;
   esac
 done
-[ "${#files[@]}" -gt 0 ] || files=("$ROOT"/tests/conformance/*.json)
+# Each entry: a scenario and the time scale it replays at (1: real time).
+entries=()
+if [ "${#files[@]}" -gt 0 ]; then
+  for f in "${files[@]}"; do
+    scale=1
+    name="$(basename "$f" .json)"
+    listed="$(awk -v n="$name" '$1 == n { print $2; exit }' "$ROOT/tests/conformance/field.txt")"
+    [ -z "$listed" ] || scale="$listed"
+    entries+=("$f $scale")
+  done
+else
+  for f in "$ROOT"/tests/conformance/*.json; do entries+=("$f 1"); done
+  # The field's replays, read from scenarios/ with their scale (tests/conformance/field.txt).
+  while read -r name scale _; do
+    case "$name" in ''|'#'*) continue ;; esac
+    [ -f "$ROOT/scenarios/$name.json" ] || die "tests/conformance/field.txt names $name: no scenarios/$name.json"
+    entries+=("$ROOT/scenarios/$name.json $scale")
+  done < "$ROOT/tests/conformance/field.txt"
+fi
 
 if [ -z "${DELAYLAB_BIN:-}" ]; then
   echo "-- building delaylab (release)"
@@ -62,13 +83,16 @@ suite() {
   local started_in=$((SECONDS - t0))
   [ "$BROKER_PORT" = 5672 ] || [ -n "${DELAYLAB_RABBITMQ_PORT:-}" ] || out="$out-$BROKER_PORT"   # a concurrent run keeps its own outputs
   mkdir -p "$out"
-  local passed=0 failed=0 skipped=0 failures=() flaky=() f name ok attempt rc
-  for f in "${files[@]}"; do
+  local passed=0 failed=0 skipped=0 failures=() flaky=() f name ok attempt rc entry scale
+  local field_s=0 t1
+  for entry in "${entries[@]}"; do
+    f="${entry% *}"; scale="${entry##* }"
     name="$(basename "$f" .json)"
     ok=0
+    t1=$SECONDS
     for attempt in $(seq 0 "$RETRIES"); do
       set +e
-      bash tests/conformance/run.sh --amqp "$BROKER_AMQP" --broker "$v" --ctl "$BROKER_CTL" --out "$out" "$f" > "$out/$name.log" 2>&1
+      bash tests/conformance/run.sh --amqp "$BROKER_AMQP" --broker "$v" --ctl "$BROKER_CTL" --out "$out" --time-scale "$scale" "$f" > "$out/$name.log" 2>&1
       rc=$?
       set -e
       [ "$rc" = 1 ] || break          # 0 passed, 3 skipped: nothing to retry
@@ -84,6 +108,7 @@ suite() {
         failed=$((failed + 1)); failures+=("$name")
         grep -v -e '^[0-9]* passed' -e '^failed:' "$out/$name.log" | sed "1s/^FAIL /FAIL $v /; 1!s/^/  /" || true ;;
     esac
+    case "$f" in *scenarios/*) field_s=$((field_s + SECONDS - t1)) ;; esac
   done
 
   # The definitions export: rabbitmqctl import_definitions, then every object checked.
@@ -98,7 +123,7 @@ suite() {
   fi
   local release="$BROKER_RELEASE" new="$BROKER_NEW_RELEASE"
   broker_stop
-  summary="RabbitMQ $v ($release): ${passed} passed, ${failed} failed, ${skipped} skipped (${#flaky[@]} passed on a retry; broker up in ${started_in} s, suite $((SECONDS - t0)) s)"
+  summary="RabbitMQ $v ($release): ${passed} passed, ${failed} failed, ${skipped} skipped (${#flaky[@]} passed on a retry; broker up in ${started_in} s, suite $((SECONDS - t0)) s, of which the field's replays ${field_s} s)"
   if [ "$failed" -gt 0 ]; then
     if [ "$new" = 1 ]; then
       summary="$summary; broker $v is $release, the profile was checked on $(broker_checked_release "$v"): a new broker version to check (${failures[*]}; details in ${out#"$ROOT"/}/)"

@@ -7,7 +7,7 @@
 //!
 //! | chunk | fetched | holds |
 //! |---|---|---|
-//! | `page` | once the page is first idle after its mount (after the start-up module: not on the way to working) | every panel below or beside the first screen, the panels the scenario's tool buttons open |
+//! | `page` | once the page is first idle after its mount (after the start-up module: not on the way to working) | every panel below or beside the first screen, the panels the scenario's tool buttons open, the gallery's "From the field" |
 //! | `share_codec` | at mount, or first when a link or an autosave is opened | the share link's codec and its frozen dictionary |
 //! | `edit_forms` | when "Edit the topology" first opens | the topology editor's forms |
 //! | `definitions` | on "Export definitions" | RabbitMQ's definitions export |
@@ -57,6 +57,12 @@ pub fn wide_area() -> Loaded {
         <panels::Log />
     }
     .into_any())
+}
+
+/// The gallery's "From the field": the reported failures, their rules and fixes.
+#[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
+pub fn field_area() -> Loaded {
+    Ok(view! { <panels::field::FieldSection /> }.into_any())
 }
 
 /// Embed mode (`?embed`): the compact page an iframe shows, in place of the playground.

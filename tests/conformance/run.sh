@@ -81,7 +81,8 @@ for f in "${files[@]}"; do
   set_ok=1
   while read -r word key term; do
     [ "$word" = set_env ] || continue
-    set_node_env "$key" "$term" 2>> "$OUT/$name.broker.err" || set_ok=0
+    # rabbitmqctl must not read the settings still to come from this loop's stdin.
+    set_node_env "$key" "$term" < /dev/null 2>> "$OUT/$name.broker.err" || set_ok=0
   done <<< "$settings"
   if [ "$set_ok" = 0 ]; then
     restore_node_env

@@ -66,6 +66,10 @@ pub struct Deaths {
     /// `x-last-death-*` (3.13+, rabbitmq-versions.md D2): the newest death's reason,
     /// queue and exchange; `None` on versions that do not set them.
     pub last: Option<LastDeath>,
+    /// D30, 4.0+: the failed-delivery count (the quorum header `delivery_count`) the
+    /// copy carries out of the quorum queue it last died in (`annotate_msg/2`), which a
+    /// quorum target starts it with (`maybe_set_msg_delivery_count/2`); 0 otherwise.
+    pub delivery_count: u32,
 }
 
 /// One death as the `x-first-death-*` and `x-last-death-*` headers show it: its reason,
@@ -94,6 +98,7 @@ impl Deaths {
                 }),
                 last: None,
                 entries: vec![death],
+                delivery_count: 0,
             },
             Some(prev) => {
                 let mut next = prev.clone();
@@ -215,6 +220,7 @@ pub fn from_client_headers(
         entries,
         first: None,
         last: None,
+        delivery_count: 0,
     })
 }
 

@@ -134,6 +134,16 @@ pub enum EventKind {
         /// For `maxlen` and `delivery_limit`: the limit that was hit (not in any output).
         limit: Option<Box<LimitHit>>,
     },
+    /// At-least-once dead-lettering (a quorum queue's `x-dead-letter-strategy`): the dead
+    /// letter has no target that took it, so it stays in `queue`, counted toward its
+    /// length limits, until the worker publishes it again at `retry_at_ms`
+    /// (`sim/dead_letter_retry.rs`).
+    DeadLetterWaiting {
+        msg: MsgId,
+        queue: Sym,
+        retry_at_ms: u64,
+        why: DeadLetterWait,
+    },
     Dropped {
         msg: MsgId,
         copy: Option<CopyId>,
@@ -172,6 +182,9 @@ pub enum EventKind {
         /// whether a quorum queue's delivery limit counts the return (D9) and which
         /// delayed-retry type sets it aside (D16). Not in any output (traces unchanged).
         nack: bool,
+        /// A `basic.nack` with multiple=true returned this one with the others the
+        /// consumer held up to its tag (`Outcome::NackMultiple`); traces say so only then.
+        multiple: bool,
     },
     Requeued {
         msg: MsgId,
@@ -267,6 +280,19 @@ pub enum EventKind {
     Order(crate::orders::OrderEvent),
 }
 
+/// Why an at-least-once dead letter waits (`EventKind::DeadLetterWaiting`), as the
+/// dead-letter worker logs it (`rabbit_fifo_dlx_worker`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadLetterWait {
+    /// Its dead-letter exchange does not exist (`log_missing_dlx_once/1`).
+    NoExchange(Sym),
+    /// The exchange routed it to no queue (`log_no_route_once/1`), or only to queues
+    /// that would close a dead-letter cycle.
+    NoRoute(Sym),
+    /// A target refused it (its reject-publish limit): `rejected` publisher confirm.
+    Refused(Sym),
+}
+
 impl DropReason {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -305,6 +331,7 @@ impl EventKind {
         "enqueued",
         "expired",
         "dead_lettered",
+        "dead_letter_waiting",
         "delayed",
         "delay_due",
         "delivered",
@@ -326,6 +353,7 @@ impl EventKind {
         "enqueued",
         "expired",
         "dead_lettered",
+        "dead_letter_waiting",
         "delayed",
         "delay_due",
         "delivered",
@@ -373,6 +401,7 @@ impl EventKind {
             EventKind::Confirmed { .. } => "confirmed",
             EventKind::Expired { .. } => "expired",
             EventKind::DeadLettered { .. } => "dead_lettered",
+            EventKind::DeadLetterWaiting { .. } => "dead_letter_waiting",
             EventKind::Dropped { .. } => "dropped",
             EventKind::Delivered { .. } => "delivered",
             EventKind::Acked { .. } => "acked",
@@ -409,6 +438,7 @@ impl EventKind {
             | EventKind::Confirmed { msg, .. }
             | EventKind::Expired { msg, .. }
             | EventKind::DeadLettered { msg, .. }
+            | EventKind::DeadLetterWaiting { msg, .. }
             | EventKind::Dropped { msg, .. }
             | EventKind::Acked { msg, .. }
             | EventKind::Rejected { msg, .. }

@@ -49,9 +49,26 @@ pub struct QueueRules {
     /// Quorum, 4.3+: delayed retry (`x-delayed-retry-*`, see `sim/returns.rs`).
     pub delayed_retry: Option<crate::version::DelayedRetry>,
     /// Quorum: `x-dead-letter-strategy at-least-once` in force (it needs a DLX and
-    /// reject-publish, else at-most-once). Its dead-lettered copies reach their target
-    /// through a tracked enqueue, which honours `x-opt-delivery-time` on 4.4 (D40).
+    /// reject-publish, else at-most-once): dead letters wait in the queue until a target
+    /// confirms them (`sim/dead_letter_retry.rs`); its worker enqueues them tracked,
+    /// which honours `x-opt-delivery-time` on 4.4 (D40).
     pub dead_letter_at_least_once: bool,
+}
+
+/// A dead letter an at-least-once quorum queue keeps until every target it routes to
+/// has confirmed it (`rabbit_fifo_dlx_worker` `#pending{}`). The queue's copy ended
+/// when it died (`DeadLettered`): a waiting letter is no copy, but counts toward the
+/// queue's length limits.
+#[derive(Clone, Debug)]
+pub struct DeadLetterPending {
+    /// The dead-lettered copy as the worker publishes it (x-death recorded once).
+    pub msg: Rc<Message>,
+    pub reason: crate::death::Reason,
+    /// When the worker last published it (`last_published_at`); `None`: never (no
+    /// route, no dead-letter exchange, or beyond the worker's prefetch).
+    pub published_at_ms: Option<u64>,
+    /// Targets that confirmed it (not published to again).
+    pub settled: Vec<crate::ids::QueueId>,
 }
 
 /// One copy of a message in a queue.
@@ -126,9 +143,17 @@ pub struct Queue {
     pub head_timer_at_ms: Option<u64>,
     /// Last use for `x-expires` (consumer, basic.get, declare).
     pub last_used_ms: u64,
+    /// When it was declared (a quorum queue's 5 s tick runs from then).
+    pub created_ms: u64,
     pub expiry_timer_at_ms: Option<u64>,
     /// Quorum reject-publish: rejecting until the queue is back at 80 % of its limit.
     pub rejecting: bool,
+    /// At-least-once dead letters not yet confirmed by their targets, oldest first
+    /// (counted toward the length limits, not ready, not deliverable).
+    pub dead_letters: VecDeque<DeadLetterPending>,
+    dead_letter_bytes: u64,
+    /// When the dead-letter worker's retry timer is armed for.
+    pub dead_letter_timer_at_ms: Option<u64>,
     /// Who holds the head and since when, and who held it before (`note_head`): what
     /// an expiry behind the head names as its cause. Two values per queue, no history.
     head_mark: Option<HeadMark>,
@@ -164,8 +189,12 @@ impl Queue {
             next_consumer: 0,
             head_timer_at_ms: None,
             last_used_ms: now_ms,
+            created_ms: now_ms,
             expiry_timer_at_ms: None,
             rejecting: false,
+            dead_letters: VecDeque::new(),
+            dead_letter_bytes: 0,
+            dead_letter_timer_at_ms: None,
             head_mark: None,
             prev_head: None,
         }
@@ -382,12 +411,38 @@ impl Queue {
         lost
     }
 
-    /// What the length limits count: the ready messages and the held ones
-    /// (`rabbit_fifo:messages_ready_plus_delayed/1`, D38), and their body bytes.
+    /// An at-least-once dead letter enters the queue's waiting list (see
+    /// [`DeadLetterPending`]).
+    pub fn push_dead_letter(&mut self, d: DeadLetterPending) {
+        self.dead_letter_bytes += d.msg.body_bytes();
+        self.dead_letters.push_back(d);
+    }
+
+    /// A settled or dropped dead letter leaves the waiting list.
+    pub fn remove_dead_letter(&mut self, at: usize) -> Option<DeadLetterPending> {
+        let d = self.dead_letters.remove(at)?;
+        self.dead_letter_bytes -= d.msg.body_bytes();
+        Some(d)
+    }
+
+    /// Takes every waiting dead letter out (purge on 4.3, deletion).
+    pub fn drain_dead_letters(&mut self) -> Vec<DeadLetterPending> {
+        self.dead_letter_bytes = 0;
+        self.dead_letters.drain(..).collect()
+    }
+
+    /// Dead letters waiting for their targets (at-least-once).
+    pub fn dead_letter_len(&self) -> u64 {
+        self.dead_letters.len() as u64
+    }
+
+    /// What the length limits count, and their body bytes: the ready messages, the held
+    /// ones (`rabbit_fifo:messages_ready_plus_delayed/1`, D38) and the at-least-once dead
+    /// letters not yet confirmed (`rabbit_fifo:is_over_limit/1`: `+ NumDlx`).
     pub fn len_for_limits(&self) -> (u64, u64) {
         (
-            self.ready_len() + self.held_len(),
-            self.ready_bytes + self.held_bytes,
+            self.ready_len() + self.held_len() + self.dead_letter_len(),
+            self.ready_bytes + self.held_bytes + self.dead_letter_bytes,
         )
     }
 

@@ -86,6 +86,9 @@ pub struct QueueView {
     /// counts them all (they count toward the length limits, not toward `ready`).
     pub held: Vec<HeldView>,
     pub held_total: u64,
+    /// Quorum, at-least-once: dead letters waiting in the queue until a target confirms
+    /// them (not ready, counted toward its length limits; `sim/dead_letter_retry.rs`).
+    pub dead_letters: u64,
     /// Since when the first of `head` holds the head: what a message overdue behind it
     /// waits for (`Queue::head_since_ms`).
     pub head_since_ms: Option<u64>,
@@ -293,6 +296,7 @@ fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
             })
             .collect(),
         held_total: q.held_len(),
+        dead_letters: q.dead_letter_len(),
         consumers: q
             .consumers
             .iter()
@@ -310,6 +314,8 @@ fn outcome_words(o: Outcome) -> &'static str {
         Outcome::Reject => "reject",
         Outcome::Requeue => "nack requeue",
         Outcome::RejectRequeue => "reject requeue",
+        Outcome::NackMultiple => "nack multiple requeue",
+        Outcome::Republish => "republish, ack",
     }
 }
 

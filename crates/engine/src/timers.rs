@@ -55,6 +55,9 @@ pub enum Timer {
     },
     ConsumerAttach(ConsumerId),
     ConsumerDetach(ConsumerId),
+    /// The client of a consumer the broker closed or cancelled subscribes again
+    /// (`reconnect`, `sim/client.rs`).
+    Resubscribe(ConsumerId),
     /// The delayed store's earliest message may be due.
     DelayedDue,
     /// The node comes back after a restart.
@@ -62,6 +65,9 @@ pub enum Timer {
     /// A quorum queue's earliest held message (delayed retry, `x-opt-delivery-time`)
     /// may be due (`sim/hold.rs`).
     HoldRelease(QueueId),
+    /// At-least-once dead-lettering: the source queue's worker publishes again what no
+    /// target confirmed (`sim/dead_letter_retry.rs`).
+    DeadLetterRetry(QueueId),
     /// Cost modes: the publishing channel takes the publish at the head of its queue
     /// (`costs::ingress`).
     Ingress,

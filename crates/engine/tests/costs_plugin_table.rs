@@ -52,6 +52,7 @@ fn scenario() -> Scenario {
         outcome: OutcomePlan::Fixed(Outcome::Ack),
         from_ms: 0,
         to_ms: None,
+        client: Default::default(),
     });
     s
 }

@@ -168,6 +168,7 @@ fn consumer(te: bool) -> impl Strategy<Value = ConsumerSpec> {
                 outcome,
                 from_ms,
                 to_ms: to.map(|t| from_ms + 1 + (t - 1) % (MAX_DURATION_MS - from_ms)),
+                client: Default::default(),
             },
         )
 }
@@ -321,6 +322,9 @@ fn scenario(te: bool) -> impl Strategy<Value = Scenario> {
                     versions: Vec::new(),
                     costs: delaylab_engine::costs::CostMode::Ideal,
                     consumer_timeout: Default::default(),
+                    consumer_timeout_response: Default::default(),
+                    dead_letter_retry_ms: None,
+                    report: None,
                     checks: Vec::new(),
                 }
             },

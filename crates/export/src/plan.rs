@@ -136,6 +136,21 @@ fn left_out(s: &Scenario, language: Language) -> Vec<String> {
             _ => {}
         }
     }
+    for (i, c) in s.consumers.iter().enumerate() {
+        let cl = &c.client;
+        if cl.republish.is_some() {
+            out.push(format!("consumers[{i}] \"{}\" republishes what it gets (a client's retry loop): the program acks instead", c.name));
+        }
+        if let Some(h) = &cl.eta_header {
+            out.push(format!("consumers[{i}] \"{}\" holds a delivery until its {h} header's time: the program holds it its handle time only", c.name));
+        }
+        if cl.reconnect_ms.is_some() {
+            out.push(format!("consumers[{i}] \"{}\" subscribes again after the broker closed or cancelled it: the program does not", c.name));
+        }
+        if cl.consumer_timeout_ms.is_some() {
+            out.push(format!("consumers[{i}] \"{}\" consumes with x-consumer-timeout: the program consumes without it", c.name));
+        }
+    }
     for (i, f) in s.faults.iter().enumerate() {
         out.push(format!(
             "faults[{i}] {}: faults are injected by the simulation only",

@@ -187,6 +187,9 @@ fn outcome(o: Outcome) -> &'static str {
         Outcome::Reject => "Outcome::Reject",
         Outcome::RejectRequeue => "Outcome::RejectRequeue",
         Outcome::Requeue => "Outcome::Requeue",
+        Outcome::NackMultiple => "Outcome::NackMultiple",
+        // The client's republish loop is not exported (`plan::left_out` says so).
+        Outcome::Republish => "Outcome::Ack",
     }
 }
 

@@ -125,8 +125,10 @@ pub fn consumer_notes(c: &ConsumerSpec, t: &Texts, seen: &mut Seen) -> Vec<&'sta
     for o in outcomes(&c.outcome) {
         match o {
             Outcome::Reject => ls.push(Lesson::Reject),
-            Outcome::Requeue | Outcome::RejectRequeue => ls.push(Lesson::Requeue),
-            Outcome::Ack => {}
+            Outcome::Requeue | Outcome::RejectRequeue | Outcome::NackMultiple => {
+                ls.push(Lesson::Requeue)
+            }
+            Outcome::Ack | Outcome::Republish => {}
         }
     }
     ls.into_iter()
@@ -145,7 +147,11 @@ fn outcomes(p: &OutcomePlan) -> Vec<Outcome> {
 
 /// The outcome as the scenario spells it (the runtimes take the same words).
 pub fn outcome_name(o: Outcome) -> &'static str {
-    o.name()
+    match o {
+        // The client's republish loop is not exported: the program acks (`plan::left_out`).
+        Outcome::Republish => Outcome::Ack.name(),
+        other => other.name(),
+    }
 }
 
 /// How a publish's `expiration` is written.

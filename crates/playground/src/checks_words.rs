@@ -236,6 +236,7 @@ fn measure_zh(m: DepthMeasure) -> &'static str {
         DepthMeasure::Overdue => "已超时(overdue)",
         // A delayed exchange's store, or what a quorum queue holds aside.
         DepthMeasure::Delayed => "延迟中/被保留(delayed)",
+        DepthMeasure::DeadLetters => "等待转发的死信(dead_letters)",
     }
 }
 

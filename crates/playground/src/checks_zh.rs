@@ -267,6 +267,6 @@ pub fn label(en: &str) -> Option<&'static str> {
         "and x-death count 1, not 2: the client's x-death is replaced" => {
             "x-death 的 count 为 1 而不是 2:客户端的 x-death 被替换"
         }
-        _ => return None,
+        _ => return crate::checks_field_zh::label(en),
     })
 }

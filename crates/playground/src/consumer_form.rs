@@ -100,6 +100,7 @@ impl ConsumerForm {
             outcome: OutcomePlan::Fixed(outcome),
             from_ms: now_ms,
             to_ms: None,
+            client: Default::default(),
         })
     }
 }

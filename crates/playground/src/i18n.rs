@@ -283,6 +283,11 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "k_enqueued" => ("enqueued", "入队"),
         "k_expired" => ("expired", "过期"),
         "k_dead_lettered" => ("dead-lettered", "死信转发"),
+        "k_dead_letter_waiting" => ("dead letter waits", "死信等待转发"),
+        "l_dl_no_exchange" => ("no dead-letter exchange", "死信交换机不存在"),
+        "l_dl_no_route" => ("no queue to route to from", "无队列可路由,来自"),
+        "l_dl_refused" => ("refused by", "被拒收于"),
+        "l_dl_retry" => ("retried at", "重试于"),
         "k_delayed" => ("delayed", "进入延迟存储"),
         "k_delay_due" => ("delay due", "延迟到期"),
         "k_delivered" => ("delivered", "投递"),
@@ -316,6 +321,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "limit_reached" => ("limit reached", "达到模拟上限"),
         "broker_upgraded" => ("broker upgraded", "Broker 升级"),
         _ if key.starts_with("why_") => return crate::i18n_why::t(lang, key),
+        _ if key.starts_with("field_") => return crate::i18n_field::t(lang, key),
         _ => return crate::i18n_orders::t(lang, key),
     };
     if lang == Lang::Zh {
@@ -332,6 +338,7 @@ pub fn kind_key(kind: &str) -> &'static str {
         "enqueued" => "k_enqueued",
         "expired" => "k_expired",
         "dead_lettered" => "k_dead_lettered",
+        "dead_letter_waiting" => "k_dead_letter_waiting",
         "delayed" => "k_delayed",
         "delay_due" => "k_delay_due",
         "delivered" => "k_delivered",

@@ -14,6 +14,7 @@
 
 pub mod chart;
 pub mod checks_elsewhere;
+pub mod checks_field_zh;
 pub mod checks_run;
 pub mod checks_view;
 pub mod checks_words;
@@ -26,8 +27,10 @@ pub mod consumer_form;
 pub mod edit_rules;
 pub mod embed_size;
 pub mod export_code;
+pub mod field;
 pub mod host;
 pub mod i18n;
+pub mod i18n_field;
 pub mod i18n_orders;
 pub mod i18n_page;
 pub mod i18n_why;
@@ -41,6 +44,7 @@ pub mod pacer;
 pub mod per_load;
 pub mod preset_links;
 pub mod presets;
+pub mod presets_field_zh;
 pub mod presets_zh;
 pub mod publish_form;
 pub mod quick_publish;

@@ -68,11 +68,11 @@ pub fn span(ms: u64) -> String {
 
 /// The AMQP method a consumer gave a delivery back with, with its fields as the client
 /// sent them: `basic.nack multiple=false requeue=true`, `basic.reject requeue=false`
-/// (basic.reject has no `multiple`). The engine's consumers settle each delivery on its
-/// own, so `multiple` is always false.
-pub fn settle_method(nack: bool, requeue: bool) -> String {
+/// (basic.reject has no `multiple`); `multiple=true` where the client settled every
+/// delivery up to this one at once (a client program's `nack_multiple` outcome).
+pub fn settle_method(nack: bool, multiple: bool, requeue: bool) -> String {
     if nack {
-        format!("basic.nack multiple=false requeue={requeue}")
+        format!("basic.nack multiple={multiple} requeue={requeue}")
     } else {
         format!("basic.reject requeue={requeue}")
     }
@@ -106,6 +106,28 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
                 d.push_str(" mandatory");
             }
             (ex_name(syms.str(msg.exchange)), d)
+        }
+        EventKind::DeadLetterWaiting {
+            queue,
+            retry_at_ms,
+            why,
+            ..
+        } => {
+            use delaylab_engine::event::DeadLetterWait;
+            level = Level::Warn;
+            let wait = match why {
+                DeadLetterWait::NoExchange(x) => {
+                    format!("{} {}", w("l_dl_no_exchange"), ex_name(syms.str(*x)))
+                }
+                DeadLetterWait::NoRoute(x) => {
+                    format!("{} {}", w("l_dl_no_route"), ex_name(syms.str(*x)))
+                }
+                DeadLetterWait::Refused(q) => format!("{} {}", w("l_dl_refused"), s(*q)),
+            };
+            (
+                s(*queue),
+                format!("{wait}, {} {}", w("l_dl_retry"), clock(*retry_at_ms)),
+            )
         }
         EventKind::Error {
             code, text, scope, ..
@@ -242,13 +264,14 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
             consumer: c,
             requeue,
             nack,
+            multiple,
             ..
         } => {
             level = Level::Warn;
             if *nack {
                 label = "k_nacked";
             }
-            let method = settle_method(*nack, *requeue);
+            let method = settle_method(*nack, *multiple, *requeue);
             (s(*queue), format!("{} {method}", consumer(Some(*c))))
         }
         EventKind::Requeued { queue, held, .. } => (

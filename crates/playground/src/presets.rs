@@ -2,7 +2,7 @@
 //! Chinese from [`crate::presets_zh`], English from the scenario file as the fallback.
 
 use delaylab_engine::scenario::duration::duration_from_json;
-use delaylab_engine::scenario::Scenario;
+use delaylab_engine::scenario::{FieldReport, Scenario};
 use delaylab_engine::version::BrokerVersion;
 use serde_json::Value;
 
@@ -19,6 +19,8 @@ pub struct PresetMeta {
     /// The file's `broker` (absent: 3.10) and `versions` (what it is written for).
     pub broker: Option<BrokerVersion>,
     pub versions: Vec<BrokerVersion>,
+    /// The public report it replays, or the failure it fixes (`report`; `crate::field`).
+    pub report: Option<FieldReport>,
 }
 
 /// The preset a fresh visit opens: the sandbox.
@@ -34,6 +36,7 @@ impl PresetMeta {
             until_ms: s.until_ms,
             broker: s.broker,
             versions: s.versions.clone(),
+            report: s.report.clone(),
         }
     }
 
@@ -101,6 +104,7 @@ impl PresetMeta {
             until_ms,
             broker,
             versions,
+            report: crate::field::report_of_json(v.get("report"))?,
         })
     }
 }
@@ -200,6 +204,7 @@ mod tests {
             until_ms: None,
             broker: None,
             versions: vec![],
+            report: None,
         }
     }
 

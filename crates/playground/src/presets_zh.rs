@@ -166,7 +166,7 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
             "order.wait 的 x-message-ttl 为 100,经默认交换机以路由键 order.dlq 死信。0:00 发布 order-1 到 order.wait;0:00.150 一个客户端从 order.dlq 取出它(basic.get),复制收到的头(包括 x-death)作为 order-1-again 再发布到 order.wait(手写重试就是这样做的)。auditor 从 0:01 起读取 order.dlq。本文件运行在 RabbitMQ 4.0 上。",
             "order-1-again 的死信副本(0:01 投递)带有 x-last-death-reason expired、x-last-death-queue order.wait 和 x-last-death-exchange(为空:默认交换机),从 3.13 起每次死信都会设置;x-death 的 count 是 1 而不是 2:RabbitMQ 4.x 不读取客户端发布的 x-death 头,会在下一次死信时替换它(3.10 和 3.13.3+ 会合并,count 继续累加)。所以用 x-death 计数重试需要 broker 自己的死信(见“带 x-death 计数的重试循环”),而不是重新发布。",
         ),
-        _ => return None,
+        _ => return crate::presets_field_zh::texts(id),
     })
 }
 

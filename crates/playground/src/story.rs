@@ -398,6 +398,7 @@ impl Teller<'_> {
                 consumer,
                 requeue,
                 nack,
+                multiple,
                 ..
             } => {
                 why.push(self.say(
@@ -408,7 +409,7 @@ impl Teller<'_> {
                     },
                     &[],
                 ));
-                let how = crate::lines::settle_method(*nack, *requeue);
+                let how = crate::lines::settle_method(*nack, *multiple, *requeue);
                 self.say(
                     if *nack {
                         "why_nacked_it"

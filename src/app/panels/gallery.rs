@@ -1,4 +1,6 @@
-//! The gallery: one button per preset, in the UI language.
+//! The gallery: one button per preset, in the UI language; the presets that replay a
+//! reported failure or its fix are listed under "From the field" instead (`field.rs`,
+//! fetched with the page's first chunk).
 
 use leptos::prelude::*;
 
@@ -9,7 +11,13 @@ use crate::app::preset_texts;
 #[component]
 pub fn Gallery() -> impl IntoView {
     let c = ctx();
-    let items = c.presets.get_value();
+    // A field preset (a `report`) has its place in "From the field", with its report.
+    let items: Vec<_> = c
+        .presets
+        .get_value()
+        .into_iter()
+        .filter(|p| p.report.is_none())
+        .collect();
     view! {
         <section class="panel gallery" aria-labelledby="gallery-h">
             // The lesson and the quiz built on these scenarios (www/), in the page's
@@ -50,6 +58,7 @@ pub fn Gallery() -> impl IntoView {
                     })
                     .collect_view()}
             </ul>
+            <crate::app::deferred::Deferred load=crate::app::chunks::field_area />
         </section>
     }
 }

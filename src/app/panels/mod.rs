@@ -8,6 +8,7 @@ pub mod controls;
 pub mod delayed;
 pub mod depths;
 pub mod export_code;
+pub mod field;
 pub mod gallery;
 pub mod header;
 pub mod inspector;

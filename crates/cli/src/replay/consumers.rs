@@ -6,17 +6,17 @@
 //! `global_qos` says) and each delivery held `handle` ms, then acked, rejected
 //! (requeue=false), rejected with requeue or nacked with requeue, as the outcome plan
 //! says (weighted outcomes drawn from the scenario's seeded PRNG, as the simulation
-//! draws them).
+//! draws them), a `basic.nack multiple=true`, or a republished copy (`client.rs`).
 
 use std::sync::Arc;
 
 use futures_util::StreamExt;
 use lapin::options::{BasicConsumeOptions, BasicNackOptions, BasicQosOptions, BasicRejectOptions};
-use lapin::types::FieldTable;
 use lapin::{Channel, Connection};
 
 use delaylab_engine::scenario::{AckMode, ConsumerSpec, Outcome, OutcomePlan};
 
+use super::client;
 use super::recording::Shared;
 use super::session::REPLY_SUCCESS;
 
@@ -24,8 +24,19 @@ use super::session::REPLY_SUCCESS;
 /// error is recorded).
 pub type Attached = Option<(Channel, lapin::Consumer)>;
 
-/// Opens the consumer's channel (`basic.qos` = prefetch for manual acks) and consumes.
+/// Opens the consumer's channel (`basic.qos` = prefetch for manual acks) and consumes
+/// (`round` > 0: its client subscribing again after the broker closed its channel, with a
+/// consumer tag of its own).
 pub async fn attach(shared: &Shared, conn: &Connection, c: &ConsumerSpec) -> Attached {
+    attach_round(shared, conn, c, 0).await
+}
+
+async fn attach_round(
+    shared: &Shared,
+    conn: &Connection,
+    c: &ConsumerSpec,
+    round: u32,
+) -> Attached {
     let ch = match conn.create_channel().await {
         Ok(ch) => ch,
         Err(e) => {
@@ -48,22 +59,38 @@ pub async fn attach(shared: &Shared, conn: &Connection, c: &ConsumerSpec) -> Att
             return None;
         }
     }
+    let stream = subscribe(shared, &ch, c, round).await?;
+    Some((ch, stream))
+}
+
+/// `basic.consume` on `ch` (a new consumer tag each round: 4.3 keeps a cancelled tag).
+async fn subscribe(
+    shared: &Shared,
+    ch: &Channel,
+    c: &ConsumerSpec,
+    round: u32,
+) -> Option<lapin::Consumer> {
     let opts = BasicConsumeOptions {
         no_local: false,
-        no_ack: auto,
+        no_ack: c.ack == AckMode::Auto,
         exclusive: false,
         nowait: false,
+    };
+    let tag = if round == 0 {
+        c.name.clone()
+    } else {
+        format!("{}-{round}", c.name)
     };
     match ch
         .basic_consume(
             shared.names.name(&c.queue).as_str().into(),
-            c.name.as_str().into(),
+            tag.as_str().into(),
             opts,
-            FieldTable::default(),
+            client::consume_args(c, &shared.scale),
         )
         .await
     {
-        Ok(stream) => Some((ch, stream)),
+        Ok(stream) => Some(stream),
         Err(e) => {
             shared.error(&e, None);
             None
@@ -71,9 +98,22 @@ pub async fn attach(shared: &Shared, conn: &Connection, c: &ConsumerSpec) -> Att
     }
 }
 
+/// How a subscription ended.
+enum End {
+    /// `to` passed: the consumer closed its channel.
+    Stopped,
+    /// The broker closed the channel (a consumer timeout's 406 up to 4.2).
+    Closed,
+    /// The broker cancelled the consumer (`basic.cancel`: 4.3's consumer timeout); the
+    /// channel stays open with what it holds.
+    Cancelled(Channel),
+}
+
 /// One consumer for the whole run: attaches at `from` (unless `pre` is already
-/// attached, at 0), holds each delivery `handle` ms, then settles it as its outcome plan
-/// says, and closes its channel at `to` (which requeues what it holds).
+/// attached, at 0), holds each delivery `handle` ms (or until its `eta_header` time),
+/// then settles it as its outcome plan says, and closes its channel at `to` (which
+/// requeues what it holds). With `reconnect`, it subscribes again after the broker
+/// closed or cancelled it.
 pub async fn consume(
     shared: Arc<Shared>,
     conn: Arc<Connection>,
@@ -81,7 +121,7 @@ pub async fn consume(
     spec: ConsumerSpec,
     pre: Option<Attached>,
 ) {
-    let attached = match pre {
+    let mut attached = match pre {
         Some(a) => a,
         None => {
             tokio::time::sleep_until(shared.at(spec.from_ms)).await;
@@ -91,17 +131,57 @@ pub async fn consume(
             attach(&shared, &conn, &spec).await
         }
     };
-    let Some((ch, mut stream)) = attached else {
-        return;
-    };
     let stop = spec.to_ms.map(|to| shared.at(to.max(spec.from_ms)));
+    let mut round = 0;
+    loop {
+        let Some((ch, stream)) = attached else {
+            return;
+        };
+        let end = serve(&shared, idx, &spec, ch, stream, stop).await;
+        let Some(after) = spec.client.reconnect_ms else {
+            return;
+        };
+        round += 1;
+        let again = shared.at(shared.now_ms().saturating_add(after.max(1)));
+        if matches!(end, End::Stopped) || stop.is_some_and(|s| again >= s) {
+            return;
+        }
+        tokio::time::sleep_until(again).await;
+        attached = match end {
+            End::Stopped => return,
+            End::Closed => {
+                let a = attach_round(&shared, &conn, &spec, round).await;
+                if a.is_some() {
+                    let mut rec = shared.rec();
+                    rec.closed[idx] = false;
+                    rec.held[idx] = 0;
+                    rec.outstanding[idx].clear();
+                }
+                a
+            }
+            End::Cancelled(ch) => subscribe(&shared, &ch, &spec, round)
+                .await
+                .map(|stream| (ch, stream)),
+        };
+    }
+}
+
+/// Serves one subscription until `to`, or until the broker closes or cancels it.
+async fn serve(
+    shared: &Arc<Shared>,
+    idx: usize,
+    spec: &ConsumerSpec,
+    ch: Channel,
+    mut stream: lapin::Consumer,
+    stop: Option<tokio::time::Instant>,
+) -> End {
     loop {
         let next = tokio::select! {
             d = stream.next() => d,
             _ = async { match stop { Some(t) => tokio::time::sleep_until(t).await, None => std::future::pending().await } } => {
                 shared.rec().closed[idx] = true;
                 let _ = ch.close(REPLY_SUCCESS, "OK".into()).await;
-                return;
+                return End::Stopped;
             }
         };
         let delivery = match next {
@@ -111,7 +191,7 @@ pub async fn consume(
                 // what it held went back to the queue.
                 shared.error(&e, None);
                 shared.rec().closed[idx] = true;
-                return;
+                return End::Closed;
             }
             None => {
                 let mut rec = shared.rec();
@@ -120,21 +200,23 @@ pub async fn consume(
                     // queue): the channel keeps what was not returned, which AMQP does
                     // not say (see `Rec::cancelled`).
                     rec.cancelled[idx] = true;
-                } else {
-                    rec.closed[idx] = true;
+                    return End::Cancelled(ch);
                 }
-                return;
+                rec.closed[idx] = true;
+                return End::Closed;
             }
         };
         if spec.ack == AckMode::Auto {
             shared.delivery(delivery, &spec.queue, &spec.name);
             continue;
         }
+        let tag = delivery.delivery_tag;
         let outcome = {
             let mut rec = shared.rec();
             let n = rec.delivered[idx];
             rec.delivered[idx] += 1;
             rec.held[idx] += 1;
+            rec.outstanding[idx].insert(tag);
             match &spec.outcome {
                 OutcomePlan::Fixed(o) => *o,
                 OutcomePlan::Sequence(list) => {
@@ -146,9 +228,20 @@ pub async fn consume(
                 }
             }
         };
-        let handle = shared.scale.real(spec.handle_ms);
+        let handle = shared
+            .scale
+            .real(client::hold_ms(shared, spec, &delivery.properties));
         let shared2 = shared.clone();
         let acker = delivery.acker.clone();
+        // What a republishing client sends again (taken before the delivery is recorded).
+        let copy = (outcome == Outcome::Republish).then(|| {
+            (
+                delivery.data.clone(),
+                delivery.properties.clone(),
+                ch.clone(),
+            )
+        });
+        let spec2 = spec.clone();
         tokio::spawn(async move {
             // No sleep for no handle time: a zero sleep still waits for the timer's next
             // tick (about 1 ms), which with prefetch 1 made one delivery per tick (440
@@ -157,23 +250,37 @@ pub async fn consume(
                 tokio::time::sleep(handle).await;
             }
             let acker = &acker;
+            let nack = |multiple| BasicNackOptions {
+                multiple,
+                requeue: true,
+            };
             let r = match outcome {
                 Outcome::Ack => acker.ack(Default::default()).await,
                 Outcome::Reject => acker.reject(BasicRejectOptions { requeue: false }).await,
                 Outcome::RejectRequeue => acker.reject(BasicRejectOptions { requeue: true }).await,
-                Outcome::Requeue => {
-                    acker
-                        .nack(BasicNackOptions {
-                            multiple: false,
-                            requeue: true,
-                        })
-                        .await
+                Outcome::Requeue => acker.nack(nack(false)).await,
+                Outcome::NackMultiple => acker.nack(nack(true)).await,
+                Outcome::Republish => {
+                    let (body, props, ch) = copy.expect("taken above");
+                    match client::republish(&shared2, &ch, &spec2, &body, &props).await {
+                        Ok(()) => acker.ack(Default::default()).await,
+                        Err(e) => Err(e),
+                    }
                 }
             };
             if r.is_ok() {
                 let mut rec = shared2.rec();
                 if !rec.closed[idx] {
-                    rec.held[idx] -= 1;
+                    let settled = if outcome == Outcome::NackMultiple {
+                        let below: Vec<u64> = rec.outstanding[idx].range(..=tag).copied().collect();
+                        for t in &below {
+                            rec.outstanding[idx].remove(t);
+                        }
+                        below.len() as i64
+                    } else {
+                        i64::from(rec.outstanding[idx].remove(&tag))
+                    };
+                    rec.held[idx] -= settled;
                 }
             }
         });

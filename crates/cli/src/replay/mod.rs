@@ -34,6 +34,7 @@
 //! timed actions in the simulation's order.
 
 mod actions;
+mod client;
 mod consumers;
 mod convert;
 pub mod names;
@@ -209,19 +210,50 @@ fn check_only(path: &str, scenario: &Scenario, time_scale: f64) -> ExitCode {
 }
 
 /// The node-wide settings a scenario assumes that are not RabbitMQ's defaults, as
-/// `rabbit` application keys and Erlang terms: `consumer_timeout` (D21; the scenario's
-/// `consumer_timeout`, scaled like every duration).
+/// `rabbit` application keys and Erlang terms, every duration scaled like the scenario's:
+/// - `consumer_timeout` (D21): the scenario's, or RabbitMQ's 30 minutes scaled when the
+///   replay runs faster or slower;
+/// - `channel_tick_interval`: the 60 s tick on which a channel checks that timeout (read
+///   each time a channel arms its tick, `rabbit_channel:init_tick_timer/1`), scaled with
+///   it when a consumer acks by hand;
+/// - `dead_letter_worker_publisher_confirm_timeout`: how often at-least-once
+///   dead-lettering retries (read when a queue's worker starts, so set before the
+///   scenario declares it), when the scenario sets it or runs scaled with such a queue.
 pub fn node_settings(scenario: &Scenario, scale: Scale) -> Vec<(&'static str, String)> {
-    use delaylab_engine::scenario::ConsumerTimeoutSetting;
+    use delaylab_engine::scenario::{AckMode, ConsumerTimeoutSetting};
+    use delaylab_engine::version::{CHANNEL_TICK_INTERVAL_MS, DEFAULT_CONSUMER_TIMEOUT_MS};
+    let scaled = |ms: u64| scale.ms_i64(ms as i64).max(1).to_string();
+    let mut out = Vec::new();
     match scenario.consumer_timeout {
-        ConsumerTimeoutSetting::Default => Vec::new(),
+        ConsumerTimeoutSetting::Default if scale.is_one() => {}
+        ConsumerTimeoutSetting::Default => {
+            out.push(("consumer_timeout", scaled(DEFAULT_CONSUMER_TIMEOUT_MS)))
+        }
         // `{consumer_timeout, undefined}` turns it off (rabbit_channel.erl get_consumer_timeout/0).
-        ConsumerTimeoutSetting::Off => vec![("consumer_timeout", "undefined".into())],
-        ConsumerTimeoutSetting::After { timeout_ms } => vec![(
-            "consumer_timeout",
-            scale.ms_i64(timeout_ms as i64).to_string(),
-        )],
+        ConsumerTimeoutSetting::Off => out.push(("consumer_timeout", "undefined".into())),
+        ConsumerTimeoutSetting::After { timeout_ms } => {
+            out.push(("consumer_timeout", scaled(timeout_ms)))
+        }
     }
+    let manual = scenario.consumers.iter().any(|c| c.ack == AckMode::Manual);
+    if !scale.is_one() && manual {
+        out.push(("channel_tick_interval", scaled(CHANNEL_TICK_INTERVAL_MS)));
+    }
+    let at_least_once = scenario.topology.queues.iter().any(|q| {
+        q.arguments
+            .get("x-dead-letter-strategy")
+            .and_then(|v| v.as_str())
+            == Some("at-least-once")
+    });
+    match scenario.dead_letter_retry_ms {
+        Some(ms) => out.push(("dead_letter_worker_publisher_confirm_timeout", scaled(ms))),
+        None if at_least_once && !scale.is_one() => out.push((
+            "dead_letter_worker_publisher_confirm_timeout",
+            scaled(delaylab_engine::version::DEAD_LETTER_RETRY_MS),
+        )),
+        None => {}
+    }
+    out
 }
 
 async fn interrupted() {
@@ -252,6 +284,13 @@ async fn interrupted() {
 /// unknown exchange type, and that is compared.
 pub fn unsupported(s: &Scenario) -> Option<String> {
     let v = s.broker_version();
+    if s.consumer_timeout_response != delaylab_engine::version::TimeoutResponse::NotifyConsumer {
+        return Some(format!(
+            "consumer_timeout_response {} is RabbitMQ 4.3.7's setting; the live brokers here are {} and older (no such setting)",
+            s.consumer_timeout_response.as_str(),
+            delaylab_engine::version::BrokerVersion::newest_live_checked().patch_release()
+        ));
+    }
     let needs_plugin = v.profile().delayed_plugin;
     let plugin = |x: &ExchangeDef| {
         needs_plugin && x.kind == delaylab_engine::amqp::exchange_args::DELAYED_TYPE
@@ -454,10 +493,72 @@ mod tests {
     }
 
     #[test]
+    fn every_field_replay_a_live_broker_can_run_is_in_field_txt() {
+        // tests/conformance/field.txt is what conformance.sh replays live from scenarios/:
+        // a field preset that some live broker can run must be there (issue 28 item 3).
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let listed = std::fs::read_to_string(root.join("tests/conformance/field.txt")).unwrap();
+        let listed: Vec<&str> = listed
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split_whitespace().next().unwrap())
+            .collect();
+        for e in std::fs::read_dir(root.join("scenarios")).unwrap() {
+            let p = e.unwrap().path();
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            if p.extension().is_none_or(|x| x != "json") {
+                continue;
+            }
+            let s =
+                delaylab_engine::scenario::load_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            if s.report.is_none() {
+                continue;
+            }
+            let live = s
+                .written_for()
+                .into_iter()
+                .filter(|v| v.live_checked())
+                .any(|v| {
+                    let mut on = s.clone();
+                    on.broker = Some(v);
+                    unsupported(&on).is_none()
+                });
+            assert_eq!(
+                listed.contains(&stem.as_str()),
+                live,
+                "{stem}: runs live: {live}"
+            );
+        }
+    }
+
+    #[test]
     fn node_settings_carry_the_consumer_timeout() {
         let load = |s: &str| delaylab_engine::scenario::load_str(s).expect("loads");
         let none = load(r#"{"version": 1, "name": "d"}"#);
         assert!(node_settings(&none, Scale(1.0)).is_empty());
+        // Scaled, RabbitMQ's own 30 minutes and the channel's tick are scaled too.
+        let manual =
+            load(r#"{"version": 1, "name": "m", "consumers": [{"name": "c", "queue": "q"}]}"#);
+        assert_eq!(
+            node_settings(&manual, Scale(0.01)),
+            [
+                ("consumer_timeout", "18000".to_string()),
+                ("channel_tick_interval", "600".to_string())
+            ]
+        );
+        let dl = load(
+            r#"{"version": 1, "name": "d", "dead_letter_worker_publisher_confirm_timeout": "10s"}"#,
+        );
+        assert_eq!(
+            node_settings(&dl, Scale(0.5)),
+            [
+                ("consumer_timeout", "900000".to_string()),
+                (
+                    "dead_letter_worker_publisher_confirm_timeout",
+                    "5000".to_string()
+                )
+            ]
+        );
         let short = load(r#"{"version": 1, "name": "s", "consumer_timeout": "3s"}"#);
         assert_eq!(
             node_settings(&short, Scale(2.0)),

@@ -137,6 +137,25 @@ impl Scale {
         out
     }
 
+    /// A consumer-timeout reply text from a scaled broker (`... Timeout value used: 3600
+    /// ms ...`) with the timeout back in scenario ms, so it reads as the simulation's.
+    pub fn timeout_text(&self, text: &str) -> String {
+        const AT: &str = "Timeout value used: ";
+        let Some(i) = text.find(AT).map(|i| i + AT.len()) else {
+            return text.to_string();
+        };
+        let digits = text[i..].bytes().take_while(u8::is_ascii_digit).count();
+        match text[i..i + digits].parse::<f64>() {
+            Ok(real) if !self.is_one() && digits > 0 => format!(
+                "{}{}{}",
+                &text[..i],
+                (real / self.0).round() as u64,
+                &text[i + digits..]
+            ),
+            _ => text.to_string(),
+        }
+    }
+
     /// An `expiration` string: scaled when it is one the broker accepts, else kept as
     /// written (so the broker refuses it with the same text).
     pub fn expiration(&self, e: &str) -> String {
@@ -153,6 +172,23 @@ impl Scale {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scaled_timeout_text_reads_in_scenario_ms() {
+        let t = "PRECONDITION_FAILED - delivery acknowledgement on channel 1 timed out. Timeout value used: 3600 ms. This";
+        assert_eq!(
+            Scale(0.002).timeout_text(t),
+            t.replace("3600 ms", "1800000 ms")
+        );
+        assert_eq!(Scale(1.0).timeout_text(t), t);
+        assert_eq!(
+            Scale(0.5).timeout_text("no timeout here"),
+            "no timeout here"
+        );
+        // 4.3's fallback passes -1: no digits right after, kept.
+        let minus = "Timeout value used: -1 ms";
+        assert_eq!(Scale(0.5).timeout_text(minus), minus);
+    }
 
     #[test]
     fn prefixes_are_fresh_and_well_formed() {

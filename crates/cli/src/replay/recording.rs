@@ -58,6 +58,9 @@ pub struct Rec {
     /// only the timed-out deliveries), which a client cannot see: its queue's `unacked`
     /// is then left unknown (null) in the output, and `delaylab diff` does not compare it.
     pub cancelled: Vec<bool>,
+    /// Per consumer: the delivery tags it holds on its current channel (a
+    /// `basic.nack multiple=true` settles every one up to its tag).
+    pub outstanding: Vec<std::collections::BTreeSet<u64>>,
 }
 
 impl Rec {
@@ -75,6 +78,7 @@ impl Rec {
             held: vec![0; n],
             closed: vec![false; n],
             cancelled: vec![false; n],
+            outstanding: vec![Default::default(); n],
         }
     }
 }
@@ -114,7 +118,8 @@ impl Shared {
         let (code, text, scope) = match e.kind() {
             ErrorKind::ProtocolError(p) => (
                 p.get_id(),
-                self.names.unmap(p.get_message().as_str()),
+                self.scale
+                    .timeout_text(&self.names.unmap(p.get_message().as_str())),
                 if e.is_amqp_hard_error() {
                     "connection"
                 } else {

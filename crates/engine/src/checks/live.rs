@@ -46,6 +46,10 @@ pub fn live_limit(c: &Check) -> Option<&'static str> {
             measure: DepthMeasure::Overdue,
             ..
         } => Some("a live broker does not tell an overdue message from a waiting one"),
+        CheckKind::Depth {
+            measure: DepthMeasure::DeadLetters,
+            ..
+        } => Some("a replay does not see a quorum queue's waiting dead letters (AMQP 0-9-1 reports ready messages only)"),
         CheckKind::Depth { .. } => None,
         CheckKind::Orders { .. } => Some("a replay does not run the order lab"),
     }

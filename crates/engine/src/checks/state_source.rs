@@ -77,6 +77,7 @@ impl BrokerState for SimState<'_> {
                 DepthMeasure::Overdue => q.overdue,
                 // Held aside (delayed retry, x-opt-delivery-time): neither ready nor unacked.
                 DepthMeasure::Delayed => q.held_total,
+                DepthMeasure::DeadLetters => q.dead_letters,
             }),
             DepthTarget::Exchange(name) => snap.exchange(name).map(|x| x.messages_delayed),
         };

@@ -248,6 +248,10 @@ pub fn final_state(sim: &Sim) -> Value {
             if q.held_len() > 0 {
                 depth["held"] = json!(q.held_len());
             }
+            if q.dead_letter_len() > 0 {
+                // At-least-once dead letters still waiting in it for a target.
+                depth["dead_letters"] = json!(q.dead_letter_len());
+            }
             (syms.str(q.name), depth)
         })
         .collect();

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::event::{Event, EventKind};
+use crate::event::{DeadLetterWait, Event, EventKind};
 use crate::sim::Sim;
 
 pub fn event_json(e: &Event, sim: &Sim) -> Value {
@@ -33,6 +33,22 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
             if *mandatory {
                 put("mandatory", json!(true));
             }
+        }
+        EventKind::DeadLetterWaiting {
+            queue,
+            retry_at_ms,
+            why,
+            ..
+        } => {
+            put("queue", s(*queue));
+            put("retry_at_ms", json!(retry_at_ms));
+            let (wait, name) = match why {
+                DeadLetterWait::NoExchange(x) => ("no_exchange", *x),
+                DeadLetterWait::NoRoute(x) => ("no_route", *x),
+                DeadLetterWait::Refused(q) => ("refused", *q),
+            };
+            put("waiting", json!(wait));
+            put(if wait == "refused" { "by" } else { "exchange" }, s(name));
         }
         EventKind::Error {
             code, text, scope, ..
@@ -171,12 +187,16 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
             queue,
             consumer,
             requeue,
+            multiple,
             ..
         } => {
             put("copy", json!(copy.0));
             put("queue", s(*queue));
             put("consumer", consumer_name(*consumer));
             put("requeue", json!(requeue));
+            if *multiple {
+                put("multiple", json!(true));
+            }
         }
         EventKind::Requeued {
             copy, queue, held, ..

@@ -327,14 +327,18 @@ pub enum DepthMeasure {
     /// A delayed exchange: held in the plugin's store; a quorum queue: held aside, by
     /// 4.3's delayed retry or 4.4's `x-opt-delivery-time` (the snapshot's `held_total`).
     Delayed,
+    /// A quorum queue's at-least-once dead letters no target has confirmed yet (they
+    /// wait in it, counted toward its length limits).
+    DeadLetters,
 }
 
 impl DepthMeasure {
-    pub const ALL: [DepthMeasure; 4] = [
+    pub const ALL: [DepthMeasure; 5] = [
         DepthMeasure::Ready,
         DepthMeasure::Unacked,
         DepthMeasure::Overdue,
         DepthMeasure::Delayed,
+        DepthMeasure::DeadLetters,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -343,6 +347,7 @@ impl DepthMeasure {
             DepthMeasure::Unacked => "unacked",
             DepthMeasure::Overdue => "overdue",
             DepthMeasure::Delayed => "delayed",
+            DepthMeasure::DeadLetters => "dead_letters",
         }
     }
 }

@@ -38,6 +38,16 @@ pub struct Scenario {
     pub costs: crate::costs::CostMode,
     /// RabbitMQ's `consumer_timeout` setting (`consumer_timeout`; D21).
     pub consumer_timeout: ConsumerTimeoutSetting,
+    /// RabbitMQ 4.3.7's `consumer_timeout_response` (`consumer_timeout_response`):
+    /// what a quorum consumer's timeout does to its channel; no effect before 4.3.
+    pub consumer_timeout_response: crate::version::TimeoutResponse,
+    /// RabbitMQ's `dead_letter_worker_publisher_confirm_timeout` (same name): how often a
+    /// quorum queue's at-least-once dead-lettering retries what no target confirmed
+    /// (default [`crate::version::DEAD_LETTER_RETRY_MS`]).
+    pub dead_letter_retry_ms: Option<u64>,
+    /// The public report a preset replays (`report`): what the page's "From the field"
+    /// shows beside it. `None` for every other scenario.
+    pub report: Option<FieldReport>,
     /// What must happen in a run (`checks`; `crate::checks`): empty when absent, and a
     /// file without them means what it meant before.
     pub checks: Vec<super::checks::Check>,
@@ -66,6 +76,33 @@ impl ConsumerTimeoutSetting {
             ConsumerTimeoutSetting::After { timeout_ms } => Some(timeout_ms),
         }
     }
+}
+
+/// A reported failure a preset replays, or the fix of one (`report`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum FieldReport {
+    /// The failure, as the report shows it (its checks are marked as the failure).
+    Failure(ReportedFailure),
+    /// The fix the report's project adopted: `fixes` names the failure's preset.
+    Fix { fixes: String },
+}
+
+/// A public report (`report` of a failure preset): where and when it was reported, what
+/// users saw, the broker rule behind it, and the preset with the fix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportedFailure {
+    /// The project whose users reported it (`spring-amqp`, `celery`, ...).
+    pub project: String,
+    /// `YYYY-MM-DD`, when it was first reported.
+    pub date: String,
+    /// The report first, then related threads (https URLs).
+    pub links: Vec<String>,
+    /// One sentence: what users saw.
+    pub saw: String,
+    /// The broker rule behind it, in words.
+    pub rule: String,
+    /// The preset (file name without `.json`) with the fix.
+    pub fix: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -132,6 +169,14 @@ pub enum Outcome {
     /// basic.reject with requeue=true: the same as `Requeue` up to 4.2; 4.3 counts it
     /// as a failed delivery (quorum delivery limit, delayed retry `failed`).
     RejectRequeue,
+    /// basic.nack with multiple=true, requeue=true, for this delivery's tag: every
+    /// delivery the consumer still holds up to and including it goes back, each as a
+    /// nack (spring-amqp's listener containers before 4.0.x/4.1.x's fix, #3507).
+    NackMultiple,
+    /// The client acks the delivery and publishes a copy of it, headers included, to
+    /// the consumer's `republish` target (a retry loop done by the client), or gives up
+    /// (acks only) once its retry count reaches `give_up_at` ([`Republish`]).
+    Republish,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -160,6 +205,49 @@ pub struct ConsumerSpec {
     pub outcome: OutcomePlan,
     pub from_ms: u64,
     pub to_ms: Option<u64>,
+    /// What its client program does beyond answering each delivery (`reconnect`,
+    /// `eta_header`, `republish`, `arguments`); all absent: nothing more.
+    pub client: ClientBehaviour,
+}
+
+/// A consumer's client program, where the field's reports need more than an outcome.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClientBehaviour {
+    /// `reconnect`: after the broker closes its channel (a consumer timeout's 406) or
+    /// cancels it (4.3's `basic.cancel`), the client opens a channel and subscribes
+    /// again this long after (celery's and dramatiq's workers do). `None`: it stays gone.
+    pub reconnect_ms: Option<u64>,
+    /// `eta_header`: a delivery carrying this header, an integer of ms from the scenario
+    /// start, is held until then when that is later than its `handle` time (celery's and
+    /// dramatiq's ETA tasks: the worker keeps the message unacked until it is due).
+    pub eta_header: Option<String>,
+    /// `republish`: where the `republish` outcome publishes its copy, and when it gives up.
+    pub republish: Option<Republish>,
+    /// `arguments` of its `basic.consume`: `x-consumer-timeout` (ms; honoured by 4.3's
+    /// quorum queues, `rabbit_queue_type:consume/3`), the only one simulated.
+    pub consumer_timeout_ms: Option<u64>,
+}
+
+/// The `republish` outcome's target and retry count (`consumers[].republish`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Republish {
+    pub exchange: String,
+    pub routing_key: String,
+    /// What the client counts its retries with.
+    pub count: RetryCount,
+    /// Gives up (acks, publishes nothing) once the count it reads is at least this.
+    pub give_up_at: u32,
+}
+
+/// What a republishing client reads its retry count from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RetryCount {
+    /// The `count` of the newest `x-death` entry (0 without one): what spring-cloud-stream's
+    /// guide advised; the copy keeps every header it was delivered with.
+    XDeath,
+    /// A header of the client's own (an integer, 0 when absent), raised by one on each
+    /// copy (spring-cloud-stream's fix, PR #3019: `AmqpHeaders.RETRY_COUNT`).
+    Header(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -315,6 +403,9 @@ impl Scenario {
             versions: Vec::new(),
             costs: crate::costs::CostMode::Ideal,
             consumer_timeout: ConsumerTimeoutSetting::Default,
+            consumer_timeout_response: crate::version::TimeoutResponse::NotifyConsumer,
+            dead_letter_retry_ms: None,
+            report: None,
             checks: Vec::new(),
         }
     }

@@ -5,21 +5,27 @@ use super::model::Outcome;
 
 impl Outcome {
     /// Every outcome, in the order a form lists them.
-    pub const ALL: [Outcome; 4] = [
+    pub const ALL: [Outcome; 6] = [
         Outcome::Ack,
         Outcome::Reject,
         Outcome::Requeue,
         Outcome::RejectRequeue,
+        Outcome::NackMultiple,
+        Outcome::Republish,
     ];
 
-    /// `"ack"`, `"reject"`, `"requeue"` (basic.nack requeue=true) or `"reject_requeue"`
-    /// (basic.reject requeue=true), as in a consumer's `outcome`.
+    /// `"ack"`, `"reject"`, `"requeue"` (basic.nack requeue=true), `"reject_requeue"`
+    /// (basic.reject requeue=true), `"nack_multiple"` (basic.nack multiple=true
+    /// requeue=true) or `"republish"` (ack and publish a copy), as in a consumer's
+    /// `outcome`.
     pub fn name(self) -> &'static str {
         match self {
             Outcome::Ack => "ack",
             Outcome::Reject => "reject",
             Outcome::Requeue => "requeue",
             Outcome::RejectRequeue => "reject_requeue",
+            Outcome::NackMultiple => "nack_multiple",
+            Outcome::Republish => "republish",
         }
     }
 

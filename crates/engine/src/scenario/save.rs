@@ -65,6 +65,21 @@ pub fn to_value(s: &Scenario) -> Value {
             root.insert("consumer_timeout".into(), dur(timeout_ms));
         }
     }
+    if s.consumer_timeout_response != crate::version::TimeoutResponse::NotifyConsumer {
+        root.insert(
+            "consumer_timeout_response".into(),
+            json!(s.consumer_timeout_response.as_str()),
+        );
+    }
+    if let Some(ms) = s.dead_letter_retry_ms {
+        root.insert(
+            "dead_letter_worker_publisher_confirm_timeout".into(),
+            dur(ms),
+        );
+    }
+    if let Some(r) = &s.report {
+        root.insert("report".into(), report(r));
+    }
     if !s.checks.is_empty() {
         // Last, as in the presets: what the run must show, after what it is.
         root.insert(
@@ -73,6 +88,20 @@ pub fn to_value(s: &Scenario) -> Value {
         );
     }
     Value::Object(root)
+}
+
+fn report(r: &FieldReport) -> Value {
+    match r {
+        FieldReport::Fix { fixes } => json!({ "fixes": fixes }),
+        FieldReport::Failure(f) => json!({
+            "project": f.project,
+            "date": f.date,
+            "links": f.links,
+            "saw": f.saw,
+            "rule": f.rule,
+            "fix": f.fix,
+        }),
+    }
 }
 
 /// The canonical JSON, indented, as written to a file.
@@ -159,12 +188,7 @@ fn binding(b: &BindingDef) -> Value {
 }
 
 fn outcome_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Ack => "ack",
-        Outcome::Reject => "reject",
-        Outcome::Requeue => "requeue",
-        Outcome::RejectRequeue => "reject_requeue",
-    }
+    o.name()
 }
 
 fn consumer(c: &ConsumerSpec) -> Value {
@@ -202,7 +226,31 @@ fn consumer(c: &ConsumerSpec) -> Value {
     if let Some(to) = c.to_ms {
         m.insert("to".into(), dur(to));
     }
+    client(&mut m, &c.client);
     Value::Object(m)
+}
+
+/// A consumer's client program (`scenario::ClientBehaviour`), only what is set.
+fn client(m: &mut Map<String, Value>, c: &ClientBehaviour) {
+    if let Some(r) = c.reconnect_ms {
+        m.insert("reconnect".into(), dur(r));
+    }
+    if let Some(h) = &c.eta_header {
+        m.insert("eta_header".into(), json!(h));
+    }
+    if let Some(r) = &c.republish {
+        let count = match &r.count {
+            RetryCount::XDeath => "x-death",
+            RetryCount::Header(h) => h.as_str(),
+        };
+        m.insert(
+            "republish".into(),
+            json!({"exchange": r.exchange, "routing_key": r.routing_key, "count": count, "give_up_at": r.give_up_at}),
+        );
+    }
+    if let Some(t) = c.consumer_timeout_ms {
+        m.insert("arguments".into(), json!({"x-consumer-timeout": t}));
+    }
 }
 
 fn action(a: &Action) -> Value {
@@ -392,6 +440,7 @@ mod tests {
                 outcome,
                 from_ms: i as u64,
                 to_ms: if i == 1 { Some(1_000) } else { None },
+                client: Default::default(),
             });
         }
         let props = Properties {

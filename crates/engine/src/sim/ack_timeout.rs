@@ -22,6 +22,14 @@
 //!   else it holds stays with it until acked or timed out in turn. Classic queues never
 //!   time out.
 //!
+//! Which timeout: the consumer's `x-consumer-timeout` argument (4.3), else its queue's
+//! `x-consumer-timeout` (3.13+), else the node's `consumer_timeout` (4.3's quorum queues
+//! use 24 hours when it is turned off): `Profile::consumer_timeout_ms`.
+//! 4.3.7's `consumer_timeout_response = close_channel` answers a quorum timeout by closing
+//! the channel with 406 instead of `basic.cancel`: the timed-out message goes back as a
+//! return, what else the channel held as at any channel close (`TimeoutResponse`).
+//! A consumer with `reconnect` subscribes again that long after (`sim/client.rs`).
+//!
 //! A timer is armed only when the consumer's planned answer (its `handle` time, or a
 //! crash) comes after the deadline: an answer at the deadline or before it is on time,
 //! and a timer left stale would still move the end of a run.
@@ -34,6 +42,9 @@
 //!   (a 4.3 classic queue: m1 is acked at 40:00, nothing times out)
 //! 4.3, quorum queue, same consumer:
 //!   30:00  consumer_timeout: m1 requeued (front), consumer cancelled; no error
+//! 4.3.7 with close_channel, quorum queue, prefetch 2, m1 at 0:00, m2 at 0:10:
+//!   30:00  error 406, consumer detached: m1 back as a return (not a failure), m2 back as
+//!          a channel close returns it (a failed delivery: counted on 4.3)
 //! ```
 
 use super::returns::ReturnKind;
@@ -43,7 +54,9 @@ use crate::event::EventKind;
 use crate::ids::{ConsumerId, CopyId, QueueId};
 use crate::scenario::duration::format_duration;
 use crate::timers::Timer;
-use crate::version::{consumer_timeout_text, ConsumerTimeout, CHANNEL_TICK_INTERVAL_MS};
+use crate::version::{
+    consumer_timeout_text, ConsumerTimeout, TimeoutResponse, CHANNEL_TICK_INTERVAL_MS,
+};
 
 /// The channel number in the 406 text: each simulated consumer has its own connection
 /// with one channel, number 1, the first a client opens.
@@ -63,9 +76,10 @@ impl Sim {
         let now = self.now_ms();
         let Some(q) = self.queue(qid) else { return };
         let origin = self.consumers[cid.0 as usize].tick_origin_ms;
-        let Some(at) =
-            self.profile
-                .ack_deadline_ms(q.is_quorum(), now, origin, self.consumer_timeout_ms)
+        let timeout_ms = self.consumer_timeout_for(cid, qid);
+        let Some(at) = self
+            .profile
+            .ack_deadline_ms(q.is_quorum(), now, origin, timeout_ms)
         else {
             return;
         };
@@ -96,7 +110,7 @@ impl Sim {
         let Some(u) = q.unacked.get(&copy).filter(|u| u.delivery == delivery) else {
             return; // answered, requeued or dropped since: stale
         };
-        let Some(timeout_ms) = self.consumer_timeout_ms else {
+        let Some(timeout_ms) = self.consumer_timeout_for(cid, qid) else {
             return; // armed only with a timeout
         };
         let (qname, msg) = (q.name, u.entry.msg.id);
@@ -107,8 +121,21 @@ impl Sim {
         let queue = self.syms.str(qname).to_string();
         let held = format_duration(held_ms);
         let limit = format_duration(timeout_ms);
-        let channel_closed = self.profile.consumer_timeout == ConsumerTimeout::ChannelTick;
-        let text = if channel_closed {
+        let tick = self.profile.consumer_timeout == ConsumerTimeout::ChannelTick;
+        let close_response = !tick
+            && self.profile.timeout_response_setting
+            && self.timeout_response == TimeoutResponse::CloseChannel;
+        let channel_closed = tick || close_response;
+        let text = if close_response {
+            format!(
+                "consumer \"{who}\" held message #{} from quorum queue {queue} unacked for \
+                 {held}, the consumer timeout: with consumer_timeout_response = close_channel \
+                 (RabbitMQ 4.3.7+) that message goes back (a return, not a failed delivery), \
+                 the channel is closed with 406 and everything else it held goes back as at \
+                 any channel close",
+                msg.0
+            )
+        } else if channel_closed {
             format!(
                 "consumer \"{who}\" held message #{} from {queue} unacked for {held}, longer than \
                  the consumer timeout ({limit}; the channel checks every {}): RabbitMQ \
@@ -150,18 +177,31 @@ impl Sim {
                 subject: None,
                 cause: None,
             });
-            return self.detach_consumer(cid, true);
+            if close_response {
+                // 4.3 released the timed-out message before the channel answered.
+                let u = self.take_unacked(qid, copy);
+                let now = self.now_ms();
+                self.consumers[cid.0 as usize].on_settle(now);
+                self.lab_forget(copy);
+                self.requeue(qid, u.entry, ReturnKind::Timeout);
+            }
+            let again = self.consumers[cid.0 as usize]
+                .spec
+                .client
+                .reconnect_ms
+                .is_some();
+            self.detach_consumer(cid, !again);
+            if again && !self.reconnect_later(cid) {
+                self.consumers[cid.0 as usize].stopped = true;
+            }
+            return;
         }
-        let u = self
-            .queue_mut(qid)
-            .expect("checked above")
-            .unacked
-            .remove(&copy)
-            .expect("checked above");
+        let u = self.take_unacked(qid, copy);
         let now = self.now_ms();
         let c = &mut self.consumers[cid.0 as usize];
         c.on_settle(now);
-        c.stopped = true; // cancelled: it never consumes again
+        // Cancelled: it consumes again only if its client subscribes again (`reconnect`).
+        c.stopped = c.spec.client.reconnect_ms.is_none();
         self.lab_forget(copy);
         self.requeue(qid, u.entry, ReturnKind::Timeout);
         if consuming {
@@ -173,7 +213,34 @@ impl Sim {
                 queue: qname,
             });
         }
+        if consuming && !self.consumers[cid.0 as usize].stopped && !self.reconnect_later(cid) {
+            self.consumers[cid.0 as usize].stopped = true;
+        }
         self.expire_head(qid);
         self.try_deliver(qid);
+    }
+
+    /// The consumer timeout for `cid`'s deliveries from `qid` (`Profile::consumer_timeout_ms`).
+    fn consumer_timeout_for(&self, cid: ConsumerId, qid: QueueId) -> Option<u64> {
+        let q = self.queue(qid)?;
+        self.profile.consumer_timeout_ms(
+            self.consumer_timeout_ms,
+            q.arguments.get("x-consumer-timeout"),
+            self.consumers[cid.0 as usize]
+                .spec
+                .client
+                .consumer_timeout_ms,
+        )
+    }
+}
+
+impl Sim {
+    /// The timed-out delivery `copy`, taken out of `qid`'s unacked (checked present).
+    fn take_unacked(&mut self, qid: QueueId, copy: CopyId) -> crate::queue::Unacked {
+        self.queue_mut(qid)
+            .expect("checked above")
+            .unacked
+            .remove(&copy)
+            .expect("checked above")
     }
 }

@@ -226,7 +226,7 @@ impl Sim {
 
     fn deliver(&mut self, qid: QueueId, cid: ConsumerId, entry: Entry) {
         let now = self.now_ms();
-        let handle_ms = self.consumers[cid.0 as usize].spec.handle_ms;
+        let handle_ms = self.hold_ms(cid, &entry.msg);
         let (handled_at_ms, rem_us) = self.delivery_times(cid, handle_ms);
         let c = &mut self.consumers[cid.0 as usize];
         let tag = c.next_tag;
@@ -310,13 +310,7 @@ impl Sim {
         };
         match outcome {
             Outcome::Ack => {
-                self.emit(EventKind::Acked {
-                    msg: msg_id,
-                    copy,
-                    queue: qname,
-                    consumer: Some(cid),
-                });
-                self.end_copy();
+                self.acked(msg_id, copy, qname, cid);
             }
             Outcome::Reject => {
                 self.emit(EventKind::Rejected {
@@ -326,8 +320,19 @@ impl Sim {
                     consumer: cid,
                     requeue: false,
                     nack: false,
+                    multiple: false,
                 });
-                self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy), None);
+                let failed = u.entry.failed;
+                self.dead_letter(qid, u.entry.msg, Reason::Rejected, Some(copy), None, failed);
+            }
+            Outcome::NackMultiple => {
+                self.nack_multiple(cid, qid, u);
+            }
+            Outcome::Republish => {
+                if let Some(spec) = self.republish_spec(cid, &u.entry) {
+                    self.publish(spec, 0);
+                }
+                self.acked(msg_id, copy, qname, cid);
             }
             Outcome::Requeue | Outcome::RejectRequeue => {
                 let looping = self.requeue_loops(cid, copy, &u.entry);
@@ -339,6 +344,7 @@ impl Sim {
                     consumer: cid,
                     requeue: true,
                     nack,
+                    multiple: false,
                 });
                 let kind = if nack {
                     ReturnKind::Nack
@@ -442,7 +448,7 @@ pub(crate) struct RequeueStreak {
 impl Sim {
     /// Counts a requeue of `copy` by `cid` now; true (and the run stopped, naming the
     /// consumer) once the same copy went round too often at this instant.
-    fn requeue_loops(&mut self, cid: ConsumerId, copy: CopyId, entry: &Entry) -> bool {
+    pub(crate) fn requeue_loops(&mut self, cid: ConsumerId, copy: CopyId, entry: &Entry) -> bool {
         let now = self.now_ms();
         let streak = &mut self.requeue_streak;
         if streak.at_ms != now {
@@ -478,4 +484,23 @@ fn held_in_delivery_order(q: &crate::queue::Queue, cid: ConsumerId) -> Vec<CopyI
         .collect();
     held.sort_unstable();
     held.into_iter().map(|(_, c)| c).collect()
+}
+
+impl Sim {
+    /// The consumer acked `copy`: it leaves the broker.
+    fn acked(
+        &mut self,
+        msg: crate::ids::MsgId,
+        copy: CopyId,
+        queue: crate::sym::Sym,
+        cid: ConsumerId,
+    ) {
+        self.emit(EventKind::Acked {
+            msg,
+            copy,
+            queue,
+            consumer: Some(cid),
+        });
+        self.end_copy();
+    }
 }

@@ -14,7 +14,10 @@
 //!   or bumps the (Q, reason) entry, `x-first-death-*` are set once;
 //! - a message the delayed exchange held now reads `x-delay: -<delay>`;
 //! - targets that would close an automatic cycle are cut (`dead_letter_cycle`);
-//! - published without confirms or mandatory: unroutable means dropped.
+//! - published without confirms or mandatory: unroutable means dropped; a quorum target
+//!   takes it even over its reject-publish limit (`Arrival::Untracked`);
+//! - a quorum queue with `x-dead-letter-strategy at-least-once` keeps the dead letter
+//!   until a target confirms it (`sim/dead_letter_retry.rs`).
 //!
 //! Causes (`crate::cause`): a drop names why (`NoDlx`, `DlxMissing` with the name,
 //! `Cycle` with the earlier death, `NoRoute` from the DLX); a `maxlen` or
@@ -36,7 +39,8 @@ use crate::version::ClientXDeath;
 impl Sim {
     /// Dead-letters `msg` out of `qid`. `copy` is the copy that dies (None when the
     /// message never entered the queue: reject-publish-dlx). `limit`: the limit that
-    /// was hit, for `maxlen` and `delivery_limit`.
+    /// was hit, for `maxlen` and `delivery_limit`. `failed`: that copy's failed-delivery
+    /// count (D30: a quorum queue's dead letter carries it on, 4.0+).
     pub(crate) fn dead_letter(
         &mut self,
         qid: QueueId,
@@ -44,6 +48,7 @@ impl Sim {
         reason: Reason,
         copy: Option<CopyId>,
         limit: Option<LimitHit>,
+        failed: u32,
     ) {
         let q = self.queue(qid).expect("dead-lettering queue exists");
         let (qname, dlx, dlrk, id) = (q.name, q.rules.dlx, q.rules.dlrk, msg.id);
@@ -66,10 +71,12 @@ impl Sim {
             };
             return drop(self, DropReason::from_reason(reason), why);
         };
-        if !self.exchanges.contains_key(&dlx) {
+        let at_least_once = q.rules.dead_letter_at_least_once;
+        if !at_least_once && !self.exchanges.contains_key(&dlx) {
             return drop(self, DropReason::DlxMissing, DropCause::DlxMissing { dlx });
         }
-        let dead = self.dead_lettered_copy(msg, qname, reason, dlx, dlrk);
+        let carried = self.carried_delivery_count(qid, reason, failed);
+        let dead = self.dead_lettered_copy(msg, qname, reason, dlx, dlrk, carried);
         self.emit(EventKind::DeadLettered {
             msg: id,
             copy,
@@ -79,6 +86,13 @@ impl Sim {
             routing_keys: dead.routing_keys.clone(),
             limit: limit.map(Box::new),
         });
+        if at_least_once {
+            // Kept until a target confirms it (`sim/dead_letter_retry.rs`).
+            if copy.is_some() {
+                self.end_copy(); // the letter waits without a copy (`DeadLetterPending`)
+            }
+            return self.hold_dead_letter(qid, dead, reason);
+        }
         if copy.is_some() {
             self.end_copy();
         }
@@ -124,17 +138,10 @@ impl Sim {
             self.store_delayed(dead.clone(), rec, delay_ms);
         }
         // At-most-once dead-lettering delivers stateless (an untracked enqueue, never
-        // held by x-opt-delivery-time); at-least-once's worker publishes tracked (D40).
-        let at_least_once = self
-            .queue(from)
-            .is_some_and(|q| q.rules.dead_letter_at_least_once);
-        let arrival = if at_least_once {
-            Arrival::Tracked
-        } else {
-            Arrival::Untracked
-        };
+        // held by x-opt-delivery-time); at-least-once's worker publishes tracked (D40)
+        // from `sim/dead_letter_retry.rs`, never through here.
         for t in &routed.queues {
-            self.enqueue(t.queue, dead.clone(), dlx, &t.way, arrival);
+            self.enqueue(t.queue, dead.clone(), dlx, &t.way, Arrival::Untracked);
         }
         self.recycle(routed);
     }
@@ -149,6 +156,7 @@ impl Sim {
         reason: Reason,
         dlx: Sym,
         dlrk: Option<Sym>,
+        carried: u32,
     ) -> Rc<Message> {
         let profile = self.profile;
         let routing_keys = if profile.death_keys_recorded {
@@ -172,6 +180,7 @@ impl Sim {
             _ => None,
         };
         let mut deaths = Deaths::record(msg.deaths.as_deref().or(client.as_ref()), death);
+        deaths.delivery_count = carried;
         if profile.last_death_headers {
             deaths.last = Some(LastDeath {
                 reason,
@@ -194,6 +203,28 @@ impl Sim {
         dead.expiration = None;
         dead.deaths = Some(Box::new(deaths));
         msg
+    }
+}
+
+impl Sim {
+    /// D30 (4.0+, `Profile::dead_letter_keeps_delivery_count`): what a dead letter out of
+    /// quorum queue `qid` carries: its failed-delivery count, one more for a
+    /// `basic.reject requeue=false` (`discard`: `incr_msg(Msg, true, ...)`,
+    /// `S@v4.0.9`/`S@v4.3.5 rabbit_fifo.erl`); 0 from a classic queue [4.3 annotates
+    /// classic sources too, #15020: code only, not simulated].
+    ///
+    /// ```text
+    /// 4.3: quorum src -> reject (requeue=false) -> quorum dlq: delivered with
+    ///      redelivered=true, x-delivery-count 1, x-acquired-count 1 (live 4.3.6)
+    /// 4.0-4.2: the same copy: redelivered=true, x-delivery-count 1
+    /// 3.x: neither
+    /// ```
+    fn carried_delivery_count(&self, qid: QueueId, reason: Reason, failed: u32) -> u32 {
+        let quorum = self.queue(qid).is_some_and(|q| q.is_quorum());
+        if !quorum || !self.profile.dead_letter_keeps_delivery_count {
+            return 0;
+        }
+        failed + u32::from(reason == Reason::Rejected)
     }
 }
 

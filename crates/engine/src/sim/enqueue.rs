@@ -58,8 +58,13 @@ impl Sim {
             return Accepted::Yes;
         };
         let qname = q.name;
+        // An untracked arrival skips a quorum queue's reject-publish (see `Arrival`).
+        let untracked = arrival == Arrival::Untracked && q.is_quorum();
         self.note_quorum_limit(qid); // the state the last command left (evaluate_limit)
-        if self.refuses(qid, msg.body_bytes()) {
+        if !untracked && self.refuses(qid, msg.body_bytes()) {
+            if arrival == Arrival::DeadLetterWorker {
+                return Accepted::Refused; // the worker keeps it
+            }
             return self.refuse(qid, msg);
         }
         let (expires_at_ms, ttl) = self.expiry_for(qid, &msg);
@@ -78,13 +83,21 @@ impl Sim {
             why,
         });
         self.charge_arrival(qid);
+        // D30 (4.0+): a quorum queue starts a dead letter with the failed-delivery count
+        // it carries (`rabbit_fifo:maybe_set_msg_delivery_count/2`); delivered, it shows
+        // as acquired that often too (`rabbit_fifo_client:add_delivery_count_header/2`:
+        // "a delivery count but no acquired count") and as redelivered.
+        let carried = match (&msg.deaths, self.queue(qid).is_some_and(|q| q.is_quorum())) {
+            (Some(d), true) if self.profile.dead_letter_keeps_delivery_count => d.delivery_count,
+            _ => 0,
+        };
         let entry = Entry {
             copy,
             msg,
             expires_at_ms,
-            redelivered: false,
-            returns: 0,
-            failed: 0,
+            redelivered: carried > 0,
+            returns: carried,
+            failed: carried,
             away_at_ttl: crate::queue::Away::No,
             held_by: None,
         };
@@ -134,7 +147,7 @@ impl Sim {
         let (qname, overflow) = (q.name, q.rules.overflow);
         let limit = length_limit(q, 1, msg.body_bytes(), Some(msg.id));
         if overflow == Overflow::RejectPublishDlx {
-            self.dead_letter(qid, msg, Reason::Maxlen, None, Some(limit));
+            self.dead_letter(qid, msg, Reason::Maxlen, None, Some(limit), 0);
         } else {
             self.emit(EventKind::Dropped {
                 msg: msg.id,
@@ -187,7 +200,14 @@ impl Sim {
                 return;
             };
             let copy = Some(entry.copy);
-            self.dead_letter(qid, entry.msg, Reason::Maxlen, copy, Some(limit));
+            self.dead_letter(
+                qid,
+                entry.msg,
+                Reason::Maxlen,
+                copy,
+                Some(limit),
+                entry.failed,
+            );
         }
     }
 

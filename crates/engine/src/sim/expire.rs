@@ -48,6 +48,10 @@ impl Sim {
     /// In cost modes a dead-lettering queue may have to wait for its turn
     /// (`dead_letter_wait`): then its timer is left to the cost wake-up, not armed here.
     pub(crate) fn expire_head(&mut self, qid: QueueId) {
+        // A head change is also when a quorum queue that was refusing publishes may be
+        // back at 80 % of its limit (`rabbit_fifo:evaluate_limit/5` runs after every
+        // checkout and settle, and tells the publishers `go`).
+        self.note_quorum_limit(qid);
         if self.expire_run(qid, Head::Next) {
             return;
         }
@@ -102,7 +106,15 @@ impl Sim {
                 after,
             });
             let persistent = entry.msg.delivery_mode == 2;
-            self.dead_letter(qid, entry.msg, Reason::Expired, Some(entry.copy), None);
+            let failed = entry.failed;
+            self.dead_letter(
+                qid,
+                entry.msg,
+                Reason::Expired,
+                Some(entry.copy),
+                None,
+                failed,
+            );
             self.charge_dead_letter(qid, persistent);
         }
         false

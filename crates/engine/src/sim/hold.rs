@@ -55,11 +55,21 @@ use crate::timers::Timer;
 /// (D40).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Arrival {
-    /// A client's publish, or at-least-once dead-lettering (`rabbit_fifo_dlx_worker`):
-    /// a tracked enqueue, held by its delivery time.
+    /// A client's publish: a tracked enqueue, held by its delivery time; a quorum
+    /// queue's reject-publish refuses it (the client `rabbit_fifo_client` was told
+    /// `{queue_status, reject_publish}` and rejects locally); a refused message is lost
+    /// for the broker (the publisher gets a nack).
     Tracked,
+    /// At-least-once dead-lettering's worker (`rabbit_fifo_dlx_worker`): tracked as a
+    /// publish (held by its delivery time, refused as a publish is), but a refused
+    /// letter stays in its source queue (`sim/dead_letter_retry.rs`).
+    DeadLetterWorker,
     /// At-most-once dead-lettering, the delayed-message plugin's release: an untracked
-    /// enqueue (`maybe_enqueue/8`'s first clause), never held.
+    /// enqueue (`maybe_enqueue/8`'s first clause, "direct enqueue without tracking",
+    /// `S@v3.10.8`; the same in 4.x), never held; a quorum queue appends it whatever
+    /// its limit, so a full dead-letter queue with reject-publish keeps growing
+    /// (rabbitmq-server #8495). A classic queue refuses it as any other
+    /// (`rabbit_amqqueue_process` `maybe_deliver_or_enqueue/3`).
     Untracked,
 }
 

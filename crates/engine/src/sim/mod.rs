@@ -35,9 +35,11 @@
 //! 4.3's delayed retry, 4.4's `x-opt-delivery-time`).
 
 mod ack_timeout;
+mod client;
 mod consume;
 mod costed;
 mod dead_letter;
+mod dead_letter_retry;
 mod delayed;
 mod enqueue;
 mod expire;
@@ -132,6 +134,10 @@ pub struct Sim {
     /// The consumer acknowledgement timeout in force (`consumer_timeout`; D21), `None`
     /// when it is off.
     pub(crate) consumer_timeout_ms: Option<u64>,
+    /// 4.3.7's `consumer_timeout_response` (applies where the profile has the setting).
+    pub(crate) timeout_response: crate::version::TimeoutResponse,
+    /// `dead_letter_worker_publisher_confirm_timeout` (`sim/dead_letter_retry.rs`).
+    pub(crate) dead_letter_retry_ms: u64,
     /// When the node last went down, and its last downtime (from, to): what a late
     /// release names as its cause (`late_cause_at`).
     pub(crate) down_at_ms: u64,
@@ -181,6 +187,10 @@ impl Sim {
                 .profile(scenario.broker_version())
                 .map(|p| Box::new(crate::costs::CostState::new(p, scenario.seed))),
             consumer_timeout_ms: scenario.consumer_timeout.timeout_ms(),
+            timeout_response: scenario.consumer_timeout_response,
+            dead_letter_retry_ms: scenario
+                .dead_letter_retry_ms
+                .unwrap_or(dead_letter_retry::DEAD_LETTER_RETRY_MS),
             down_at_ms: 0,
             last_downtime: None,
         };
@@ -388,10 +398,12 @@ impl Sim {
             } => self.on_ack_timeout(consumer, copy, queue, delivery, delivered_at_ms),
             Timer::ConsumerAttach(c) => self.attach_consumer(c),
             Timer::ConsumerDetach(c) => self.detach_consumer(c, true),
+            Timer::Resubscribe(c) => self.resubscribe(c),
             Timer::DelayedDue if self.costs.is_some() => self.on_delayed_tick(),
             Timer::DelayedDue => self.on_delayed_timer(),
             Timer::NodeUp => self.node_up_again(),
             Timer::HoldRelease(q) => self.on_hold_timer(q),
+            Timer::DeadLetterRetry(q) => self.on_dead_letter_timer(q),
             Timer::Order(t) => self.fire_order(t),
         }
     }

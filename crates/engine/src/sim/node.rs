@@ -85,6 +85,7 @@ impl Sim {
             self.expire_head(*qid);
             self.arm_queue_expiry(*qid);
             self.arm_hold_timer(*qid); // held messages: what fell due meanwhile (D43)
+            self.restart_dead_letter_worker(*qid);
         }
         self.on_delayed_timer();
         for cid in down.reconnect {

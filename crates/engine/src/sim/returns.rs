@@ -73,7 +73,14 @@ impl Sim {
             self.queue_mut(qid).expect("queue").requeue_in_place(entry);
             return;
         }
-        let failed = matches!(kind, ReturnKind::Reject | ReturnKind::ChannelLoss);
+        // The quorum header `delivery_count`: a channel or connection loss is a failed
+        // delivery in every 4.x; basic.reject requeue=true only on 4.3 (#15387; 4.0-4.2
+        // map it to a plain return, `rabbit_channel:internal_reject/4`).
+        let failed = match kind {
+            ReturnKind::ChannelLoss => true,
+            ReturnKind::Reject => profile.return_counting == ReturnCounting::FailedOnly,
+            ReturnKind::Nack | ReturnKind::Timeout => false,
+        };
         entry.returns += 1;
         if failed {
             entry.failed += 1;
@@ -91,7 +98,15 @@ impl Sim {
                 failed_only: profile.return_counting == ReturnCounting::FailedOnly,
             };
             let copy = Some(entry.copy);
-            return self.dead_letter(qid, entry.msg, Reason::DeliveryLimit, copy, Some(hit));
+            let failed = entry.failed;
+            return self.dead_letter(
+                qid,
+                entry.msg,
+                Reason::DeliveryLimit,
+                copy,
+                Some(hit),
+                failed,
+            );
         }
         let count = limit.map(|limit| ReturnCount {
             counted: failed || profile.return_counting != ReturnCounting::FailedOnly,

@@ -52,7 +52,7 @@ pub(crate) struct Routed {
 }
 
 /// A queue the message reached, and how.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Target {
     pub queue: QueueId,
     pub way: Way,

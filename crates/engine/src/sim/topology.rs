@@ -3,9 +3,28 @@
 //! Declarations are validated as RabbitMQ 3.10 validates them (`amqp::queue_args`,
 //! `amqp::exchange_args`): a refused declaration is an `Error` event with the broker's
 //! code and text, and changes nothing. Re-declaring with other properties is a 406
-//! "inequivalent arg"; re-declaring the same is a no-op (and counts as use for
-//! `x-expires`). Deleting what does not exist is not an error (as in 3.10).
+//! "inequivalent arg"; re-declaring the same is a no-op (and counts as use for a classic
+//! queue's `x-expires`). Deleting what does not exist is not an error (as in 3.10).
 //! Deleting a queue or purging it never dead-letters: messages are dropped.
+//!
+//! What renews an `x-expires` lease (the same in 3.10 to 4.3, read in `S@v3.10.8` and
+//! `S@v4.3.5`); messages in the queue never do:
+//! - classic (`rabbit_amqqueue_process`): the timer restarts (`ensure_expiry_timer/1`) on
+//!   `basic.get` (`handle_call({basic_get, ...})`), a redeclare or passive declare
+//!   (`handle_call(stat, ...)`) and a consumer leaving; it never fires while a consumer
+//!   is attached (`is_unused/1`);
+//! - quorum (`rabbit_fifo`): `last_active` is the declare time, then `basic.get` ("dequeue
+//!   always updates last_active") and a consumer leaving (cancel, down) set it; a
+//!   redeclare does not (no command reaches the state machine), nor a publish; expiry is
+//!   `Ts > last_active + expires` with no active consumer, on the queue's 5 s tick from
+//!   its start, a tick on the boundary already seeing it passed (D17 and D18, the
+//!   `expires` policy and its changes, are not simulated: no policies).
+//!
+//! ```text
+//! x-expires 10 s, m1 published at 0, m2 at 6 s, redeclared at 8 s, no consumer:
+//!   classic: deleted at 18 s (8 s + 10 s)
+//!   quorum:  deleted at 10 s (its tick at 10 s), m2 with it (symfony #57867)
+//! ```
 
 use super::Sim;
 use crate::amqp::exchange_args::ExchangeKind;
@@ -197,8 +216,8 @@ impl Sim {
             } else {
                 None
             },
-            dead_letter_at_least_once: cfg.dead_letter_strategy
-                == queue_args::DeadLetterStrategy::AtLeastOnce,
+            dead_letter_at_least_once: quorum
+                && cfg.dead_letter_strategy == queue_args::DeadLetterStrategy::AtLeastOnce,
         };
         let id = QueueId(self.queues.len() as u32);
         let mut q = Queue::new(id, sym, rules, self.now_ms());
@@ -343,6 +362,7 @@ impl Sim {
         }
         self.drop_unacked(qid, DropReason::QueueDeleted);
         self.drop_ready(qid, DropReason::QueueDeleted);
+        self.drop_dead_letters(qid, DropReason::QueueDeleted);
         for x in self.exchanges.values_mut() {
             x.bindings
                 .retain(|b| b.destination != Destination::Queue(qname));
@@ -381,7 +401,12 @@ impl Sim {
             )));
         };
         let qname = self.queue(qid).expect("queue").name;
-        let count = self.drop_ready(qid, DropReason::Purged);
+        let mut count = self.drop_ready(qid, DropReason::Purged);
+        if self.profile.purge_removes_dead_letters {
+            // D20, 4.3: at-least-once dead letters go too (and are counted).
+            count += self.drop_dead_letters(qid, DropReason::Purged);
+            self.note_quorum_limit(qid);
+        }
         self.emit(EventKind::Purged {
             queue: qname,
             count,
@@ -398,9 +423,13 @@ impl Sim {
             return;
         }
         let due = q.last_used_ms.saturating_add(expires);
-        // Quorum: `Ts > last_active + expires`, checked on the 5 s tick.
+        // Quorum: `Ts > last_active + expires`, checked on the queue's 5 s tick, which
+        // runs from the queue's start; a tick lands a little after its 5 s (the command's
+        // own time), so one falling exactly on `due` already sees it passed (live 3.10.8:
+        // x-expires 15 s on a queue created at 0 deletes it at 15 s, not 20 s).
         let at = if q.is_quorum() {
-            (due / QUORUM_TICK_MS + 1) * QUORUM_TICK_MS
+            let since = due.saturating_sub(q.created_ms);
+            q.created_ms + since.div_ceil(QUORUM_TICK_MS).max(1) * QUORUM_TICK_MS
         } else {
             due
         };

@@ -119,6 +119,7 @@ pub(crate) fn base_scenario(name: &str) -> Scenario {
         outcome: OutcomePlan::Fixed(Outcome::Ack),
         from_ms: 0,
         to_ms: None,
+        client: Default::default(),
     });
     s
 }

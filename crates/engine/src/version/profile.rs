@@ -104,6 +104,48 @@ pub enum ConsumerTimeout {
     QuorumPerMessage,
 }
 
+/// What a 4.3 quorum queue's consumer timeout does to the consumer's channel: the
+/// setting `consumer_timeout_response` of RabbitMQ 4.3.7 (release notes only, not read in
+/// code: rabbitmq-versions.md §5.3; `scenario::TimeoutResponse` names it in a scenario).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TimeoutResponse {
+    /// `notify_consumer`, the default: `basic.cancel` to the consumer, as 4.3.0-4.3.6 do
+    /// (`S@v4.3.5 rabbit_channel.erl handle_queue_actions/2`).
+    #[default]
+    NotifyConsumer,
+    /// `close_channel`: the pre-4.3 answer, the channel closed with 406 `delivery
+    /// acknowledgement on channel 1 timed out`, everything else it held going back as at
+    /// any channel close. When it fires stays 4.3's (quorum queues only, exactly at
+    /// delivery + timeout) [inferred: the notes say only "the pre-4.3 behaviour"; 4.3.5's
+    /// fallback for a client without `consumer_cancel_notify` closes the channel this way
+    /// through `handle_consumer_timed_out/5`].
+    CloseChannel,
+}
+
+impl TimeoutResponse {
+    /// As written in a scenario's `consumer_timeout_response` (and rabbitmq.conf).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeoutResponse::NotifyConsumer => "notify_consumer",
+            TimeoutResponse::CloseChannel => "close_channel",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<TimeoutResponse> {
+        [
+            TimeoutResponse::NotifyConsumer,
+            TimeoutResponse::CloseChannel,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == s)
+    }
+}
+
+/// What 4.3's quorum queues use when `consumer_timeout` is not an integer (turned off):
+/// 24 hours (`S@v4.3.5 rabbit_queue_type.erl get_consumer_timeout/2`: "Non-integer values
+/// (e.g. undefined) are not valid. Default to 24 hours").
+pub const QUORUM_TIMEOUT_WHEN_OFF_MS: u64 = 86_400_000;
+
 /// `channel_tick_interval` (`deps/rabbit/Makefile`, 3.10-4.2): how often a channel
 /// checks its oldest unacked delivery against the consumer timeout.
 pub const CHANNEL_TICK_INTERVAL_MS: u64 = 60_000;
@@ -149,6 +191,14 @@ pub struct Profile {
     pub quorum_default_delivery_limit: Option<i64>,
     /// D9, D11 (see [`ReturnCounting`]).
     pub return_counting: ReturnCounting,
+    /// D30, 4.0+: a dead letter out of a quorum queue carries its failed-delivery count
+    /// (`delivery_count` header, +1 for a `basic.reject requeue=false`) and a quorum
+    /// target starts it with it: delivered `redelivered`, with `x-delivery-count` (and
+    /// 4.3's `x-acquired-count`), counted toward the target's delivery limit
+    /// (`S@v4.0.9 rabbit_fifo.erl annotate_msg/2`, `maybe_set_msg_delivery_count/2`;
+    /// live 4.3.6: a rejected quorum message delivered from a quorum dead-letter queue
+    /// with x-delivery-count 1 and x-acquired-count 1).
+    pub dead_letter_keeps_delivery_count: bool,
     /// D10 (see [`NegativeLimit`]).
     pub negative_delivery_limit: NegativeLimit,
     /// D12 (see [`QuorumRequeue`]).
@@ -160,6 +210,22 @@ pub struct Profile {
     pub delayed_retry: bool,
     /// D21 (see [`ConsumerTimeout`]; `sim/ack_timeout.rs`).
     pub consumer_timeout: ConsumerTimeout,
+    /// D21: a queue's `x-consumer-timeout` argument replaces the node's `consumer_timeout`
+    /// for deliveries from it (3.12+; `S@v3.13.7 rabbit_channel.erl
+    /// get_queue_consumer_timeout/2`, `args_policy_lookup(<<"consumer-timeout">>)`: a
+    /// value that is not an integer means no timeout at all for that queue [code]).
+    pub queue_consumer_timeout: bool,
+    /// D21, 4.3: the consumer's own `x-consumer-timeout` argument (`basic.consume`)
+    /// overrides the queue's and the node's (`S@v4.3.5 rabbit_queue_type.erl consume/3`,
+    /// `get_consumer_timeout/2`: "a user provided value always overrides"); a node
+    /// timeout turned off is [`QUORUM_TIMEOUT_WHEN_OFF_MS`] there.
+    pub consumer_arg_timeout: bool,
+    /// 4.3.7's `consumer_timeout_response` applies ([`TimeoutResponse`]; release notes
+    /// only). Earlier versions have no such setting: naming it changes nothing there.
+    pub timeout_response_setting: bool,
+    /// D20: `queue.purge` also removes a quorum queue's at-least-once dead letters waiting
+    /// for their targets (4.3, RN 4.3.0 #13885); before, they stay.
+    pub purge_removes_dead_letters: bool,
     /// D23: `x-queue-version` 1 refused with 406 (4.3, commit `a67de22527`).
     pub queue_version_1_refused: bool,
     /// D25: `basic.qos global=true` is honoured as a limit for the whole channel, and a
@@ -207,6 +273,11 @@ pub struct Profile {
 
 /// The consumer timeout RabbitMQ uses by default (`deps/rabbit/Makefile`).
 pub const DEFAULT_CONSUMER_TIMEOUT_MS: u64 = 1_800_000;
+/// `dead_letter_worker_publisher_confirm_timeout` (`deps/rabbit/Makefile`, the same in
+/// 3.10 to 4.3): how often at-least-once dead-lettering retries (`sim/dead_letter_retry.rs`).
+pub const DEAD_LETTER_RETRY_MS: u64 = 180_000;
+/// `dead_letter_worker_consumer_prefetch` (`deps/rabbit/Makefile`, 3.10 to 4.3).
+pub const DEAD_LETTER_WORKER_PREFETCH: usize = 32;
 /// `?DEFAULT_DELIVERY_LIMIT` of 4.0+ quorum queues.
 pub const DEFAULT_QUORUM_DELIVERY_LIMIT: i64 = 20;
 /// `?MAX_HASH_WILDCARDS` of 4.3.5's topic exchange.
@@ -245,6 +316,7 @@ impl Profile {
             } else {
                 ReturnCounting::EveryReturn
             },
+            dead_letter_keeps_delivery_count: v4,
             negative_delivery_limit: if v4 {
                 NegativeLimit::Unlimited
             } else {
@@ -266,6 +338,10 @@ impl Profile {
             } else {
                 ConsumerTimeout::ChannelTick
             },
+            queue_consumer_timeout: v313,
+            consumer_arg_timeout: v43,
+            timeout_response_setting: v43,
+            purge_removes_dead_letters: v43,
             queue_version_1_refused: v43,
             global_qos_honoured: !v43,
             topic_hash_cap: v43.then_some(MAX_TOPIC_HASH_WILDCARDS),
@@ -294,6 +370,37 @@ impl Default for Profile {
 }
 
 impl Profile {
+    /// The consumer timeout in force for a delivery (D21), `None` for none: the
+    /// consumer's `x-consumer-timeout` (4.3), else the queue's (3.13+), else the node's
+    /// `consumer_timeout` (`node_ms`, `None` when turned off; 4.3 then uses 24 hours).
+    /// Whether this version and queue type time out at all is [`Profile::ack_deadline_ms`]'s.
+    pub fn consumer_timeout_ms(
+        &self,
+        node_ms: Option<u64>,
+        queue_arg: Option<&crate::value::FieldValue>,
+        consumer_arg_ms: Option<u64>,
+    ) -> Option<u64> {
+        use crate::value::FieldValue;
+        if self.consumer_arg_timeout {
+            if let Some(ms) = consumer_arg_ms {
+                return Some(ms);
+            }
+        }
+        if self.queue_consumer_timeout {
+            match queue_arg {
+                Some(FieldValue::Int(n)) if *n >= 0 => return Some(*n as u64),
+                // Not an integer (`is_integer(Timeout)` fails): never times out. 4.3
+                // refuses such a declaration (`check_non_neg_int_arg/2`) [code].
+                Some(_) => return None,
+                None => {}
+            }
+        }
+        match node_ms {
+            None if self.consumer_arg_timeout => Some(QUORUM_TIMEOUT_WHEN_OFF_MS),
+            other => other,
+        }
+    }
+
     /// When a manual-ack delivery still unacked is timed out (D21), or `None`: never on
     /// this version and queue type, or no timeout (`timeout_ms` `None`).
     /// `tick_origin_ms` is when the channel's tick started (see `sim/ack_timeout.rs`).

@@ -8,7 +8,7 @@
 //! count     of: one of the six above, their fields, at | by | within; equals | at_least | at_most
 //! order     bodies: [...], queue, consumer
 //! lateness  body | of: max | p50 | p99 (with body_matches), queue, consumer; bound (durations)
-//! depth     queue | exchange, of: ready | unacked | overdue | delayed, at; bound (counts)
+//! depth     queue | exchange, of: ready | unacked | overdue | delayed | dead_letters, at; bound (counts)
 //! orders    of: a figure of the lab's tally, at; bound
 //! ```
 //!
@@ -528,7 +528,9 @@ fn depth(o: &Obj, names: &Names) -> R<CheckKind> {
     let Some(measure) = DepthMeasure::ALL.into_iter().find(|m| m.as_str() == of) else {
         return fail(
             o.p("of"),
-            format!("unknown measure {of:?}; expected ready, unacked, overdue or delayed"),
+            format!(
+                "unknown measure {of:?}; expected ready, unacked, overdue, delayed or dead_letters"
+            ),
         );
     };
     let target = match (o.str_opt("queue")?, o.str_opt("exchange")?) {

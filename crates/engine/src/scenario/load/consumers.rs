@@ -1,10 +1,13 @@
 //! `consumers`: each consumer object (queue, ack mode, prefetch, handle time, when it is
-//! subscribed) and its outcome plan: one outcome, a sequence, or weights.
+//! subscribed) and its outcome plan: one outcome, a sequence, or weights. What its
+//! client program does beyond that (`reconnect`, `eta_header`, `republish`,
+//! `arguments`) is read in `client.rs`.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::client::client_behaviour;
 use super::errors::{expected, fail, index, join, short_quote, R};
 use super::json::{as_obj, Obj};
 use super::limits::MAX_CONSUMERS;
@@ -55,6 +58,10 @@ const CONSUMER_KEYS: &[&str] = &[
     "outcome",
     "from",
     "to",
+    "reconnect",
+    "eta_header",
+    "republish",
+    "arguments",
 ];
 
 /// One consumer object; `consumers` checks the list (its length, duplicate names).
@@ -90,6 +97,11 @@ pub(super) fn consumer(o: &Obj) -> R<ConsumerSpec> {
             "global_qos needs \"ack\": \"manual\" and a prefetch above 0 (it makes the prefetch a limit for the whole channel)",
         );
     }
+    let outcome = match o.get("outcome") {
+        None => OutcomePlan::Fixed(Outcome::Ack),
+        Some(v) => outcome_plan(v, &o.p("outcome"))?,
+    };
+    let client = client_behaviour(o, &outcome, ack)?;
     Ok(ConsumerSpec {
         name,
         queue: o.name_req("queue")?,
@@ -97,26 +109,23 @@ pub(super) fn consumer(o: &Obj) -> R<ConsumerSpec> {
         prefetch,
         global_qos,
         handle_ms: o.dur_opt("handle")?.unwrap_or(0),
-        outcome: match o.get("outcome") {
-            None => OutcomePlan::Fixed(Outcome::Ack),
-            Some(v) => outcome_plan(v, &o.p("outcome"))?,
-        },
+        outcome,
         from_ms,
         to_ms,
+        client,
     })
 }
 
-const OUTCOME_FORMS: &str = "\"ack\", \"reject\", \"requeue\" or \"reject_requeue\", a list of \
-                             those, or an object of weights such as {\"ack\": 0.9, \"requeue\": 0.1}";
+const OUTCOME_NAMES: &str =
+    "\"ack\", \"reject\", \"requeue\", \"reject_requeue\", \"nack_multiple\" or \"republish\"";
+
+const OUTCOME_FORMS: &str =
+    "\"ack\", \"reject\", \"requeue\", \"reject_requeue\", \"nack_multiple\" \
+                             or \"republish\", a list of those, or an object of weights such as \
+                             {\"ack\": 0.9, \"requeue\": 0.1}";
 
 fn outcome_of(s: &str) -> Option<Outcome> {
-    match s {
-        "ack" => Some(Outcome::Ack),
-        "reject" => Some(Outcome::Reject),
-        "requeue" => Some(Outcome::Requeue),
-        "reject_requeue" => Some(Outcome::RejectRequeue),
-        _ => None,
-    }
+    Outcome::from_name(s)
 }
 
 fn outcome_plan(v: &Value, path: &str) -> R<OutcomePlan> {
@@ -133,15 +142,7 @@ fn outcome_plan(v: &Value, path: &str) -> R<OutcomePlan> {
             for (i, item) in items.iter().enumerate() {
                 match item.as_str().and_then(outcome_of) {
                     Some(o) => seq.push(o),
-                    None => {
-                        return fail(
-                            index(path, i),
-                            expected(
-                                "\"ack\", \"reject\", \"requeue\" or \"reject_requeue\"",
-                                item,
-                            ),
-                        )
-                    }
+                    None => return fail(index(path, i), expected(OUTCOME_NAMES, item)),
                 }
             }
             Ok(OutcomePlan::Sequence(seq))
@@ -154,10 +155,7 @@ fn outcome_plan(v: &Value, path: &str) -> R<OutcomePlan> {
             for (k, w) in m {
                 let p = join(path, k);
                 let Some(o) = outcome_of(k) else {
-                    return fail(
-                        p,
-                        "unknown outcome; expected ack, reject, requeue or reject_requeue",
-                    );
+                    return fail(p, format!("unknown outcome; expected {OUTCOME_NAMES}"));
                 };
                 match w.as_f64() {
                     Some(x) if x.is_finite() && x > 0.0 => weights.push((o, x)),
@@ -303,13 +301,13 @@ mod tests {
         bad(
             json!("nack"),
             "consumers[0].outcome",
-            "expected \"ack\", \"reject\", \"requeue\" or \"reject_requeue\", a list",
+            "expected \"ack\", \"reject\", \"requeue\", \"reject_requeue\", \"nack_multiple\" or \"republish\", a list",
         );
         bad(json!([]), "consumers[0].outcome", "at least one entry");
         bad(
             json!(["ack", "drop"]),
             "consumers[0].outcome[1]",
-            "expected \"ack\", \"reject\", \"requeue\" or \"reject_requeue\"",
+            "expected \"ack\", \"reject\", \"requeue\", \"reject_requeue\", \"nack_multiple\" or \"republish\"",
         );
         assert_eq!(
             plan(json!("reject_requeue")),

@@ -21,11 +21,13 @@
 
 mod actions;
 mod checks;
+mod client;
 mod consumers;
 mod errors;
 mod json;
 mod limits;
 mod orders;
+mod report;
 mod topology;
 
 use serde_json::Value;
@@ -133,6 +135,9 @@ pub fn load_value(v: &Value) -> Result<Scenario, LoadError> {
         versions: versions_field(&root)?,
         costs: costs_mode(root.get("costs"))?,
         consumer_timeout: consumer_timeout(&root)?,
+        consumer_timeout_response: timeout_response(&root)?,
+        dead_letter_retry_ms: dead_letter_retry(&root)?,
+        report: report::report(&root)?,
         checks: Vec::new(),
     };
     // Last: a check names the queues, consumers and times of the rest of the file.
@@ -161,6 +166,33 @@ fn consumer_timeout(root: &Obj) -> R<ConsumerTimeoutSetting> {
                 other,
             ),
         ),
+    }
+}
+
+/// `consumer_timeout_response` (RabbitMQ 4.3.7): `notify_consumer` or `close_channel`.
+fn timeout_response(root: &Obj) -> R<crate::version::TimeoutResponse> {
+    use crate::version::TimeoutResponse;
+    match root.get("consumer_timeout_response") {
+        None => Ok(TimeoutResponse::NotifyConsumer),
+        Some(Value::String(s)) if TimeoutResponse::parse(s).is_some() => {
+            Ok(TimeoutResponse::parse(s).expect("checked"))
+        }
+        Some(other) => fail(
+            root.p("consumer_timeout_response"),
+            expected("\"notify_consumer\" (basic.cancel, the default) or \"close_channel\" (406, RabbitMQ 4.3.7+)", other),
+        ),
+    }
+}
+
+/// `dead_letter_worker_publisher_confirm_timeout`: a duration of at least 1 ms.
+fn dead_letter_retry(root: &Obj) -> R<Option<u64>> {
+    const KEY: &str = "dead_letter_worker_publisher_confirm_timeout";
+    match root.dur_opt(KEY)? {
+        Some(0) => fail(
+            root.p(KEY),
+            "0 would retry without end at one instant; give at least 1ms (RabbitMQ's default is 180000)",
+        ),
+        other => Ok(other),
     }
 }
 
@@ -268,6 +300,9 @@ const TOP_KEYS: &[&str] = &[
     "versions",
     "costs",
     "consumer_timeout",
+    "consumer_timeout_response",
+    "dead_letter_worker_publisher_confirm_timeout",
+    "report",
     "checks",
 ];
 
