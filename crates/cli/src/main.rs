@@ -5,7 +5,7 @@
 //! delaylab bench --messages N --topology dlx-per-message|dlx-per-queue|plugin|qq-delivery-time [--format json]
 //! delaylab replay SCENARIO.json --amqp URL [--time-scale F] [--broker V] | --check
 //! delaylab calibrate --amqp URL [--out FILE] [--broker V] [--queue-type classic|quorum]
-//! delaylab diff A.json B.json [--tolerance-ms N]
+//! delaylab diff A.json B.json [--tolerance-ms N] [--unordered QUEUE]...
 //! delaylab export definitions SCENARIO.json [--output FILE]
 //! delaylab export code --lang java|spring|python|node|go|rust SCENARIO.json --out DIR [--comments en|zh]
 //! delaylab link SCENARIO.json [--base URL]
@@ -130,6 +130,10 @@ enum Cmd {
         /// How far apart two times may be and still agree.
         #[arg(long, default_value_t = 50)]
         tolerance_ms: u64,
+        /// A queue whose order of deliveries is not compared (repeatable): where the broker
+        /// sets no order, e.g. at-least-once dead letters a quorum queue retries.
+        #[arg(long = "unordered", value_name = "QUEUE")]
+        unordered: Vec<String>,
     },
     /// Every delay strategy (polling, stores, timing wheel, DLX variants, plugin) on one workload.
     Compare {
@@ -292,7 +296,12 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Cmd::Diff { a, b, tolerance_ms } => diff::main(&a, &b, tolerance_ms),
+        Cmd::Diff {
+            a,
+            b,
+            tolerance_ms,
+            unordered,
+        } => diff::main(&a, &b, tolerance_ms, &unordered),
         Cmd::Compare {
             workload,
             strategies,
