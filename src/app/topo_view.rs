@@ -378,10 +378,19 @@ pub fn Topology() -> impl IntoView {
                         if q.overdue > 0 {
                             t.push_str(&format!(" · ⚠ {} {}", c.tr("overdue"), q.overdue));
                         }
-                        // Set aside for a delayed retry (4.3): in this queue, not ready,
-                        // not unacked; without it the box said the message was nowhere.
+                        // Held aside (4.3 delayed retry, 4.4 x-opt-delivery-time): in
+                        // this queue, not ready, not unacked; the next release's countdown.
                         if q.held_total > 0 {
                             t.push_str(&format!(" · ◷ {} {}", c.tr("held"), q.held_total));
+                            if let Some(h) = q.held.first() {
+                                let left = super::runner::span(h.remaining_ms);
+                                let next = delaylab_playground::i18n_qq44::say(
+                                    c.lang.get(),
+                                    "held_next",
+                                    &[("left", &left)],
+                                );
+                                t.push_str(&format!(", {next}"));
+                            }
                         }
                         t
                     })

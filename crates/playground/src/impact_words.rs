@@ -156,6 +156,14 @@ pub fn words(lang: Lang, i: &Impact, to: BrokerVersion) -> String {
             format!("a null x-delay {}.", if *closes { "closes the connection with 541" } else { "means no delay" }),
             format!("值为 null 的 x-delay {}。", if *closes { "会以 541 关闭连接" } else { "表示不延迟" }),
         ),
+        Change::DeliveryTimeHeld { held: true, carried } => pick(
+            format!("a message published with x-opt-delivery-time (Unix time in ms; 0:00 is the epoch here) is held in the queue until that time: not ready, not delivered, its TTL not checked, then delivered ahead of the ready messages. {}", if *carried { "This scenario's publishes carry it: they are held." } else { "None of this scenario's publishes carries it yet (the Publish form's deliver at writes it)." }),
+            format!("带 x-opt-delivery-time(Unix 毫秒时间;这里 0:00 即纪元)发布的消息会被保留在队列中直到那时:不就绪、不投递、不检查 TTL,之后排在就绪消息之前投递。{}", if *carried { "这个场景发布的消息带有它:会被保留。" } else { "这个场景发布的消息还没有带它(发布表单的“投递时间”会写入它)。" }),
+        ),
+        Change::DeliveryTimeHeld { held: false, carried } => pick(
+            format!("x-opt-delivery-time is an ordinary header on RabbitMQ {to}: a message published with it is ready at once (only quorum queues of RabbitMQ 4.4 and later hold it). {}", if *carried { "This scenario's publishes carry it: they are delivered at once." } else { "" }).trim_end().to_string(),
+            format!("在 RabbitMQ {to} 上 x-opt-delivery-time 只是普通 header:带它发布的消息立即就绪(只有 RabbitMQ 4.4 及以后的仲裁队列才会保留)。{}", if *carried { "这个场景发布的消息带有它:会被立即投递。" } else { "" }),
+        ),
     };
     format!("{objects}: {says}")
 }
@@ -216,7 +224,14 @@ mod tests {
               "actions":[{"at":"0s","publish":{"exchange":"","routing_key":"dl","body":"a","properties":{"expiration":"+5","headers":{"x-death":[],"CC":["b"]}}}}]}"#,
         )
         .unwrap();
-        for (a, b) in [(V3_10, V4_3), (V4_3, V3_10), (V3_10, V4_0), (V4_2, V4_3)] {
+        for (a, b) in [
+            (V3_10, V4_3),
+            (V4_3, V3_10),
+            (V3_10, V4_0),
+            (V4_2, V4_3),
+            (V4_3, V4_4),
+            (V4_4, V4_3),
+        ] {
             for i in impact(&s, a, b) {
                 for l in [Lang::En, Lang::Zh] {
                     let w = words(l, &i, b);
