@@ -86,8 +86,7 @@ pub struct Cmp {
     pub views: RwSignal<Vec<LaneView>>,
     /// The lanes' keys ([`LaneKey::key`], what a share link keeps); empty = compare mode off.
     pub ids: RwSignal<Vec<String>>,
-    /// What the panel shows: set by the user's choice, and by the lanes a start names
-    /// (a link or the plugin notice opens the off-the-plugin comparison in its mode).
+    /// What the panel shows: the user's choice, or what the lanes a start names are.
     pub mode: RwSignal<Mode>,
     refreshed: StoredValue<f64>,
 }
@@ -132,13 +131,8 @@ impl Cmp {
             }
         }
         let keys: Vec<String> = lanes.iter().map(|l| l.key.key()).collect();
-        self.mode.set(if lanes[0].key.version().is_some() {
-            Mode::Versions
-        } else if delaylab_playground::off_plugin::is_off_plugin(&keys) {
-            Mode::OffPlugin
-        } else {
-            Mode::Topologies
-        });
+        self.mode
+            .set(super::off_plugin::mode_of(&lanes[0].key, &keys));
         self.ids.set(keys);
         self.views.set(lanes.iter_mut().map(Lane::view).collect());
         self.lanes.set_value(lanes);
@@ -290,13 +284,9 @@ pub fn Compare() -> impl IntoView {
     };
     let presets = c.presets.get_value();
     let versions_mode = move || mode.get() == Mode::Versions;
-    let (title, hint) = (
-        move || super::off_plugin::title_key(mode.get()),
-        move || super::off_plugin::hint_key(mode.get()),
-    );
     view! {
         <section class="panel compare" aria-labelledby="cmp-h" data-testid="compare">
-            <h2 id="cmp-h">{move || c.tr(title())}</h2>
+            <h2 id="cmp-h">{move || c.tr(super::off_plugin::title_key(mode.get()))}</h2>
             <fieldset class="cmp-mode" data-testid="cmp-mode">
                 <legend class="sr-only">{move || c.tr("compare_mode")}</legend>
                 {[(Mode::Topologies, "topologies", "compare_mode_topologies"), (Mode::Versions, "versions", "compare_mode_versions"), (Mode::OffPlugin, "off-plugin", "compare_mode_off_plugin")]
@@ -320,7 +310,7 @@ pub fn Compare() -> impl IntoView {
                     })
                     .collect_view()}
             </fieldset>
-            <p class="hint">{move || c.tr(hint())}</p>
+            <p class="hint">{move || c.tr(super::off_plugin::hint_key(mode.get()))}</p>
             <Show when=move || mode.get() == Mode::Topologies>
             <details class="cmp-pick-wrap">
             <summary>{move || c.tr("compare_pick")} ": " {move || chosen.with(|v| v.len())}</summary>
@@ -409,9 +399,7 @@ pub fn Compare() -> impl IntoView {
             <p class="form-error" role="alert">{move || error.get().map(|e| format!("⚠ {e}"))}</p>
             <Lanes />
             <FinalTable rows />
-            <Show when=move || mode.get() == Mode::OffPlugin>
-                <super::off_plugin::CostAtScale />
-            </Show>
+            <Show when=move || mode.get() == Mode::OffPlugin><super::off_plugin::CostAtScale /></Show>
         </section>
     }
 }

@@ -15,7 +15,7 @@ use std::cell::RefCell;
 
 use delaylab_engine::strategies::report::{grouped, human_ms};
 use delaylab_engine::strategies::Comparison;
-use delaylab_playground::compare::LaneView;
+use delaylab_playground::compare::{LaneKey, LaneView};
 use delaylab_playground::off_plugin::{self, CostRow};
 use delaylab_playground::quick_publish::works_label;
 use leptos::prelude::*;
@@ -32,6 +32,18 @@ const STEP_BUDGET: u64 = 4096;
 thread_local! {
     /// The scale figures, once computed: the workload is fixed, so once per page.
     static DONE: RefCell<Option<Vec<CostRow>>> = const { RefCell::new(None) };
+}
+
+/// What lanes starting with `first`, keyed `keys`, compare: versions of one scenario,
+/// the way off the plugin (a link or the plugin notice opens it in its mode), or presets.
+pub fn mode_of(first: &LaneKey, keys: &[String]) -> Mode {
+    if first.version().is_some() {
+        Mode::Versions
+    } else if off_plugin::is_off_plugin(keys) {
+        Mode::OffPlugin
+    } else {
+        Mode::Topologies
+    }
 }
 
 /// The compare panel's heading for `mode`.

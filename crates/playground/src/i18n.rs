@@ -34,9 +34,9 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         // The playground's two side columns (<aside>): landmarks need names that tell them apart.
         "area_left" => ("Scenarios", "场景"),
         "area_right" => ("Publish, consume, inspect", "发布、消费与查看消息"),
-        "tagline" => ("Watch delayed messages move through a simulated RabbitMQ 3.10 to 4.3: TTL + DLX wait queues, retries, what each version changes.", "看延迟消息怎样流过模拟的 RabbitMQ(3.10 至 4.3):TTL + 死信等待队列、重试,以及各版本的差异。"),
+        "tagline" => ("Watch delayed messages move through a simulated RabbitMQ 3.10 to 4.4: TTL + DLX wait queues, retries, 4.4's delivery time, what each version changes.", "看延迟消息怎样流过模拟的 RabbitMQ(3.10 至 4.4):TTL + 死信等待队列、重试、4.4 的投递时间,以及各版本的差异。"),
         "virtual_time" => ("virtual time", "虚拟时间"),
-        "footer" => ("a deterministic simulation of RabbitMQ (3.10 to 4.3) running in your browser (WebAssembly)", "在浏览器中运行的 RabbitMQ(3.10 至 4.3)确定性模拟(WebAssembly)"),
+        "footer" => ("a deterministic simulation of RabbitMQ (3.10 to 4.4) running in your browser (WebAssembly)", "在浏览器中运行的 RabbitMQ(3.10 至 4.4)确定性模拟(WebAssembly)"),
         "controls" => ("Clock controls", "时钟控制"),
         "play" => ("Play", "播放"),
         "pause" => ("Pause", "暂停"),

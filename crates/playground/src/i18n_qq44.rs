@@ -9,6 +9,12 @@ use crate::i18n::Lang;
 
 /// Every word: (key, English, Chinese).
 const WORDS: &[(&str, &str, &str)] = &[
+    // The badge beside the version selector, on 4.4 (src/app/version.rs).
+    (
+        "ver_badge_branch",
+        "From RabbitMQ's source, not checked against a live broker",
+        "依据 RabbitMQ 的源码,未在真实 Broker 上验证",
+    ),
     // The Publish form.
     ("deliver_at", "deliver at", "投递时间"),
     ("dw_in", "in (a delay)", "延迟(多久后)"),
@@ -45,6 +51,7 @@ const WORDS: &[(&str, &str, &str)] = &[
     ("works_all", "works on every version", "所有版本都可用"),
     ("works_from", "works on {v}+", "{v} 及以后可用"),
     ("works_on", "works on {list}", "可用于 {list}"),
+    ("works_range", "works on {from}–{to}", "可用于 {from}–{to}"),
     ("works_none", "on time on no version", "在任何版本上都不准时"),
     ("kind_quorum", "quorum queue", "仲裁队列"),
     ("kind_classic", "classic queue", "经典队列"),

@@ -50,6 +50,8 @@ pub fn words(lang: Lang, i: &Impact, to: BrokerVersion) -> String {
     let objects = i.objects.join(", ");
     let zh = lang == Lang::Zh;
     let pick = |en: String, cn: String| if zh { cn } else { en };
+    // The first version whose quorum queues read x-opt-delivery-time (the profiles say).
+    let from_v = crate::deliver_at::first_version().map_or("4.4", |v| v.as_str());
     let limit = |l: Option<i64>| match (l, zh) {
         (None, false) => "none".to_string(),
         (None, true) => "无上限".to_string(),
@@ -161,8 +163,8 @@ pub fn words(lang: Lang, i: &Impact, to: BrokerVersion) -> String {
             format!("带 x-opt-delivery-time(Unix 毫秒时间;这里 0:00 即纪元)发布的消息会被保留在队列中直到那时:不就绪、不投递、不检查 TTL,之后排在就绪消息之前投递。{}", if *carried { "这个场景发布的消息带有它:会被保留。" } else { "这个场景发布的消息还没有带它(发布表单的“投递时间”会写入它)。" }),
         ),
         Change::DeliveryTimeHeld { held: false, carried } => pick(
-            format!("x-opt-delivery-time is an ordinary header on RabbitMQ {to}: a message published with it is ready at once (only quorum queues of RabbitMQ 4.4 and later hold it). {}", if *carried { "This scenario's publishes carry it: they are delivered at once." } else { "" }).trim_end().to_string(),
-            format!("在 RabbitMQ {to} 上 x-opt-delivery-time 只是普通 header:带它发布的消息立即就绪(只有 RabbitMQ 4.4 及以后的仲裁队列才会保留)。{}", if *carried { "这个场景发布的消息带有它:会被立即投递。" } else { "" }),
+            format!("x-opt-delivery-time is an ordinary header on RabbitMQ {to}: a message published with it is ready at once (only quorum queues of RabbitMQ {from_v} and later hold it). {}", if *carried { "This scenario's publishes carry it: they are delivered at once." } else { "" }).trim_end().to_string(),
+            format!("在 RabbitMQ {to} 上 x-opt-delivery-time 只是普通 header:带它发布的消息立即就绪(只有 RabbitMQ {from_v} 及以后的仲裁队列才会保留)。{}", if *carried { "这个场景发布的消息带有它:会被立即投递。" } else { "" }),
         ),
     };
     format!("{objects}: {says}")

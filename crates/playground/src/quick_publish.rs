@@ -160,19 +160,26 @@ pub fn works_on(s: &Scenario, action: &ActionKind, due_ms: u64) -> Vec<BrokerVer
 /// ([`works_on`]) in words; `kind` (a queue type) in parentheses after them.
 pub fn works_label(versions: &[BrokerVersion], kind: Option<&str>, lang: Lang) -> String {
     let all = BrokerVersion::ALL;
-    // The newest ones from some version on: "4.4+".
-    let a_tail = |first: BrokerVersion| {
-        versions.last() == all.last()
-            && all.iter().filter(|v| **v >= first).count() == versions.len()
-    };
-    let words = match versions.first() {
-        None => t(lang, "works_none").to_string(),
-        Some(_) if versions == all => t(lang, "works_all").to_string(),
-        Some(first) if a_tail(*first) => say(lang, "works_from", &[("v", first.as_str())]),
-        Some(_) => {
+    // Contiguous in the list of versions: a range ("3.10–4.2"), or from one on ("4.4+").
+    let at = |v: &BrokerVersion| all.iter().position(|a| a == v);
+    let contiguous = versions
+        .windows(2)
+        .all(|w| at(&w[1]) == at(&w[0]).map(|i| i + 1));
+    let words = match (versions.first(), versions.last()) {
+        (Some(_), _) if versions == all => t(lang, "works_all").to_string(),
+        (Some(first), Some(last)) if contiguous && last == &all[all.len() - 1] => {
+            say(lang, "works_from", &[("v", first.as_str())])
+        }
+        (Some(first), Some(last)) if contiguous && first != last => say(
+            lang,
+            "works_range",
+            &[("from", first.as_str()), ("to", last.as_str())],
+        ),
+        (Some(_), _) => {
             let list: Vec<&str> = versions.iter().map(|v| v.as_str()).collect();
             say(lang, "works_on", &[("list", &list.join(", "))])
         }
+        _ => t(lang, "works_none").to_string(),
     };
     match kind {
         Some(k) if lang == Lang::Zh => format!("{words}({k})"),
