@@ -188,9 +188,10 @@ pub fn CostAtScale() -> impl IntoView {
     };
     view! {
         <div class="cost-at-scale" data-testid="cost-at-scale">
-            <h3 class="sub-h">{heading}</h3>
+            <h3 class="sub-h" id="cost-h">{heading}</h3>
             {move || running.get().map(|n| view! { <p class="hint" data-testid="cost-running">{c.tr("cost_running")} " " <code>{n}</code></p> })}
-            <div class="table-wrap">
+            // It scrolls sideways on a phone: focusable, so a keyboard can scroll it.
+            <div class="table-wrap" tabindex="0" role="region" aria-labelledby="cost-h">
                 <table class="cmp-table">
                     <thead>
                         <tr>

@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 use super::runner::MoveKind;
 use super::topo::{self, EdgeKind, NodeKind, TNode};
 use super::Ctx;
+use delaylab_playground::i18n::Lang;
 use delaylab_playground::per_load::PerLoad;
 use delaylab_playground::{topo_fit, topo_route};
 
@@ -384,12 +385,14 @@ pub fn Topology() -> impl IntoView {
                             t.push_str(&format!(" · ◷ {} {}", c.tr("held"), q.held_total));
                             if let Some(h) = q.held.first() {
                                 let left = super::runner::span(h.remaining_ms);
+                                let lang = c.lang.get();
                                 let next = delaylab_playground::i18n_qq44::say(
-                                    c.lang.get(),
+                                    lang,
                                     "held_next",
                                     &[("left", &left)],
                                 );
-                                t.push_str(&format!(", {next}"));
+                                let comma = if lang == Lang::Zh { "," } else { ", " };
+                                t.push_str(&format!("{comma}{next}"));
                             }
                         }
                         t

@@ -105,14 +105,10 @@ pub fn VersionPicker() -> impl IntoView {
 
 /// The badge's words for `v`: "Checked against a live RabbitMQ 4.3.6" for a version the
 /// conformance suite runs on live (`BrokerVersion::live_checked`), else where its rules
-/// come from: a release's source and notes (3.13, 4.1, 4.2), or, for a version read in
-/// the source of the branch it was released from (4.4: `source_release` is not the
-/// release), that source alone, not checked against a live broker.
+/// come from.
 pub fn badge_text(c: Ctx, v: BrokerVersion) -> String {
     if v.live_checked() {
         c.tr("ver_badge_live").replace("{v}", v.patch_release())
-    } else if v.source_release() != v.patch_release() {
-        format!("{}: {}", v.label(), c.tr("ver_badge_branch"))
     } else {
         format!("{}: {}", v.label(), c.tr("ver_badge"))
     }

@@ -81,8 +81,8 @@ export const tests = [
       assert.match(await notice.locator('[data-row="D34"]').textContent(),
         /order\.close\.qq: a message published with x-opt-delivery-time .* is held in the queue until that time/);
       await page.click('[data-testid="lang-zh"]');
-      await page.waitForFunction(() => /未在真实 Broker 上验证/.test(document.querySelector('[data-testid="checked-badge"]')?.textContent ?? ''));
-      assert.match(await badge.textContent(), /依据 RabbitMQ 的源码,未在真实 Broker 上验证/);
+      await page.waitForFunction(() => /未对照真实的 Broker 验证/.test(document.querySelector('[data-testid="checked-badge"]')?.textContent ?? ''));
+      assert.match(await badge.textContent(), /依据 RabbitMQ 的源码,未对照真实的 Broker 验证/);
       assert.equal(await time.locator('[data-testid="qp-works"]').textContent(), '4.4 及以后可用(仲裁队列)');
       assert.equal(await wait.locator('[data-testid="qp-works"]').textContent(), '所有版本都可用');
       assert.match(await notice.locator('[data-row="D34"]').textContent(), /order\.close\.qq: 带 x-opt-delivery-time/);

@@ -43,7 +43,7 @@ pub struct QueueRules {
     /// Quorum only: returns beyond this many are dead-lettered as `delivery_limit`
     /// (3.10 does not validate it: 0 or -1 dead-letter at the first return).
     pub delivery_limit: Option<i64>,
-    /// Quorum, 4.3 only: delayed retry (`x-delayed-retry-*`, see `sim/returns.rs`).
+    /// Quorum, 4.3+: delayed retry (`x-delayed-retry-*`, see `sim/returns.rs`).
     pub delayed_retry: Option<crate::version::DelayedRetry>,
     /// Quorum: `x-dead-letter-strategy at-least-once` in force (it needs a DLX and
     /// reject-publish, else at-most-once). Its dead-lettered copies reach their target

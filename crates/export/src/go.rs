@@ -86,6 +86,8 @@ fn arg(a: &Arg) -> String {
         ),
         Arg::Ms(ms) if is_i32(*ms) => format!("msInt32({ms})"),
         Arg::Ms(ms) => format!("ms({ms})"),
+        Arg::DeliveryTime(t) => format!("deliveryTime({t})"),
+        Arg::DeliveryTimeS(s) => format!("deliveryTimeS({s})"),
         Arg::Plain(v) => value(v),
     }
 }

@@ -98,6 +98,8 @@ pub fn arg(a: &Arg) -> String {
         Arg::Name(s) => format!("n({})", q(s)),
         Arg::List(l) => format!("list({})", l.iter().map(arg).collect::<Vec<_>>().join(", ")),
         Arg::Ms(ms) => format!("ms({})", int(*ms)),
+        Arg::DeliveryTime(t) => format!("deliveryTime({t}L)"),
+        Arg::DeliveryTimeS(s) => format!("deliveryTimeS({s}L)"),
         Arg::Plain(v) => value(v),
     }
 }

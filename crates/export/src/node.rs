@@ -84,6 +84,8 @@ fn arg(a: &Arg) -> String {
         Arg::List(l) => format!("[{}]", l.iter().map(arg).collect::<Vec<_>>().join(", ")),
         Arg::Ms(ms) if is_i32(*ms) => format!("i32(ms({ms}))"),
         Arg::Ms(ms) => format!("i64(ms({ms}))"),
+        Arg::DeliveryTime(t) => format!("deliveryTime({t})"),
+        Arg::DeliveryTimeS(s) => format!("deliveryTimeS({s})"),
         Arg::Plain(v) => value(v),
     }
 }

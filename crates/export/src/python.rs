@@ -88,6 +88,8 @@ fn arg(a: &Arg) -> String {
         Arg::Name(s) => format!("n({})", q(s)),
         Arg::List(l) => format!("[{}]", l.iter().map(arg).collect::<Vec<_>>().join(", ")),
         Arg::Ms(ms) => format!("ms({ms})"),
+        Arg::DeliveryTime(t) => format!("at_ms({t})"),
+        Arg::DeliveryTimeS(s) => format!("at_s({s})"),
         Arg::Plain(v) => value(v),
     }
 }
@@ -415,7 +417,7 @@ fn program(plan: &Plan, t: &Texts) -> String {
         &header::paragraphs(plan, t, &run),
         "#",
     ));
-    out.push_str("\nimport datetime\nimport decimal\nimport heapq\nimport json\nimport os\nimport random\nimport sys\nimport time\n\nimport pika\n\n");
+    out.push_str("\nimport datetime\nimport decimal\nimport heapq\nimport json\nimport math\nimport os\nimport random\nimport sys\nimport time\n\nimport pika\n\n");
     out.push_str(&format!("NAME = {}\n", q(&s.name)));
     out.push_str(&format!(
         "END_MS = {}  # the scenario's end (until)\n",

@@ -238,7 +238,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "ver_badge_live" => ("Checked against a live RabbitMQ {v}", "已对照真实的 RabbitMQ {v} 验证"),
         "ver_label" => ("RabbitMQ version", "RabbitMQ 版本"),
         "ver_hint" => ("A change reloads the scenario from 0:00 on that version (kept in the link and the autosave).", "切换后场景会在该版本上从 0:00 重新加载(写入分享链接和自动保存)。"),
-        "ver_badge" => ("From RabbitMQ's source and release notes", "依据 RabbitMQ 的源码与发布说明"),
+        "ver_badge" => ("From RabbitMQ's source, not checked against a live broker", "依据 RabbitMQ 的源码,未对照真实的 Broker 验证"),
         "ver_title" => ("What this version changes, and where it comes from", "此版本的变化及其出处"),
         "ver_intro_live" => ("CI runs the conformance suite on a live RabbitMQ {v} too. Each difference from 3.10 below is marked: seen live (a conformance case shows it on {v} and the simulation agrees) or read in the source (RabbitMQ's source, release notes and docs, shared/docs/rabbitmq-versions.md).", "CI 也会在真实的 RabbitMQ {v} 上运行一致性测试。下面每条与 3.10 的差异都有标注:已在真实 Broker 上看到(有一致性测试场景在 {v} 上展示它,且模拟结果一致),或来自源码阅读(RabbitMQ 的源码、发布说明和文档,shared/docs/rabbitmq-versions.md)。"),
         "ver_intro" => ("No live broker of this version runs here. The simulation applies the differences below from RabbitMQ's source, release notes and docs (shared/docs/rabbitmq-versions.md); none of them was run on a live broker of this version.", "这里没有此版本的真实 Broker。模拟按下列来自 RabbitMQ 源码、发布说明和文档的差异运行(shared/docs/rabbitmq-versions.md);这些差异都没有在该版本的真实 Broker 上运行过。"),

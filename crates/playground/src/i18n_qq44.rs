@@ -9,12 +9,6 @@ use crate::i18n::Lang;
 
 /// Every word: (key, English, Chinese).
 const WORDS: &[(&str, &str, &str)] = &[
-    // The badge beside the version selector, on 4.4 (src/app/version.rs).
-    (
-        "ver_badge_branch",
-        "From RabbitMQ's source, not checked against a live broker",
-        "依据 RabbitMQ 的源码,未在真实 Broker 上验证",
-    ),
     // The Publish form.
     ("deliver_at", "deliver at", "投递时间"),
     ("dw_in", "in (a delay)", "延迟(多久后)"),
@@ -112,16 +106,7 @@ mod tests {
     #[test]
     fn every_word_has_both_languages_and_the_same_holes() {
         for &(k, en, zh) in WORDS {
-            let holes = |s: &str| {
-                let mut h: Vec<String> = s
-                    .split('{')
-                    .skip(1)
-                    .filter_map(|p| p.split_once('}').map(|(n, _)| n.to_string()))
-                    .collect();
-                h.sort();
-                h.dedup();
-                h
-            };
+            let holes = crate::i18n_why::holes;
             assert!(!en.is_empty() && !zh.is_empty(), "{k}");
             assert_eq!(holes(en), holes(zh), "{k}");
             assert_eq!(WORDS.iter().filter(|w| w.0 == k).count(), 1, "{k} twice");

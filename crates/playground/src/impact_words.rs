@@ -159,8 +159,8 @@ pub fn words(lang: Lang, i: &Impact, to: BrokerVersion) -> String {
             format!("值为 null 的 x-delay {}。", if *closes { "会以 541 关闭连接" } else { "表示不延迟" }),
         ),
         Change::DeliveryTimeHeld { held: true, carried } => pick(
-            format!("a message published with x-opt-delivery-time (Unix time in ms; 0:00 is the epoch here) is held in the queue until that time: not ready, not delivered, its TTL not checked, then delivered ahead of the ready messages. {}", if *carried { "This scenario's publishes carry it: they are held." } else { "None of this scenario's publishes carries it yet (the Publish form's deliver at writes it)." }),
-            format!("带 x-opt-delivery-time(Unix 毫秒时间;这里 0:00 即纪元)发布的消息会被保留在队列中直到那时:不就绪、不投递、不检查 TTL,之后排在就绪消息之前投递。{}", if *carried { "这个场景发布的消息带有它:会被保留。" } else { "这个场景发布的消息还没有带它(发布表单的“投递时间”会写入它)。" }),
+            format!("a message published with x-opt-delivery-time (Unix time in ms; 0:00 is the epoch here) is held in the queue until that time: not ready, not delivered, its TTL (counted from publish) not checked, then delivered ahead of the ready messages (read from RabbitMQ {to}'s source, not checked against a live broker). {}", if *carried { "This scenario's publishes carry it: they are held." } else { "None of this scenario's publishes carries it yet (the Publish form's deliver at writes it)." }),
+            format!("带 x-opt-delivery-time(Unix 毫秒时间;这里 0:00 即纪元)发布的消息会被保留在队列中直到那时:不就绪、不投递、不检查 TTL(TTL 从发布时算起),之后排在就绪消息之前投递(依据 RabbitMQ {to} 的源码,未对照真实 Broker 验证)。{}", if *carried { "这个场景发布的消息带有它:会被保留。" } else { "这个场景发布的消息还没有带它(发布表单的“投递时间”会写入它)。" }),
         ),
         Change::DeliveryTimeHeld { held: false, carried } => pick(
             format!("x-opt-delivery-time is an ordinary header on RabbitMQ {to}: a message published with it is ready at once (only quorum queues of RabbitMQ {from_v} and later hold it). {}", if *carried { "This scenario's publishes carry it: they are delivered at once." } else { "" }).trim_end().to_string(),
@@ -223,7 +223,7 @@ mod tests {
                           {"name":"dl","durable":false,"arguments":{"x-dead-letter-exchange":"","x-dead-letter-routing-key":"k"}}],
                 "bindings":[{"source":"h","destination":"dl","routing_key":"","arguments":{"n":1}}]},
               "consumers":[{"name":"w","queue":"qq","ack":"manual","handle":"2m","outcome":"requeue"}],
-              "actions":[{"at":"0s","publish":{"exchange":"","routing_key":"dl","body":"a","properties":{"expiration":"+5","headers":{"x-death":[],"CC":["b"]}}}}]}"#,
+              "actions":[{"at":"0s","publish":{"exchange":"","routing_key":"dl","body":"a","properties":{"expiration":"+5","headers":{"x-death":[],"CC":["b"],"x-opt-delivery-time":60000}}}}]}"#,
         )
         .unwrap();
         for (a, b) in [
@@ -242,6 +242,16 @@ mod tests {
                 }
             }
         }
+        // Switched from 4.3 to 4.4: the quorum queue now holds what carries the header.
+        let d34 = impact(&s, V4_3, V4_4);
+        assert_eq!(d34.len(), 1, "{d34:?}");
+        let en = words(Lang::En, &d34[0], V4_4);
+        assert!(
+            en.starts_with("qq: a message published with x-opt-delivery-time"),
+            "{en}"
+        );
+        assert!(words(Lang::Zh, &d34[0], V4_4).contains("保留在队列中直到那时"));
+        assert!(source(Lang::En, &d34[0]).starts_with("D34 · source: qq-vNext c6ab3c91aec6"));
         assert!(heading(Lang::En, Why::WrittenFor, V4_2, V4_3, false)
             .contains("written for RabbitMQ 4.2"));
         assert!(heading(Lang::Zh, Why::Switched, V3_10, V4_3, true).contains("没有差别"));

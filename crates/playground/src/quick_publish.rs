@@ -21,7 +21,7 @@
 //! ```
 
 use delaylab_engine::scenario::{ActionKind, Properties, PublishSpec, Scenario};
-use delaylab_engine::snapshot::Snapshot;
+use delaylab_engine::snapshot::{QueueView, Snapshot};
 use delaylab_engine::version::BrokerVersion;
 use delaylab_engine::{Command, EventKind, Sim};
 
@@ -68,29 +68,37 @@ pub fn made_to_publish_into(s: &Scenario) -> bool {
 
 /// The buttons in the state `snap`, longest wait first.
 pub fn buttons(snap: &Snapshot) -> Vec<QuickPublish> {
-    let mut out: Vec<QuickPublish> = snap
-        .exchanges
-        .iter()
-        .filter(|x| !x.name.is_empty() && !x.is_delayed())
-        .flat_map(|x| {
-            x.bindings
-                .iter()
-                .filter(|b| !b.to_exchange)
-                .filter_map(|b| {
-                    let q = snap.queue(&b.destination)?;
-                    let ttl_ms = q.message_ttl_ms.filter(|_| q.dlx.is_some())?;
-                    Some(QuickPublish {
-                        exchange: x.name.clone(),
-                        routing_key: b.routing_key.clone(),
-                        queue: q.name.clone(),
-                        ttl_ms,
-                    })
-                })
+    let mut out: Vec<QuickPublish> = routed(snap)
+        .filter_map(|(exchange, routing_key, q)| {
+            let ttl_ms = q.message_ttl_ms.filter(|_| q.dlx.is_some())?;
+            Some(QuickPublish {
+                exchange: exchange.to_string(),
+                routing_key: routing_key.to_string(),
+                queue: q.name.clone(),
+                ttl_ms,
+            })
         })
         .collect();
     out.sort_by(|a, b| b.ttl_ms.cmp(&a.ttl_ms).then(a.queue.cmp(&b.queue)));
     out.truncate(MAX_BUTTONS);
     out
+}
+
+/// Every (exchange, routing key, queue) a named exchange other than the plugin's routes
+/// to in `snap`: where the form's buttons can publish.
+fn routed(snap: &Snapshot) -> impl Iterator<Item = (&str, &str, &QueueView)> {
+    snap.exchanges
+        .iter()
+        .filter(|x| !x.name.is_empty() && !x.is_delayed())
+        .flat_map(move |x| {
+            x.bindings
+                .iter()
+                .filter(|b| !b.to_exchange)
+                .filter_map(move |b| {
+                    let q = snap.queue(&b.destination)?;
+                    Some((x.name.as_str(), b.routing_key.as_str(), q))
+                })
+        })
 }
 
 /// A quorum queue a scenario made to publish into can reach with a delivery time.
@@ -116,22 +124,12 @@ impl TimePath {
 /// The quorum queues without a TTL of their own that a named exchange routes to, in
 /// `snap`: where a delivery time can hold a message (on a version that reads it).
 pub fn time_paths(snap: &Snapshot) -> Vec<TimePath> {
-    let mut out: Vec<TimePath> = snap
-        .exchanges
-        .iter()
-        .filter(|x| !x.name.is_empty() && !x.is_delayed())
-        .flat_map(|x| {
-            x.bindings
-                .iter()
-                .filter(|b| !b.to_exchange)
-                .filter_map(|b| {
-                    let q = snap.queue(&b.destination)?;
-                    (q.quorum && q.message_ttl_ms.is_none()).then(|| TimePath {
-                        exchange: x.name.clone(),
-                        routing_key: b.routing_key.clone(),
-                        queue: q.name.clone(),
-                    })
-                })
+    let mut out: Vec<TimePath> = routed(snap)
+        .filter(|(_, _, q)| q.quorum && q.message_ttl_ms.is_none())
+        .map(|(exchange, routing_key, q)| TimePath {
+            exchange: exchange.to_string(),
+            routing_key: routing_key.to_string(),
+            queue: q.name.clone(),
         })
         .collect();
     out.truncate(MAX_BUTTONS);

@@ -69,6 +69,19 @@ pub fn from_amqp(v: &AMQPValue, names: &Rename) -> Value {
     }
 }
 
+/// A top-level header as the simulation reports it: a `timestamp` or a `decimal` in the
+/// typed form (`{"$timestamp": s}`, `{"$decimal": "1.50"}`), anything else as
+/// [`from_amqp`] (nested values, e.g. x-death's `time`, stay plain).
+pub fn header_json(v: &AMQPValue, names: &Rename) -> Value {
+    match v {
+        AMQPValue::Timestamp(t) => json!({"$timestamp": t}),
+        AMQPValue::DecimalValue(d) => {
+            json!({"$decimal": delaylab_engine::value::decimal_text(d.scale, d.value)})
+        }
+        other => from_amqp(other, names),
+    }
+}
+
 pub fn table_json(t: &FieldTable, names: &Rename) -> Value {
     let mut m = Map::new();
     for (k, v) in t {

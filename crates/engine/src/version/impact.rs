@@ -748,14 +748,21 @@ mod tests {
             "{}",
             v[0].source
         );
-        // And back: an ordinary header on 4.3.
-        assert_eq!(
-            impact(&c, V4_4, V4_3)[0].change,
-            Change::DeliveryTimeHeld {
-                held: false,
-                carried: true
-            }
+        assert_eq!(v[0].confidence, Confidence::Run);
+        assert!(
+            impact(&c, V4_2, V4_3).is_empty(),
+            "nothing changes before 4.4"
         );
+        // And back: an ordinary header on 4.3 (and 4.2).
+        for back in [V4_3, V4_2] {
+            assert_eq!(
+                impact(&c, V4_4, back)[0].change,
+                Change::DeliveryTimeHeld {
+                    held: false,
+                    carried: true
+                }
+            );
+        }
         // 4.0 -> 4.3: no change for it (4.3 has delayed retry, not delivery time).
         assert!(impact(&c, V4_0, V4_3).iter().all(|i| i.row != "D34"));
         // A quorum queue nobody publishes the header to: said, as not carried yet.

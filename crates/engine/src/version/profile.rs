@@ -155,7 +155,7 @@ pub struct Profile {
     pub quorum_requeue: QuorumRequeue,
     /// D15 (see [`QuorumExpiry`]).
     pub quorum_expiry: QuorumExpiry,
-    /// D16: quorum delayed retry (`x-delayed-retry-type/-min/-max`), 4.3 only
+    /// D16: quorum delayed retry (`x-delayed-retry-type/-min/-max`), 4.3 and later
     /// (`S@v4.3.5 rabbit_fifo.erl return_one/8`, `calculate_ready_at/4`).
     pub delayed_retry: bool,
     /// D21 (see [`ConsumerTimeout`]; `sim/ack_timeout.rs`).

@@ -175,8 +175,14 @@ fn broker_field(root: &Obj) -> R<Option<crate::version::BrokerVersion>> {
 /// link), like `delaylab run --broker`, runs there, and the page says what changes
 /// (`version::impact::off_version`).
 fn versions_field(root: &Obj) -> R<Vec<crate::version::BrokerVersion>> {
-    let path = root.p("versions");
-    let Some(v) = root.get("versions") else {
+    versions_list(root, "the broker's version alone")
+}
+
+/// A `versions` key of `o` (the scenario's, or a check's): a non-empty list of distinct
+/// versions, oldest first; absent: empty, which means `absent_means`.
+pub(super) fn versions_list(o: &Obj, absent_means: &str) -> R<Vec<crate::version::BrokerVersion>> {
+    let path = o.p("versions");
+    let Some(v) = o.get("versions") else {
         return Ok(Vec::new());
     };
     let Some(items) = v.as_array() else {
@@ -188,7 +194,7 @@ fn versions_field(root: &Obj) -> R<Vec<crate::version::BrokerVersion>> {
     if items.is_empty() {
         return fail(
             path,
-            "an empty list; leave versions out to mean the broker's version alone",
+            format!("an empty list; leave versions out to mean {absent_means}"),
         );
     }
     let mut out = Vec::with_capacity(items.len());
