@@ -61,11 +61,13 @@ pub const SETS: [(&str, &[&str]); 1] = [(
 
 /// What compare mode puts side by side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
+pub enum Mode {
     /// Presets: the same workload through different topologies.
     Topologies,
     /// The loaded scenario on two broker versions.
     Versions,
+    /// The way off the plugin: three presets, each on its own version (off_plugin.rs).
+    OffPlugin,
 }
 
 /// The scenario a lane key runs: a preset's, or `base` on the key's version.
@@ -86,6 +88,8 @@ pub struct Cmp {
     pub views: RwSignal<Vec<LaneView>>,
     /// The lanes' keys ([`LaneKey::key`], what a share link keeps); empty = compare mode off.
     pub ids: RwSignal<Vec<String>>,
+    /// What the panel shows: the user's choice, or what the lanes a start names are.
+    pub mode: RwSignal<Mode>,
     refreshed: StoredValue<f64>,
 }
 
@@ -95,6 +99,7 @@ impl Cmp {
             lanes: StoredValue::new_local(vec![]),
             views: RwSignal::new(vec![]),
             ids: RwSignal::new(vec![]),
+            mode: RwSignal::new(Mode::Topologies),
             refreshed: StoredValue::new(f64::NEG_INFINITY),
         }
     }
@@ -127,7 +132,10 @@ impl Cmp {
                 LaneKey::Version(_) => ctx.restart(),
             }
         }
-        self.ids.set(lanes.iter().map(|l| l.key.key()).collect());
+        let keys: Vec<String> = lanes.iter().map(|l| l.key.key()).collect();
+        self.mode
+            .set(super::off_plugin::mode_of(&lanes[0].key, &keys));
+        self.ids.set(keys);
         self.views.set(lanes.iter_mut().map(Lane::view).collect());
         self.lanes.set_value(lanes);
         Ok(())
@@ -232,7 +240,7 @@ pub fn Compare() -> impl IntoView {
     let cmp = c.cmp;
     let rows = RwSignal::new(Vec::<FinalRow>::new());
     let chosen = RwSignal::new(SETS[0].1.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-    let mode = RwSignal::new(Mode::Topologies);
+    let mode = cmp.mode;
     // The two versions picked; None = the default pair for the loaded scenario's version.
     let picked = RwSignal::new([None::<BrokerVersion>; 2]);
     let own = super::version::of_scenario(c);
@@ -259,6 +267,7 @@ pub fn Compare() -> impl IntoView {
     let keys = move || -> Result<Vec<String>, String> {
         match mode.get_untracked() {
             Mode::Topologies => Ok(chosen.get_untracked()),
+            Mode::OffPlugin => Ok(delaylab_playground::off_plugin::lane_ids()),
             Mode::Versions => {
                 let [a, b] = versions();
                 if a == b {
@@ -295,10 +304,10 @@ pub fn Compare() -> impl IntoView {
     let versions_mode = move || mode.get() == Mode::Versions;
     view! {
         <section class="panel compare" aria-labelledby="cmp-h" data-testid="compare">
-            <h2 id="cmp-h">{move || c.tr(if versions_mode() { "compare_versions" } else { "compare" })}</h2>
+            <h2 id="cmp-h">{move || c.tr(super::off_plugin::title_key(mode.get()))}</h2>
             <fieldset class="cmp-mode" data-testid="cmp-mode">
                 <legend class="sr-only">{move || c.tr("compare_mode")}</legend>
-                {[(Mode::Topologies, "topologies", "compare_mode_topologies"), (Mode::Versions, "versions", "compare_mode_versions")]
+                {[(Mode::Topologies, "topologies", "compare_mode_topologies"), (Mode::Versions, "versions", "compare_mode_versions"), (Mode::OffPlugin, "off-plugin", "compare_mode_off_plugin")]
                     .map(|(m, slug, key)| {
                         view! {
                             <label class="cmp-mode-opt">
@@ -320,8 +329,8 @@ pub fn Compare() -> impl IntoView {
                     })
                     .collect_view()}
             </fieldset>
-            <p class="hint">{move || c.tr(if versions_mode() { "compare_versions_hint" } else { "compare_hint" })}</p>
-            <Show when=move || !versions_mode()>
+            <p class="hint">{move || c.tr(super::off_plugin::hint_key(mode.get()))}</p>
+            <Show when=move || mode.get() == Mode::Topologies>
             <details class="cmp-pick-wrap">
             <summary>{move || c.tr("compare_pick")} ": " {move || chosen.with(|v| v.len())}</summary>
             <fieldset class="cmp-pick">
@@ -410,6 +419,7 @@ pub fn Compare() -> impl IntoView {
             <super::compare_parting::PartingBox parting />
             <Lanes />
             <FinalTable rows />
+            <Show when=move || mode.get() == Mode::OffPlugin><super::off_plugin::CostAtScale /></Show>
         </section>
     }
 }
@@ -479,6 +489,7 @@ fn LaneCard(v: LaneView) -> impl IntoView {
                     <dt>{c.tr("max")}</dt>
                     <dd data-testid="lane-max">{late_text(v.stats.summary.max_ms)}</dd>
                 </div>
+                {super::off_plugin::lane_figures(&c, &v)}
             </dl>
             {v
                 .queues
@@ -515,6 +526,7 @@ fn LaneCard(v: LaneView) -> impl IntoView {
                                     })
                                     .collect_view()}
                             </ol>
+                            {super::off_plugin::held_chips(&c, q.held, q.held_chips)}
                         </div>
                     }
                 })
@@ -573,6 +585,7 @@ fn FinalTable(rows: RwSignal<Vec<FinalRow>>) -> impl IntoView {
                                 <th scope="col">{c.tr("mean")}</th>
                                 <th scope="col">"p99"</th>
                                 <th scope="col">{c.tr("max")}</th>
+                                <th scope="col">{c.tr("lane_lost")}</th>
                                 <th scope="col">{c.tr("compare_when")}</th>
                                 <th scope="col">{c.tr("compare_outcome")}</th>
                             </tr>
@@ -596,6 +609,7 @@ fn FinalTable(rows: RwSignal<Vec<FinalRow>>) -> impl IntoView {
                                             <td>{span(l.mean_ms.round() as u64)}</td>
                                             <td>{span(l.p99_ms)}</td>
                                             <td class="max">{late_text(l.max_ms)}</td>
+                                            <td data-testid="final-lost">{row.lost}</td>
                                             <td class="when">
                                                 {deliveries_summary(&row.deliveries, FINAL_KEEP, c.tr("compare_more"))}
                                                 {row.stopped.map(|why| view! { <span class="stopped" title=why>" ⚠ " {move || c.tr("compare_stopped")}</span> })}

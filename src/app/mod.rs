@@ -22,6 +22,7 @@ pub mod for_load;
 pub mod history;
 pub mod host_api;
 pub mod lazy_module;
+pub mod off_plugin;
 pub mod orders;
 pub mod panels;
 pub mod share;

@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 use super::runner::MoveKind;
 use super::topo::{self, EdgeKind, NodeKind, TNode};
 use super::Ctx;
+use delaylab_playground::i18n::Lang;
 use delaylab_playground::per_load::PerLoad;
 use delaylab_playground::{topo_fit, topo_route};
 
@@ -396,10 +397,21 @@ pub fn Topology() -> impl IntoView {
                         if q.overdue > 0 {
                             t.push_str(&format!(" · ⚠ {} {}", c.tr("overdue"), q.overdue));
                         }
-                        // Set aside for a delayed retry (4.3): in this queue, not ready,
-                        // not unacked; without it the box said the message was nowhere.
+                        // Held aside (4.3 delayed retry, 4.4 x-opt-delivery-time): in
+                        // this queue, not ready, not unacked; the next release's countdown.
                         if q.held_total > 0 {
                             t.push_str(&format!(" · ◷ {} {}", c.tr("held"), q.held_total));
+                            if let Some(h) = q.held.first() {
+                                let left = super::runner::span(h.remaining_ms);
+                                let lang = c.lang.get();
+                                let next = delaylab_playground::i18n_qq44::say(
+                                    lang,
+                                    "held_next",
+                                    &[("left", &left)],
+                                );
+                                let comma = if lang == Lang::Zh { "," } else { ", " };
+                                t.push_str(&format!("{comma}{next}"));
+                            }
                         }
                         t
                     })

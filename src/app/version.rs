@@ -7,7 +7,7 @@
 //! loads an edited scenario, and goes into the share link and the autosave with it.
 
 use delaylab_engine::scenario::Scenario;
-use delaylab_engine::version::impact::{self, Impact};
+use delaylab_engine::version::impact::{self, Change, Impact};
 use delaylab_engine::version::{notes, BrokerVersion};
 use delaylab_playground::impact_words::{self, Why};
 use leptos::prelude::*;
@@ -194,6 +194,11 @@ pub fn VersionNotice() -> impl IntoView {
                     }
                 })
                 .collect_view();
+            // The plugin cannot run on this version: what replaces it, side by side.
+            let plugin_gone = n
+                .impacts
+                .iter()
+                .any(|i| i.row == "D27" && matches!(i.change, Change::Refused { .. }));
             view! {
                 <div class="version-notice" role="status" data-testid="version-notice" data-why=format!("{:?}", n.why)>
                     <p class="notice-head">
@@ -201,6 +206,7 @@ pub fn VersionNotice() -> impl IntoView {
                         {heading}
                     </p>
                     <ul>{items}</ul>
+                    {plugin_gone.then(|| view! { <crate::app::off_plugin::OffPluginLink /> })}
                 </div>
             }
         })

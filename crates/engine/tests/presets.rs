@@ -973,6 +973,44 @@ fn lesson(stem: &str, r: &Value) -> Check {
             );
             Ok(())
         }
+        // The way off the plugin (issue 27 item 4): the same six orders, each way on its
+        // own version, the node lost at 15:00.
+        "off-plugin-1-plugin-4-2" => {
+            for (body, at) in [
+                ("C", 130_000),
+                ("F", 310_000),
+                ("B", 360_000),
+                ("E", 540_000),
+            ] {
+                delivered_at(r, body, at, 0)?;
+            }
+            let mut d = drops(r);
+            d.sort();
+            ensure!(
+                d == owned3(&[("A", 900_000, "node_lost"), ("D", 900_000, "node_lost")]),
+                "the plugin's store goes with its node: {d:?}"
+            );
+            ensure!(list(r, "deliveries").len() == 4, "A and D never arrive");
+            Ok(())
+        }
+        "off-plugin-2-wait-queues-4-3" | "off-plugin-3-delivery-time-4-4" => {
+            for (body, at) in [
+                ("C", 130_000),
+                ("F", 310_000),
+                ("B", 360_000),
+                ("E", 540_000),
+                ("A", 1_800_000),
+                ("D", 1_980_000),
+            ] {
+                delivered_at(r, body, at, 0)?;
+            }
+            ensure!(
+                drops(r).is_empty(),
+                "a quorum queue keeps them: {:?}",
+                drops(r)
+            );
+            queues_empty(r)
+        }
         // A preset added later without a lesson here is still loaded, run and compared.
         _ => Ok(()),
     }

@@ -89,6 +89,31 @@ pub fn label(en: &str) -> Option<&'static str> {
         "The auditor gets the oldest three, in order" => "auditor 按顺序收到最老的三条",
         "The worker gets the newest three at 1:00" => "worker 在 1:00 收到最新的三条",
         "order-4 reaches the worker at 1:00" => "order-4 在 1:00 到达 worker",
+        // off-plugin-1-plugin-4-2, off-plugin-2-wait-queues-4-3, off-plugin-3-delivery-time-4-4
+        // ("B is delivered at 6:00", "A is delivered at 30:00": fix-delayed-plugin's)
+        "C, F, B and E are delivered on time, before the loss" => {
+            "C、F、B 和 E 都准时投递,在节点丢失之前"
+        }
+        "Until the loss A and D wait in the plugin's store" => {
+            "节点丢失之前 A 和 D 在插件的存储中等待"
+        }
+        "A is lost with the plugin's node at 15:00" => "A 在 15:00 随插件所在的节点丢失",
+        "D too" => "D 也是",
+        "So only four of six orders are ever closed" => "所以六个订单中只有四个被关闭",
+        "Every order is delivered on time" => "每个订单都准时投递",
+        "All six are closed" => "六个订单全部被关闭",
+        "After the loss A and D still wait in order.wait.30m" => {
+            "节点丢失之后 A 和 D 仍在 order.wait.30m 中等待"
+        }
+        "D at 33:00" => "D 在 33:00",
+        "Nothing is lost with the node" => "没有消息随节点丢失",
+        "Every order is delivered on time, in due order" => "每个订单都准时投递,按到期顺序",
+        "C (10 s) comes before B (5 min), published a minute earlier" => {
+            "C(10 秒)先于早一分钟发布的 B(5 分钟)"
+        }
+        "After the loss A and D are still held in the quorum queue" => {
+            "节点丢失之后 A 和 D 仍被保留在仲裁队列中"
+        }
         // order-timeout-queue-ttl
         "order-1001 reaches the closer at 30:00" => "order-1001 在 30:00 到达 closer",
         "order-1002 at 32:00" => "order-1002 在 32:00",

@@ -155,6 +155,13 @@ impl Lane {
                 ready: q.ready,
                 unacked: q.unacked,
                 overdue: q.overdue,
+                held: q.held_total,
+                held_chips: q
+                    .held
+                    .iter()
+                    .take(LANE_CHIPS)
+                    .map(|h| (short(&h.body), h.remaining_ms))
+                    .collect(),
                 chips: q
                     .head
                     .iter()
@@ -186,6 +193,8 @@ impl Lane {
         LaneView {
             key: self.key.clone(),
             name: r.scenario.name.clone(),
+            version: r.scenario.broker_version(),
+            lost: r.track.lost_with_node,
             now_ms: r.now(),
             queues,
             delayed,
@@ -203,6 +212,10 @@ pub struct QueueLine {
     /// Delivered, not yet acked (a consumer holds them).
     pub unacked: u64,
     pub overdue: u64,
+    /// Held aside (4.3 delayed retry, 4.4 `x-opt-delivery-time`): counted, and the first
+    /// ones (body, released in), the earliest first.
+    pub held: u64,
+    pub held_chips: Vec<(String, u64)>,
     /// (body, remaining TTL, overdue by) of the first messages, head first.
     pub chips: Vec<(String, Option<u64>, Option<u64>)>,
 }
@@ -215,6 +228,10 @@ pub struct LaneView {
     pub key: LaneKey,
     /// The scenario's own name (a preset lane's title in the page's language is the view's).
     pub name: String,
+    /// The version it runs on (a preset lane's own `broker`).
+    pub version: BrokerVersion,
+    /// Messages lost with the node so far (dropped, `node_lost`).
+    pub lost: u64,
     pub now_ms: u64,
     pub queues: Vec<QueueLine>,
     pub delayed: Vec<DelayedLine>,
@@ -239,6 +256,9 @@ pub struct FinalRow {
     pub stopped: Option<String>,
     /// What the run did, counted from its events.
     pub outcome: crate::outcome::Tally,
+    /// Messages lost with the node (dropped, `node_lost`).
+    pub lost: u64,
+    pub version: BrokerVersion,
 }
 
 pub fn run_to_end(key: LaneKey, scenario: Scenario) -> FinalRow {
@@ -265,6 +285,8 @@ pub fn run_to_end(key: LaneKey, scenario: Scenario) -> FinalRow {
             .collect(),
         stopped,
         outcome: t.tally.clone(),
+        lost: t.lost_with_node,
+        version: r.scenario.broker_version(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The clock's, the Jump box's and the publish form's newer words (en, zh), kept apart
 //! from the shared table so that branches adding words do not meet in one place:
-//! [`crate::i18n::t`] falls through [`crate::i18n_orders::t`] to here.
+//! [`crate::i18n::t`] falls through [`crate::i18n_orders::t`] to here, then to
+//! [`crate::i18n_qq44::t`].
 
 use crate::i18n::Lang;
 
@@ -35,7 +36,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
             "Quiz: which order is closed first, A or B?",
             "小测验:A 和 B 哪个订单先被关闭?",
         ),
-        _ => (key, key),
+        _ => return crate::i18n_qq44::t(lang, key),
     };
     if lang == Lang::Zh {
         zh

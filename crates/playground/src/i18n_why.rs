@@ -286,6 +286,20 @@ pub fn say(lang: Lang, key: &'static str, values: &[(&str, &str)]) -> String {
     fill(t(lang, key), values)
 }
 
+/// The holes (`{name}`) of a template, sorted, each once: a word's English and Chinese
+/// templates must have the same ones.
+#[cfg(test)]
+pub(crate) fn holes(s: &str) -> Vec<String> {
+    let mut h: Vec<String> = s
+        .split('{')
+        .skip(1)
+        .filter_map(|p| p.split_once('}').map(|(n, _)| n.to_string()))
+        .collect();
+    h.sort();
+    h.dedup();
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,16 +307,6 @@ mod tests {
     #[test]
     fn every_hole_of_an_english_template_is_in_its_chinese_one() {
         for &(k, en, zh) in WORDS {
-            let holes = |s: &str| {
-                let mut h: Vec<String> = s
-                    .split('{')
-                    .skip(1)
-                    .filter_map(|p| p.split_once('}').map(|(n, _)| n.to_string()))
-                    .collect();
-                h.sort();
-                h.dedup();
-                h
-            };
             assert!(
                 k.starts_with("why_") && !en.is_empty() && !zh.is_empty(),
                 "{k}"

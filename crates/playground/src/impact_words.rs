@@ -74,6 +74,8 @@ pub fn words(lang: Lang, i: &Impact, to: BrokerVersion) -> String {
     let objects = i.objects.join(", ");
     let zh = lang == Lang::Zh;
     let pick = |en: String, cn: String| if zh { cn } else { en };
+    // The first version whose quorum queues read x-opt-delivery-time (the profiles say).
+    let from_v = crate::deliver_at::first_version().map_or("4.4", |v| v.as_str());
     let limit = |l: Option<i64>| match (l, zh) {
         (None, false) => "none".to_string(),
         (None, true) => "无上限".to_string(),
@@ -176,17 +178,17 @@ pub fn words(lang: Lang, i: &Impact, to: BrokerVersion) -> String {
             format!("header values are compared {}.", if *exact { "exactly: 1 no longer matches 1.0" } else { "loosely: 1 matches 1.0" }),
             format!("header 值{}。", if *exact { "严格比较:1 不再匹配 1.0" } else { "宽松比较:1 匹配 1.0" }),
         ),
-        Change::DeliveryTimeHeld { held: true } => pick(
-            format!("a message published with x-opt-delivery-time later than now is held in this quorum queue until that time (not ready, not delivered; its TTL runs from publish), then delivered ahead of the ready messages: read from RabbitMQ {to}'s source, not checked against a live broker."),
-            format!("发布时带有晚于当前时间的 x-opt-delivery-time 的消息会在这个仲裁队列中保留到那个时间(不就绪、不投递;TTL 从发布时开始计算),然后排在就绪消息之前投递:依据 RabbitMQ {to} 的源码,未对照真实 Broker 验证。"),
-        ),
-        Change::DeliveryTimeHeld { held: false } => pick(
-            format!("x-opt-delivery-time is an ordinary header on RabbitMQ {to}: the message is delivered at once, the header unchanged (only 4.4's quorum queues hold it until then)."),
-            format!("在 RabbitMQ {to} 上 x-opt-delivery-time 只是普通 header:消息立即投递,header 原样保留(只有 4.4 的仲裁队列才会保留到那个时间)。"),
-        ),
         Change::VoidXDelayCloses { closes } => pick(
             format!("a null x-delay {}.", if *closes { "closes the connection with 541" } else { "means no delay" }),
             format!("值为 null 的 x-delay {}。", if *closes { "会以 541 关闭连接" } else { "表示不延迟" }),
+        ),
+        Change::DeliveryTimeHeld { held: true, carried } => pick(
+            format!("a message published with x-opt-delivery-time (Unix time in ms; 0:00 is the epoch here) is held in the queue until that time: not ready, not delivered, its TTL (counted from publish) not checked, then delivered ahead of the ready messages (read from RabbitMQ {to}'s source, not checked against a live broker). {}", if *carried { "This scenario's publishes carry it: they are held." } else { "None of this scenario's publishes carries it yet (the Publish form's deliver at writes it)." }),
+            format!("带 x-opt-delivery-time(Unix 毫秒时间;这里 0:00 即纪元)发布的消息会被保留在队列中直到那时:不就绪、不投递、不检查 TTL(TTL 从发布时算起),之后排在就绪消息之前投递(依据 RabbitMQ {to} 的源码,未对照真实 Broker 验证)。{}", if *carried { "这个场景发布的消息带有它:会被保留。" } else { "这个场景发布的消息还没有带它(发布表单的“投递时间”会写入它)。" }),
+        ),
+        Change::DeliveryTimeHeld { held: false, carried } => pick(
+            format!("x-opt-delivery-time is an ordinary header on RabbitMQ {to}: a message published with it is ready at once (only quorum queues of RabbitMQ {from_v} and later hold it). {}", if *carried { "This scenario's publishes carry it: they are delivered at once." } else { "" }).trim_end().to_string(),
+            format!("在 RabbitMQ {to} 上 x-opt-delivery-time 只是普通 header:带它发布的消息立即就绪(只有 RabbitMQ {from_v} 及以后的仲裁队列才会保留)。{}", if *carried { "这个场景发布的消息带有它:会被立即投递。" } else { "" }),
         ),
     };
     format!("{objects}: {says}")
@@ -271,15 +273,14 @@ mod tests {
               "actions":[{"at":"0s","publish":{"exchange":"","routing_key":"dl","body":"a","properties":{"expiration":"+5","headers":{"x-death":[],"CC":["b"],"x-opt-delivery-time":60000}}}}]}"#,
         )
         .unwrap();
-        let pairs = [
+        for (a, b) in [
             (V3_10, V4_3),
             (V4_3, V3_10),
             (V3_10, V4_0),
             (V4_2, V4_3),
             (V4_3, V4_4),
             (V4_4, V4_3),
-        ];
-        for (a, b) in pairs {
+        ] {
             for i in impact(&s, a, b) {
                 for l in [Lang::En, Lang::Zh] {
                     let w = words(l, &i, b);
@@ -296,7 +297,7 @@ mod tests {
             en.starts_with("qq: a message published with x-opt-delivery-time"),
             "{en}"
         );
-        assert!(words(Lang::Zh, &d34[0], V4_4).contains("仲裁队列中保留到那个时间"));
+        assert!(words(Lang::Zh, &d34[0], V4_4).contains("保留在队列中直到那时"));
         assert!(source(Lang::En, &d34[0]).starts_with("D34 · source: qq-vNext c6ab3c91aec6"));
         assert!(heading(Lang::En, Why::WrittenFor, V4_2, V4_3, false)
             .contains("written for RabbitMQ 4.2"));

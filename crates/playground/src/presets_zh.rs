@@ -12,9 +12,9 @@
 pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
     Some(match id {
         "sandbox" => (
-            "沙盒:订单超时,每个延迟一个等待队列",
-            "一条在所有 RabbitMQ 版本上都可用的订单超时流水线:order.delay.exchange 按订单的延迟(路由键 30m、5m 或 10s)把它路由进一个没有消费者的等待队列 order.delay.30m、order.delay.5m 或 order.delay.10s,每个队列有自己的 x-message-ttl 和死信交换机。时间一到,订单经 order.dlx.exchange(路由键 order.timeout)成为死信,进入死信队列 order.dlx.queue,由 closer 消费者关闭未支付订单。",
-            "用这里的按钮发布一条 30 分钟、一条 5 分钟和一条 10 秒的订单,然后以 1000x 播放:每条订单在自己的队列里等待,准时到达 closer(0:10、5:00、30:00),因为只有一个 TTL 的队列里总是队头先过期。如果把不同的 expiration 放进同一个队列,5 分钟的订单就要排在 30 分钟的后面等:见“队头阻塞”。",
+            "沙盒:订单超时,每个延迟一个等待队列,或 4.4 的投递时间",
+            "两条订单超时路径并排。在所有 RabbitMQ 版本上都可用的一条:order.delay.exchange 按订单的延迟(路由键 30m、5m 或 10s)把它路由进一个没有消费者的等待队列 order.delay.30m、order.delay.5m 或 order.delay.10s,每个队列有自己的 x-message-ttl 和死信交换机;时间一到,订单经 order.dlx.exchange(路由键 order.timeout)成为死信,进入死信队列 order.dlx.queue,由 closer 消费者关闭未支付订单。RabbitMQ 4.4 内置的一条:路由键 deliver-at 直接进入仲裁队列 order.close.qq,它把每个订单保留到其 x-opt-delivery-time 头中的时间,然后交给 closer.qq;没有等待队列,没有死信,任意延迟。",
+            "用这里的按钮分别经两条路径发布一条 30 分钟、一条 5 分钟和一条 10 秒的订单,然后以 1000x 播放。等待队列在所有版本上都准时投递(0:10、5:00、30:00),因为只有一个 TTL 的队列里总是队头先过期(如果把不同的 expiration 放进同一个队列,5 分钟的订单就要排在 30 分钟的后面等:见“队头阻塞”)。投递时间路径只在 RabbitMQ 4.4 上用一个队列做到同样的事:把版本切换到 4.4,order.close.qq 会显示三条被保留的订单及其倒计时。在 4.3 及更早版本上这个头只是普通 header,closer.qq 会立即收到订单。",
         ),
         "bad-expiration-values" => (
             "错误的 TTL 值:406 PRECONDITION_FAILED",
@@ -55,6 +55,21 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
             "超过最大长度进入死信队列(drop-head)",
             "order.inbox.queue 最多保留 3 条就绪消息(x-max-length 3,默认溢出策略 drop-head),它的死信交换机是 order.overflow.exchange,绑定到 order.overflow.queue,由 auditor 消费者记录被挤出的消息。收件队列没有消费者时,六个订单以 100 ms 间隔到达;worker 在 1:00 接入。",
             "0.300 秒 order-4 到达时,最老的 order-1 以原因 maxlen 成为死信;order-2 在 0.400 秒、order-3 在 0.500 秒跟着出去,都立即到达 auditor。队列保留最新的三条 order-4 到 order-6,worker 在 1:00 拿到它们。drop-head 牺牲的是最老的消息,而对延迟队列来说,它们恰恰是最接近到期的消息。",
+        ),
+        "off-plugin-1-plugin-4-2" => (
+            "告别插件 1/3:RabbitMQ 4.2 上的延迟消息插件,节点丢失",
+            "六个订单,从 0:00 起每分钟一个,各有自己的超时时间,混在一个流里,正如种子文章里的订单服务那样发布:A 30 分钟、B 5 分钟、C 10 秒、D 30 分钟、E 5 分钟、F 10 秒(分别在 30:00、6:00、2:10、33:00、9:00、5:10 到期)。15:00 时保存等待消息的节点永久丢失(lose_node);closer 消费者继续工作。这里是种子文章教的做法:RabbitMQ 4.2(插件的最后一个版本;插件已于 2026 年 1 月归档,无法在 4.3 上运行)上的延迟消息插件。order.delayed.exchange(x-delayed-message,direct)按 x-delay 把每个订单保存在自己的存储中,然后路由到仲裁队列 order.close.queue。可与后两个预设对比,或并排查看:对比拓扑,告别插件。",
+            "C、F、B 和 E 准时离开存储(2:10、5:10、6:00、9:00),按到期顺序而不是发布顺序。15:00 时仍在存储中的 A 和 D 以原因 node_lost 被丢弃:插件的存储只在一个节点上、只有一份,它们再也不会被投递。仲裁队列本可以保住它们:见 4.3 和 4.4 的预设。",
+        ),
+        "off-plugin-2-wait-queues-4-3" => (
+            "告别插件 2/3:RabbitMQ 4.3 上每种延迟一个仲裁等待队列,节点丢失",
+            "六个订单,从 0:00 起每分钟一个,各有自己的超时时间,混在一个流里,正如种子文章里的订单服务那样发布:A 30 分钟、B 5 分钟、C 10 秒、D 30 分钟、E 5 分钟、F 10 秒(分别在 30:00、6:00、2:10、33:00、9:00、5:10 到期)。15:00 时保存等待消息的节点永久丢失(lose_node);closer 消费者继续工作。这里是没有插件的 RabbitMQ 4.3:order.delay.exchange 按延迟(路由键 30m、5m 或 10s)把每个订单路由进一个设置了该 x-message-ttl、没有消费者的仲裁等待队列(order.wait.30m、order.wait.5m、order.wait.10s);时间一到,订单经 order.dlx.exchange 成为死信,进入仲裁队列 order.close.queue。每个延迟级别一个队列:不在级别中的延迟需要新建队列(或者在共用队列里排在更长的延迟后面:见“队头阻塞”)。所有版本都可用;用仲裁等待队列,是因为经典队列的内容会随节点一起丢失(见“节点丢失”)。",
+            "每个订单都准时投递:C 2:10、F 5:10、B 6:00、E 9:00,然后 A 30:00、D 33:00。15:00 节点丢失,A 和 D 仍留在 order.wait.30m 中:仲裁队列的消息有副本,能在节点丢失后幸存。代价在拓扑上:三个延迟要三个等待队列、一个死信交换机和四个绑定,每多一种延迟就多一个队列。",
+        ),
+        "off-plugin-3-delivery-time-4-4" => (
+            "告别插件 3/3:RabbitMQ 4.4 上一个带 x-opt-delivery-time 的仲裁队列,节点丢失",
+            "六个订单,从 0:00 起每分钟一个,各有自己的超时时间,混在一个流里,正如种子文章里的订单服务那样发布:A 30 分钟、B 5 分钟、C 10 秒、D 30 分钟、E 5 分钟、F 10 秒(分别在 30:00、6:00、2:10、33:00、9:00、5:10 到期)。15:00 时保存等待消息的节点永久丢失(lose_node);closer 消费者继续工作。这里是 RabbitMQ 4.4,它的仲裁队列会把消息保留到 x-opt-delivery-time 头中的时间(Unix 毫秒时间;模拟中 0:00 即纪元,所以 0:00 发布的 A 带 1800000):order.exchange 把每个订单路由到唯一的仲裁队列 order.close.queue,由 closer 消费。没有等待队列,没有死信,任意延迟,一个队列。4.4 的规则来自 RabbitMQ 源码阅读,没有在真实 Broker 上验证。",
+            "order.close.queue 把每个订单暂留在一边(◷ 保留中,带倒计时),在各自的时间放行,按到期顺序而不是发布顺序:C 2:10、F 5:10、B 6:00、E 9:00、A 30:00、D 33:00,全部准时。15:00 节点丢失;被保留的 A 和 D 属于仲裁队列有副本的状态,得以幸存(插件丢掉了它们)。在 RabbitMQ 4.3 或经典队列上,同样的头会被忽略,每个订单都立即投递:切换版本并查看消息的经历。",
         ),
         "order-timeout-queue-ttl" => (
             "订单超时:30 分钟队列 TTL",

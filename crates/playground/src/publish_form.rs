@@ -3,12 +3,15 @@
 //! judges what AMQP lets a client send (a bad `expiration` is a 406 from the engine,
 //! as in real life); the form refuses only what is not a message at all.
 
+use delaylab_engine::amqp::delivery_time::DELIVERY_TIME_HEADER;
 use delaylab_engine::scenario::duration::parse_duration;
 use delaylab_engine::scenario::load::MAX_BODY_BYTES;
 use delaylab_engine::scenario::template::body_of_run;
 use delaylab_engine::scenario::{Action, ActionKind, Properties, PublishSpec, Repeat};
 use delaylab_engine::value::{FieldValue, Table};
 
+use crate::clock::TimeError;
+use crate::deliver_at::{self, DeliverWhen};
 use crate::i18n::{t, Lang};
 
 /// The most runs one form submit may ask for.
@@ -24,6 +27,11 @@ pub struct PublishForm {
     pub body: String,
     pub expiration: String,
     pub x_delay: String,
+    /// "deliver at" (RabbitMQ 4.4's `x-opt-delivery-time`): a delay from the publish or
+    /// a time on the clock (`crate::deliver_at`); empty, or where the form does not
+    /// offer it (the view leaves it empty there), no header.
+    pub deliver_when: DeliverWhen,
+    pub deliver_at: String,
     /// A JSON object, or empty.
     pub headers: String,
     pub mandatory: bool,
@@ -40,6 +48,8 @@ impl Default for PublishForm {
             body: "order-{n}".into(),
             expiration: String::new(),
             x_delay: String::new(),
+            deliver_when: DeliverWhen::In,
+            deliver_at: String::new(),
             headers: String::new(),
             mandatory: false,
             persistent: false,
@@ -59,6 +69,8 @@ pub enum PublishError {
     /// The duration parser's message.
     BadEvery(String),
     BodyTooLong,
+    /// "deliver at" is not a time (the Jump box's words for it).
+    BadDeliverAt(TimeError),
 }
 
 impl PublishError {
@@ -70,6 +82,7 @@ impl PublishError {
             PublishError::BadCount => t(lang, "bad_count").to_string(),
             PublishError::BadEvery(e) => format!("{}: {e}", t(lang, "bad_every")),
             PublishError::BodyTooLong => t(lang, "body_too_long").to_string(),
+            PublishError::BadDeliverAt(e) => format!("{}: {}", t(lang, "deliver_at"), e.text(lang)),
         }
     }
 }
@@ -108,6 +121,15 @@ impl PublishForm {
                 Err(_) => FieldValue::str(xd),
             };
             props.headers.insert("x-delay", v);
+        }
+        // An integer of Unix ms, written over one typed into the headers box.
+        if let Some(at_ms) = deliver_at::header_ms(self.deliver_when, &self.deliver_at, now_ms)
+            .map_err(PublishError::BadDeliverAt)?
+        {
+            props.headers.insert(
+                DELIVERY_TIME_HEADER,
+                FieldValue::Int(deliver_at::clamp_i64(at_ms)),
+            );
         }
         let count: u32 = match self.count.trim().parse() {
             Ok(n) if (1..=MAX_REPEAT_COUNT).contains(&n) => n,
@@ -215,6 +237,52 @@ mod tests {
         assert_eq!(
             p.properties.headers.get("x-delay"),
             Some(&FieldValue::Int(5000))
+        );
+    }
+
+    #[test]
+    fn deliver_at_writes_x_opt_delivery_time_as_unix_ms() {
+        let f = PublishForm {
+            deliver_at: "5m".into(),
+            ..PublishForm::default()
+        };
+        let a = f.action(60_000, 0).unwrap();
+        assert_eq!(
+            publish(&a).properties.headers.get(DELIVERY_TIME_HEADER),
+            Some(&FieldValue::Int(360_000)),
+            "in 5m at 1:00 is 6:00"
+        );
+        let at = PublishForm {
+            deliver_when: DeliverWhen::At,
+            deliver_at: "30:00".into(),
+            headers: r#"{"x-opt-delivery-time": 1}"#.into(),
+            ..PublishForm::default()
+        };
+        let p = at.action(60_000, 0).unwrap();
+        assert_eq!(
+            publish(&p).properties.headers.get(DELIVERY_TIME_HEADER),
+            Some(&FieldValue::Int(1_800_000)),
+            "the box wins over the headers'"
+        );
+        assert!(PublishForm::default()
+            .action(0, 0)
+            .map(|a| publish(&a)
+                .properties
+                .headers
+                .get(DELIVERY_TIME_HEADER)
+                .is_none())
+            .unwrap());
+        let bad = PublishForm {
+            deliver_at: "later".into(),
+            ..PublishForm::default()
+        }
+        .action(0, 0)
+        .unwrap_err();
+        assert!(matches!(bad, PublishError::BadDeliverAt(_)));
+        assert!(
+            bad.text(Lang::En).starts_with("deliver at: "),
+            "{}",
+            bad.text(Lang::En)
         );
     }
 

@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use delaylab_engine::report::lateness::Lateness;
 
 use crate::stats::Delivered;
+use delaylab_engine::event::DropReason;
 use delaylab_engine::sym::Sym;
 use delaylab_engine::{Event, EventKind, Sim};
 
@@ -105,6 +106,8 @@ pub struct Track {
     pub delivered: Vec<Delivered>,
     /// The path of each of the first TRACK_MSGS messages.
     pub msgs: HashMap<u32, Vec<Entry>>,
+    /// Messages dropped with reason `node_lost` (lost with their node, never delivered).
+    pub lost_with_node: u64,
     pub log: VecDeque<Entry>,
     pub publish_targets: BTreeSet<String>,
     /// What the run did so far, counted from every event (`crate::outcome`).
@@ -230,6 +233,10 @@ impl Track {
                 );
             }
             EventKind::LimitReached { text } => batch.limit = Some(text.to_string()),
+            EventKind::Dropped {
+                reason: DropReason::NodeLost,
+                ..
+            } => self.lost_with_node += 1,
             _ => {}
         }
         let late = id.map_or(0, |i| self.late.of(i));

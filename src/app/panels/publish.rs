@@ -3,6 +3,7 @@
 //! `repeat` that the engine schedules.
 
 use delaylab_engine::report::text::clock;
+use delaylab_playground::deliver_at::{self, DeliverWhen};
 use delaylab_playground::publish_form::{PublishForm, MAX_REPEAT_COUNT};
 use leptos::prelude::*;
 
@@ -10,7 +11,8 @@ use super::ctx;
 use crate::app::for_load::ForLoad;
 
 /// The quick-delay buttons: (delay in ms, label key). They fill `x-delay` on a delayed
-/// exchange, `expiration` otherwise.
+/// exchange, "deliver at" where a queue holds a delivery time (4.4 quorum), `expiration`
+/// otherwise.
 const QUICK_DELAYS: [(u64, &str); 4] = [
     (5_000, "q_5s"),
     (30_000, "q_30s"),
@@ -36,6 +38,8 @@ pub fn Publish() -> impl IntoView {
     let body = RwSignal::new(d.body);
     let expiration = RwSignal::new(d.expiration);
     let x_delay = RwSignal::new(d.x_delay);
+    let deliver_when = RwSignal::new(d.deliver_when);
+    let deliver_at = RwSignal::new(d.deliver_at);
     let headers = RwSignal::new(d.headers);
     let mandatory = RwSignal::new(d.mandatory);
     let persistent = RwSignal::new(d.persistent);
@@ -100,13 +104,27 @@ pub fn Publish() -> impl IntoView {
         })
     };
 
+    // What x-opt-delivery-time would do where this exchange and key publish, on the
+    // loaded scenario's version: the engine's answer (deliver_at::preview).
+    let version = crate::app::version::current(c);
+    let preview = Memo::new(move |_| {
+        let (ex, key, v) = (exchange.get(), rk.get(), version.get());
+        let _ = (c.load_rev.get(), c.scenario_rev.get());
+        c.runner
+            .with_value(|r| deliver_at::preview(&r.scenario, v, &ex, &key, None))
+    });
+    let offers = move || preview.with(|p| p.offers());
     let quick = move |ms: u64| {
+        expiration.set(String::new());
+        x_delay.set(String::new());
+        deliver_at.set(String::new());
         if is_delayed() {
             x_delay.set(ms.to_string());
-            expiration.set(String::new());
+        } else if offers() {
+            deliver_when.set(DeliverWhen::In);
+            deliver_at.set(deliver_at::delay_text(ms));
         } else {
             expiration.set(ms.to_string());
-            x_delay.set(String::new());
         }
     };
 
@@ -119,6 +137,13 @@ pub fn Publish() -> impl IntoView {
             body: body.get_untracked(),
             expiration: expiration.get_untracked(),
             x_delay: x_delay.get_untracked(),
+            deliver_when: deliver_when.get_untracked(),
+            // Not offered here (no queue would hold it): not written, the form said why.
+            deliver_at: if preview.with_untracked(|p| p.offers()) {
+                deliver_at.get_untracked()
+            } else {
+                String::new()
+            },
             headers: headers.get_untracked(),
             mandatory: mandatory.get_untracked(),
             persistent: persistent.get_untracked(),
@@ -228,7 +253,15 @@ pub fn Publish() -> impl IntoView {
                 <div class="quick" role="group" aria-label=move || c.tr("quick_delay")>
                     <span class="quick-label">
                         {move || c.tr("quick_delay")} " → "
-                        {move || if is_delayed() { "x-delay" } else { "expiration" }}
+                        {move || {
+                            if is_delayed() {
+                                "x-delay"
+                            } else if offers() {
+                                "x-opt-delivery-time"
+                            } else {
+                                "expiration"
+                            }
+                        }}
                     </span>
                     {QUICK_DELAYS
                         .into_iter()
@@ -246,6 +279,48 @@ pub fn Publish() -> impl IntoView {
                         })
                         .collect_view()}
                 </div>
+                <fieldset class="deliver-at" data-testid="deliver-at" class:offered=offers>
+                    <legend>{move || c.tr("deliver_at")} " " <small>"x-opt-delivery-time"</small></legend>
+                    <Show when=offers>
+                        <div class="row2">
+                            <select
+                                data-testid="pub-deliver-when"
+                                aria-label=move || c.tr("dw_label")
+                                on:change=move |ev| {
+                                    if let Some(w) = DeliverWhen::parse(&event_target_value(&ev)) {
+                                        deliver_when.set(w);
+                                    }
+                                }
+                            >
+                                {DeliverWhen::ALL
+                                    .into_iter()
+                                    .map(|w| {
+                                        let key = if w == DeliverWhen::In { "dw_in" } else { "dw_at" };
+                                        view! {
+                                            <option value=w.as_str() selected=move || deliver_when.get() == w>
+                                                {move || c.tr(key)}
+                                            </option>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </select>
+                            <input
+                                data-testid="pub-deliver-at"
+                                aria-label=move || c.tr("dw_label")
+                                placeholder=move || if deliver_when.get() == DeliverWhen::In { "30m" } else { "30:00" }
+                                prop:value=move || deliver_at.get()
+                                on:input=move |ev| deliver_at.set(event_target_value(&ev))
+                            />
+                        </div>
+                    </Show>
+                    <p class="hint" data-testid="deliver-at-status">
+                        {move || deliver_at::status(&preview.get(), c.lang.get())}
+                        {move || {
+                            (offers() && count.with(|n| n.trim() != "1"))
+                                .then(|| format!(" {}", c.tr("dt_repeat")))
+                        }}
+                    </p>
+                </fieldset>
                 <label>
                     <span>{move || c.tr("headers")} <small>" (JSON)"</small></span>
                     <textarea

@@ -1,14 +1,17 @@
 //! The queues panel: one card per queue, its messages head first with the TTL left,
-//! the ones stuck behind the head marked OVERDUE, and the ones a quorum queue holds for
-//! 4.3's delayed retry with when they are back; then the delayed exchanges' stores.
+//! the ones stuck behind the head marked OVERDUE, and the ones a quorum queue holds
+//! aside (4.3's delayed retry, 4.4's `x-opt-delivery-time`) with their countdown and
+//! why; then the delayed exchanges' stores.
 //! Cards and chips are keyed by the run (`Track::run`) too: nothing drawn for one load is
 //! reused for another load's queue or copy of the same name or number.
 
+use delaylab_engine::cause::HeldBy;
+use delaylab_engine::report::text::clock;
+use delaylab_playground::i18n_qq44::say;
 use leptos::prelude::*;
 
 use super::ctx;
 use super::delayed::DelayedCard;
-use crate::app::i18n::Lang;
 use crate::app::runner::span;
 
 #[component]
@@ -72,7 +75,16 @@ fn QueueCard(name: String) -> impl IntoView {
                 .map(|q| {
                     q.held
                         .iter()
-                        .map(|h| (h.copy, h.msg, h.body.clone(), h.remaining_ms, h.attempt))
+                        .map(|h| {
+                            (
+                                h.msg,
+                                h.body.clone(),
+                                h.by,
+                                h.ready_at_ms,
+                                h.remaining_ms,
+                                h.attempt,
+                            )
+                        })
                         .collect::<Vec<_>>()
                 })
                 .unwrap_or_default()
@@ -180,7 +192,8 @@ fn QueueCard(name: String) -> impl IntoView {
                         (r > shown).then(|| view! { <p class="more">"+" {r - shown} " " {c.tr("more")}</p> })
                     })
             }}
-            // Held for delayed retry: in the queue, not ready, back at its time.
+            // Held aside (delayed retry, x-opt-delivery-time): in the queue, not ready,
+            // released at its time; the countdown and why.
             {move || {
                 let list = held.get();
                 (!list.is_empty())
@@ -190,10 +203,11 @@ fn QueueCard(name: String) -> impl IntoView {
                             <ol class="chips held" aria-label=move || c.tr("held_list") data-testid="held">
                                 {list
                                     .into_iter()
-                                    .map(|(_, msg, body, left, attempt)| {
-                                        let when = match lang {
-                                            Lang::En => format!("⟳ retry in {}, attempt {attempt}", span(left)),
-                                            Lang::Zh => format!("⟳ {} 后重试,第 {attempt} 次投递", span(left)),
+                                    .map(|(msg, body, by, at, left, attempt)| {
+                                        let left = span(left);
+                                        let when = match by {
+                                            HeldBy::DelayedRetry => say(lang, "held_retry", &[("left", &left), ("n", &attempt.to_string())]),
+                                            HeldBy::DeliveryTime => say(lang, "held_due", &[("left", &left), ("at", &clock(at))]),
                                         };
                                         let back = c.runner.with_value(|r| crate::app::runner::came_back(&r.track, msg));
                                         view! {
@@ -202,6 +216,7 @@ fn QueueCard(name: String) -> impl IntoView {
                                                     class="chip held"
                                                     class:selected=move || c.selected.get() == Some(msg)
                                                     data-testid="held-chip"
+                                                    data-by=by.as_str()
                                                     on:click=move |_| c.selected.set(Some(msg))
                                                 >
                                                     <span class="chip-body">{body}</span>

@@ -5,7 +5,7 @@
 use delaylab_engine::version::BrokerVersion;
 use delaylab_playground::preset_links::{self, Part};
 use delaylab_playground::presets::SANDBOX_ID;
-use delaylab_playground::quick_publish::{self, QuickPublish};
+use delaylab_playground::quick_publish;
 use leptos::prelude::*;
 
 use super::ctx;
@@ -162,8 +162,11 @@ fn linked(c: crate::app::Ctx, text: &str) -> impl IntoView {
         .collect_view()
 }
 
-/// Publish buttons for a scenario made to publish into (the sandbox): one per wait
-/// queue, right under what to watch.
+/// Publish buttons for a scenario made to publish into (the sandbox), right under what
+/// to watch: one per wait queue, and RabbitMQ 4.4's path (a quorum queue published to
+/// with `x-opt-delivery-time`) with the same delays; each path labelled with the
+/// versions it works on (the engine's probe, `quick_publish::works_on`), and said inert
+/// on a version where it does not delay.
 #[component]
 fn QuickPublishRow() -> impl IntoView {
     let c = ctx();
@@ -177,28 +180,61 @@ fn QuickPublishRow() -> impl IntoView {
     });
     let buttons = Memo::new(move |_| {
         if !made_to_publish_into.get() {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
-        c.snap.with(quick_publish::buttons)
+        c.snap
+            .with(|s| (quick_publish::buttons(s), quick_publish::time_paths(s)))
     });
-    let publish = move |q: &QuickPublish| {
+    // The versions each path delays on: asked once per load (a probe per version).
+    let works = Memo::new(move |_| {
+        let _ = c.load_rev.get();
+        let (waits, times) = buttons.get();
+        c.runner.with_value(|r| {
+            let s = &r.scenario;
+            let wait: Vec<BrokerVersion> = BrokerVersion::ALL
+                .into_iter()
+                .filter(|v| {
+                    waits.iter().all(|w| {
+                        quick_publish::works_on(s, &w.action("probe".into()), w.ttl_ms).contains(v)
+                    })
+                })
+                .collect();
+            let delay = waits.last().map_or(10_000, |w| w.ttl_ms);
+            let time: Vec<Vec<BrokerVersion>> = times
+                .iter()
+                .map(|p| quick_publish::works_on(s, &p.action("probe".into(), 0, delay), delay))
+                .collect();
+            (wait, time)
+        })
+    });
+    let publish = move |a: delaylab_engine::scenario::ActionKind| c.run_now(a);
+    let next_body = move || {
         let n = c.runner.with_value(|r| r.track.bodies.len());
-        c.run_now(q.action(quick_publish::body(n)));
+        quick_publish::body(n)
     };
+    let version = crate::app::version::current(c);
     move || {
-        let list = buttons.get();
-        (!list.is_empty()).then(|| {
+        let (waits, times) = buttons.get();
+        if waits.is_empty() && times.is_empty() {
+            return None;
+        }
+        let lang = c.lang.get();
+        let (wait_on, time_on) = works.get();
+        let delays = quick_publish::time_delays(&waits);
+        let wait_group = (!waits.is_empty()).then(|| {
+            let label = quick_publish::works_label(&wait_on, None, lang);
             view! {
-                <div class="quick-publish" role="group" aria-label=move || c.tr("quick_publish")>
-                    <span class="muted">{move || c.tr("quick_publish")}</span>
-                    {list
+                <div class="qp-path" data-testid="qp-wait">
+                    <span class="qp-name">{c.tr("qp_wait")}</span>
+                    <span class="qp-works" data-testid="qp-works">{label}</span>
+                    {waits
                         .into_iter()
                         .map(|q| {
                             let label = format!("{} ({})", span_short(q.ttl_ms), q.routing_key);
                             let tid = format!("quick-publish-{}", q.routing_key);
                             let title = format!("{} → {} [{}] → {}", c.tr("publish"), q.exchange, q.routing_key, q.queue);
                             view! {
-                                <button class="small" data-testid=tid title=title on:click=move |_| publish(&q)>
+                                <button class="small" data-testid=tid title=title on:click=move |_| publish(q.action(next_body()))>
                                     {label}
                                 </button>
                             }
@@ -206,6 +242,59 @@ fn QuickPublishRow() -> impl IntoView {
                         .collect_view()}
                 </div>
             }
+        });
+        let time_groups = times
+            .into_iter()
+            .zip(time_on)
+            .map(|(p, on)| {
+                let kind = c.tr("kind_quorum");
+                let label = quick_publish::works_label(&on, Some(kind), lang);
+                let v = version.get();
+                // Inert here: said in the story's own words.
+                let is_inert = !on.contains(&v);
+                let inert = is_inert.then(|| {
+                    let why = delaylab_playground::i18n_why::say(lang, "why_dt_version", &[]);
+                    let head = delaylab_playground::i18n_qq44::say(lang, "inert_on", &[("v", v.as_str())]);
+                    view! { <span class="qp-inert" data-testid="qp-inert">{format!("{head} {why}")}</span> }
+                });
+                let name = delaylab_playground::i18n_qq44::say(lang, "qp_time", &[("queue", &p.queue)]);
+                let buttons = delays
+                    .iter()
+                    .map(|d| {
+                        let (p, d) = (p.clone(), *d);
+                        let tid = format!("quick-time-{}", delaylab_playground::deliver_at::delay_text(d));
+                        let title = format!("{} → {} [{}] → {}, x-opt-delivery-time = +{}", c.tr("publish"), p.exchange, p.routing_key, p.queue, span_short(d));
+                        view! {
+                            <button
+                                class="small"
+                                data-testid=tid
+                                title=title
+                                on:click=move |_| {
+                                    let now = c.runner.with_value(|r| r.now());
+                                    publish(p.action(next_body(), now, d))
+                                }
+                            >
+                                {span_short(d)}
+                            </button>
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <div class="qp-path" data-testid="qp-time" class:inert=is_inert>
+                        <span class="qp-name">{name}</span>
+                        <span class="qp-works" data-testid="qp-works">{label}</span>
+                        {buttons}
+                        {inert}
+                    </div>
+                }
+            })
+            .collect_view();
+        Some(view! {
+            <div class="quick-publish" role="group" aria-label=move || c.tr("quick_publish")>
+                <span class="muted">{move || c.tr("quick_publish")}</span>
+                {wait_group}
+                {time_groups}
+            </div>
         })
     }
 }

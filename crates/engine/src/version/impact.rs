@@ -15,11 +15,12 @@
 //!   D8  orders.work              DeliveryLimit none -> 20
 //! the same 4.0 -> 4.3:
 //!   D9  orders.work              NackCounts false (nack requeue no longer counts)
-//! qq-delivery-time-4-4 (x-opt-delivery-time to a quorum queue) 4.4 -> 4.3:
-//!   D34 order.close.qq           DeliveryTimeHeld false (delivered at once)
+//! a quorum queue published to with x-opt-delivery-time, 4.3 -> 4.4:
+//!   D34 orders.close             DeliveryTimeHeld { held: true, carried: true }
 //! ```
 
 use super::{notes, BrokerVersion, Confidence, Profile, QuorumRequeue, ReturnCounting};
+use crate::amqp::delivery_time::DELIVERY_TIME_HEADER;
 use crate::amqp::{AmqpError, Cause, Property, Subject};
 use crate::scenario::{
     ActionKind, Declare, DestinationKind, ExchangeDef, Outcome, OutcomePlan, QueueDef, Scenario,
@@ -67,9 +68,10 @@ pub enum Change {
     HeadersExact { exact: bool },
     /// A null `x-delay` closes the connection with 541 (D28).
     VoidXDelayCloses { closes: bool },
-    /// A quorum queue holds a message published with `x-opt-delivery-time` until then
-    /// (4.4, D34), or delivers it at once (an ordinary header).
-    DeliveryTimeHeld { held: bool },
+    /// A quorum queue holds a message published with `x-opt-delivery-time` until that
+    /// time (`held`), or takes it ready at once, the header an ordinary one (D34);
+    /// `carried`: some of the scenario's own publishes carry the header.
+    DeliveryTimeHeld { held: bool, carried: bool },
 }
 
 /// One difference for this scenario.
@@ -426,24 +428,10 @@ impl Diff<'_> {
         self.publishes_where(|p| pred(&p.properties.headers))
     }
 
-    /// What the scenario's publishes carry: x-death, expiration, x-delay,
-    /// x-opt-delivery-time (D1, D6, D28, D34).
+    /// What the scenario's publishes carry: x-death, expiration, x-delay (D1, D6, D28);
+    /// quorum queues and `x-opt-delivery-time` (D34).
     fn publishes(&mut self) {
         let (from, to) = (self.from, self.to);
-        let delivery_time = crate::amqp::delivery_time::DELIVERY_TIME_HEADER;
-        if from.quorum_delivery_time != to.quorum_delivery_time
-            && !self
-                .publishes_with(|h| h.contains_key(delivery_time))
-                .is_empty()
-        {
-            // The quorum queues are where it is read (a classic queue never reads it).
-            let objects: Vec<String> = queues(self.s)
-                .filter(|q| is_quorum(q))
-                .map(|q| q.name.clone())
-                .collect();
-            let held = to.quorum_delivery_time;
-            self.add("D34", objects, Change::DeliveryTimeHeld { held });
-        }
         if from.client_x_death != to.client_x_death {
             let objects = self.publishes_with(|h| h.get("x-death").is_some());
             let merged = to.client_x_death == super::ClientXDeath::Merge;
@@ -466,6 +454,26 @@ impl Diff<'_> {
                 self.publishes_with(|h| matches!(h.get("x-delay"), Some(FieldValue::Void)));
             let closes = to.x_delay_mc_types;
             self.add("D28", objects, Change::VoidXDelayCloses { closes });
+        }
+        if from.quorum_delivery_time != to.quorum_delivery_time {
+            // Every quorum queue: a publisher may set the header on any message (the
+            // playground's form offers it); whether this scenario's own publishes do is
+            // said with it. Classic queues never read it, on either side.
+            let objects: Vec<String> = queues(self.s)
+                .filter(|q| is_quorum(q))
+                .map(|q| q.name.clone())
+                .collect();
+            let in_orders = self.s.orders.as_ref().is_some_and(|o| {
+                std::iter::once(&o.publish)
+                    .chain(o.reminder.as_ref().map(|r| &r.publish))
+                    .any(|p| p.properties.headers.contains_key(DELIVERY_TIME_HEADER))
+            });
+            let carried = in_orders
+                || !self
+                    .publishes_with(|h| h.contains_key(DELIVERY_TIME_HEADER))
+                    .is_empty();
+            let held = to.quorum_delivery_time;
+            self.add("D34", objects, Change::DeliveryTimeHeld { held, carried });
         }
     }
 
@@ -557,35 +565,6 @@ pub(super) mod tests {
         let back = impact(&s, V4_3, V4_2);
         assert!(matches!(back[0].change, Change::Accepted { code: 406, .. }));
         assert!(impact(&s, V3_10, V4_2).iter().all(|i| i.row != "D27"));
-    }
-
-    #[test]
-    fn d34_a_delivery_time_to_a_quorum_queue_is_held_on_4_4_only() {
-        let s = load_str(
-            r#"{"version":1,"topology":{"queues":[{"name":"qq","arguments":{"x-queue-type":"quorum"}},{"name":"cq"}]},
-               "actions":[{"at":0,"publish":{"routing_key":"qq","body":"m","properties":{"headers":{"x-opt-delivery-time":60000}}}}]}"#,
-        )
-        .unwrap();
-        let v = impact(&s, V4_3, V4_4);
-        assert_eq!(rows(&v), ["D34"]);
-        assert_eq!(v[0].objects, ["qq"], "the classic queue never reads it");
-        assert_eq!(v[0].change, Change::DeliveryTimeHeld { held: true });
-        assert_eq!(v[0].confidence, Confidence::Run);
-        assert_eq!(
-            impact(&s, V4_4, V4_2)[0].change,
-            Change::DeliveryTimeHeld { held: false }
-        );
-        assert!(
-            impact(&s, V4_2, V4_3).is_empty(),
-            "nothing changes before 4.4"
-        );
-        // Without the header, 4.3 -> 4.4 changes nothing for this scenario.
-        let plain = load_str(
-            r#"{"version":1,"topology":{"queues":[{"name":"qq","arguments":{"x-queue-type":"quorum"}}]},
-               "actions":[{"at":0,"publish":{"routing_key":"qq","body":"m"}}]}"#,
-        )
-        .unwrap();
-        assert!(impact(&plain, V4_3, V4_4).is_empty());
     }
 
     #[test]
@@ -744,6 +723,64 @@ pub(super) mod tests {
         )
         .unwrap();
         assert_eq!(rows(&impact(&c, V3_10, V3_13)), ["D32"]);
+    }
+
+    #[test]
+    fn d34_quorum_queues_hold_x_opt_delivery_time_from_4_4() {
+        let c = load_str(
+            r#"{"version":1,"topology":{"queues":[
+                 {"name":"qq","arguments":{"x-queue-type":"quorum"}},{"name":"cq"}]},
+               "actions":[{"at":"0s","publish":{"exchange":"","routing_key":"qq","body":"a",
+                 "properties":{"headers":{"x-opt-delivery-time":1800000}}}}]}"#,
+        )
+        .unwrap();
+        let v = impact(&c, V4_3, V4_4);
+        assert_eq!(rows(&v), ["D34"]);
+        assert_eq!(v[0].objects, ["qq"], "classic queues never read it");
+        assert_eq!(
+            v[0].change,
+            Change::DeliveryTimeHeld {
+                held: true,
+                carried: true
+            }
+        );
+        assert!(
+            v[0].source.contains("annotate_delivery_time"),
+            "{}",
+            v[0].source
+        );
+        assert_eq!(v[0].confidence, Confidence::Run);
+        assert!(
+            impact(&c, V4_2, V4_3).is_empty(),
+            "nothing changes before 4.4"
+        );
+        // And back: an ordinary header on 4.3 (and 4.2).
+        for back in [V4_3, V4_2] {
+            assert_eq!(
+                impact(&c, V4_4, back)[0].change,
+                Change::DeliveryTimeHeld {
+                    held: false,
+                    carried: true
+                }
+            );
+        }
+        // 4.0 -> 4.3: no change for it (4.3 has delayed retry, not delivery time).
+        assert!(impact(&c, V4_0, V4_3).iter().all(|i| i.row != "D34"));
+        // A quorum queue nobody publishes the header to: said, as not carried yet.
+        let quiet = load_str(
+            r#"{"version":1,"topology":{"queues":[{"name":"qq","arguments":{"x-queue-type":"quorum"}}]}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            impact(&quiet, V4_3, V4_4)[0].change,
+            Change::DeliveryTimeHeld {
+                held: true,
+                carried: false
+            }
+        );
+        // Classic queues only: nothing changes.
+        let classic = load_str(r#"{"version":1,"topology":{"queues":[{"name":"cq"}]}}"#).unwrap();
+        assert!(impact(&classic, V4_3, V4_4).is_empty());
     }
 
     #[test]

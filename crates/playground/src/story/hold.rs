@@ -22,16 +22,7 @@ impl Teller<'_> {
         if let Some(h) = held {
             return Some(self.say("why_held_time", &[("at", &clock(h.until_ms))]));
         }
-        Some(self.say(
-            match ignored? {
-                DeliveryTimeIgnored::OlderVersion => "why_dt_version",
-                DeliveryTimeIgnored::ClassicQueue => "why_dt_classic",
-                DeliveryTimeIgnored::AtMostOnceDeadLetter => "why_dt_dead_letter",
-                DeliveryTimeIgnored::NotATime => "why_dt_type",
-                DeliveryTimeIgnored::NotLater => "why_dt_past",
-            },
-            &[],
-        ))
+        Some(self.say(crate::deliver_at::ignored_key(ignored?), &[]))
     }
 
     /// A held copy released at `t_ms`, `late_ms` after its time.
