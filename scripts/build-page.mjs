@@ -6,8 +6,9 @@
 // Does what `trunk build` does with this index.html (Trunk.toml), into OUT_DIR:
 //   <link data-trunk rel="css" href=F>       -> F copied, a plain stylesheet link to it
 //   <link data-trunk rel="copy-file" href=F> -> F copied
-//   <link data-trunk rel="copy-dir" href=D>  -> D copied (one not built yet is left out and
-//                                               named: serve.sh copies it in when built)
+//   <link data-trunk rel="copy-dir" href=D>  -> D copied; one of the engine's JS modules not
+//                                               built yet gets a placeholder (below) that
+//                                               serve.sh replaces when it is built
 //   <link data-trunk rel="rust" data-trunk-skip> -> dropped (the app is the hook's)
 // then runs Trunk's post_build hook, scripts/dist-post.mjs (the app's split wasm from
 // scripts/build-app.sh, the first paint, preload hints; release: precompressed copies).
@@ -36,6 +37,30 @@ const source = (href) => {
   if (!p.startsWith(ROOT + path.sep)) fail(`index.html links outside the repository: ${href}`);
   return p;
 };
+/**
+ * The engine's JS modules (scripts/build-js.sh) by folder, with the file a page imports.
+ * A missing one gets a placeholder module of that name exporting `delaylabPlaceholder`
+ * (its folder, and where `serve-status.js` is), and a default init that rejects: a page
+ * that imports it says "still being built" (src/app/lazy_module.rs, www/training.js)
+ * instead of meeting a 404. `serve-status.js` at the root says how the build goes:
+ * "missing" here (nobody builds it); scripts/serve.sh writes "building", "ready" or
+ * "failed" with when it started, about how long it takes and its log.
+ */
+const JS_MODULES = {
+  pkg: 'delaylab_engine.js',
+  'pkg-export': 'delaylab_export.js',
+  'pkg-strategies': 'delaylab_strategies_view.js',
+};
+const placeholder = (dir, entry) => `// A placeholder written by scripts/build-page.mjs: ${dir}/ was not built when the page was
+// (scripts/serve.sh builds it in the background and puts the real module here).
+export const delaylabPlaceholder = {
+  dir: ${JSON.stringify(dir)},
+  status: new URL('../serve-status.js', import.meta.url).href,
+};
+export default function init() {
+  return Promise.reject(new Error(${JSON.stringify(`${dir}/${entry} is not built yet`)}));
+}
+`;
 const attr = (tag, name) => tag.match(new RegExp(`\\s${name}="([^"]*)"`))?.[1];
 
 fs.rmSync(out, { recursive: true, force: true });
@@ -55,7 +80,14 @@ html = html.replace(/^[ \t]*<link\b[^>]*\sdata-trunk\b[^>]*>[ \t]*\n?/gm, (tag) 
       return '';
     case 'copy-dir':
       if (fs.existsSync(source(href))) fs.cpSync(source(href), path.join(out, path.basename(href)), { recursive: true });
-      else missing.push(href);
+      else {
+        missing.push(href);
+        const entry = JS_MODULES[href];
+        if (entry) {
+          fs.mkdirSync(path.join(out, href), { recursive: true });
+          fs.writeFileSync(path.join(out, href, entry), placeholder(href, entry));
+        }
+      }
       return '';
     case 'rust':
       if (!/\sdata-trunk-skip\b/.test(tag)) fail(`a Rust link Trunk would build: ${tag.trim()} (the app is built by scripts/build-app.sh)`);
@@ -68,7 +100,10 @@ if (/<[a-z][^>]*\sdata-trunk[\s=/>]/i.test(html.replace(/<!--[\s\S]*?-->/g, ''))
   fail('index.html has a data-trunk element that is not a <link> on a line of its own');
 }
 fs.writeFileSync(path.join(out, 'index.html'), html);
-if (missing.length) console.log(`build-page: not built yet, left out: ${missing.join(', ')}`);
+if (missing.length) {
+  fs.writeFileSync(path.join(out, 'serve-status.js'), 'export default {"state":"missing"};\n');
+  console.log(`build-page: not built yet, placeholders instead: ${missing.join(', ')}`);
+}
 
 try {
   execFileSync('node', [path.join(ROOT, 'scripts', 'dist-post.mjs')], {

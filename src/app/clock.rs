@@ -88,6 +88,7 @@ impl Ctx {
         self.wall.set(wall);
         self.advance(wall);
         self.settle(wall);
+        self.scout_marks(wall);
     }
 
     /// Runs the engine towards the pacer's target for at most [`FRAME_BUDGET_MS`].

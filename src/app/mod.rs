@@ -21,16 +21,16 @@ pub mod for_load;
 pub mod history;
 pub mod host_api;
 pub mod lazy_module;
+pub mod module_wait;
 pub mod orders;
 pub mod panels;
 pub mod share;
 pub mod strategies;
+pub mod timeline;
 pub mod topo_view;
 pub mod version;
 
 pub use delaylab_playground::{edit_rules, i18n, runner, topo};
-
-use std::collections::BTreeSet;
 
 use delaylab_engine::scenario::{self, Action, Scenario};
 use delaylab_engine::snapshot::Snapshot;
@@ -92,7 +92,7 @@ pub struct Ctx {
     pub depths: RwSignal<Depths>,
     pub preset: RwSignal<String>,
     pub meta: RwSignal<PresetMeta>,
-    pub targets: RwSignal<BTreeSet<String>>,
+    pub targets: RwSignal<runner::PublishTargets>,
     pub rev: RwSignal<u64>,
     pub limit: RwSignal<Option<String>>,
     pub load_error: RwSignal<Option<String>>,
@@ -107,6 +107,9 @@ pub struct Ctx {
     pub hist: history::History,
     /// What changes for the loaded scenario on the version it runs on (`version.rs`).
     pub notice: RwSignal<Option<version::Notice>>,
+    /// The timeline's marks and the scout that finds them (timeline.rs).
+    pub scout: StoredValue<Option<timeline::Scout>, LocalStorage>,
+    pub marks_rev: RwSignal<u64>,
 }
 
 pub fn perf_now() -> f64 {
@@ -489,6 +492,8 @@ pub fn App() -> impl IntoView {
         load_rev: RwSignal::new(0),
         hist: history::History::new(),
         notice: RwSignal::new(None),
+        scout: StoredValue::new_local(None),
+        marks_rev: RwSignal::new(0),
     };
     provide_context(ctx);
     Effect::new(move |_| {

@@ -35,7 +35,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
             "Quiz: which order is closed first, A or B?",
             "小测验:A 和 B 哪个订单先被关闭?",
         ),
-        _ => (key, key),
+        _ => return crate::i18n_infra::t(lang, key),
     };
     if lang == Lang::Zh {
         zh

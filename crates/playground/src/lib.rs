@@ -26,6 +26,7 @@ pub mod embed_size;
 pub mod export_code;
 pub mod host;
 pub mod i18n;
+pub mod i18n_infra;
 pub mod i18n_orders;
 pub mod i18n_page;
 pub mod i18n_why;

@@ -86,8 +86,9 @@ pub struct Moment {
     /// For `Overdue`: the head it waits behind, once the engine has said (id, body).
     pub behind: Option<(u32, String)>,
     /// More of the same kind at the same place in this episode ([`EPISODE_GAP_MS`]),
-    /// and the time of the last of them.
+    /// and the times of the first and the last of them.
     pub more: u32,
+    pub at_ms: u64,
     pub last_ms: u64,
 }
 
@@ -302,6 +303,7 @@ impl Marks {
             msg: msg.map(|m| (m, self.body(m))),
             behind: None,
             more: 0,
+            at_ms: 0,
             last_ms: 0,
         }
     }
@@ -329,6 +331,7 @@ impl Marks {
             self.left_out += 1;
             return None;
         }
+        moment.at_ms = at_ms;
         moment.last_ms = at_ms;
         self.rev += 1;
         let index = if same {

@@ -10,7 +10,7 @@ use crate::marks::{Kind, Mark, Moment};
 
 fn quoted(msg: &Option<(u32, String)>) -> String {
     match msg {
-        Some((id, body)) if !body.is_empty() => body.clone(),
+        Some((_, body)) if !body.is_empty() => body.clone(),
         Some((id, _)) => format!("#{id}"),
         None => String::new(),
     }
@@ -123,10 +123,11 @@ pub fn moment_text(m: &Moment, lang: Lang) -> String {
     };
     if m.more > 0 {
         let until = clock(m.last_ms);
-        text.push_str(&if zh {
-            format!(",另有 {} 条同类至 {until}", m.more)
-        } else {
-            format!(", and {} more to {until}", m.more)
+        text.push_str(&match (zh, m.last_ms > m.at_ms) {
+            (false, true) => format!(", and {} more to {until}", m.more),
+            (false, false) => format!(", and {} more", m.more),
+            (true, true) => format!(",另有 {} 条同类至 {until}", m.more),
+            (true, false) => format!(",另有 {} 条同类", m.more),
         });
     }
     text
@@ -162,7 +163,7 @@ mod tests {
         assert!(mark_text(&m.marks()[0], Lang::Zh).contains("队头 A 之后"));
         let thirty = mark_text(&m.marks()[1], Lang::En);
         assert!(
-            thirty.contains("A dead-lettered from order.delay.queue (expired), and 1 more"),
+            thirty.ends_with("A dead-lettered from order.delay.queue (expired), and 1 more"),
             "{thirty}"
         );
         assert!(mark_text(&m.marks()[1], Lang::Zh).contains("另有 1 条"));
@@ -193,6 +194,7 @@ mod tests {
                 msg: Some((3, "B".into())),
                 behind: None,
                 more: 0,
+                at_ms: 0,
                 last_ms: 0,
             };
             let (en, zh) = (moment_text(&m, Lang::En), moment_text(&m, Lang::Zh));

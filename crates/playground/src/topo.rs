@@ -9,6 +9,7 @@ use delaylab_engine::snapshot::Snapshot;
 use delaylab_engine::version::DelayedRetryKind;
 
 use crate::node_id;
+use crate::track::PublishTargets;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
@@ -85,7 +86,7 @@ fn fmt_ms(ms: u64) -> String {
     delaylab_engine::scenario::duration::format_duration(ms)
 }
 
-pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
+pub fn model(snap: &Snapshot, targets: &PublishTargets) -> Model {
     let mut m = Model::default();
     m.nodes.push(TNode {
         id: node_id::PUBLISHER.into(),
@@ -111,7 +112,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             h: 58.0,
         });
     }
-    for t in targets {
+    for t in targets.iter() {
         if exchanges.contains(t.as_str()) || t.is_empty() {
             m.edges.push(TEdge {
                 from: node_id::PUBLISHER.into(),
@@ -120,6 +121,20 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
                 kind: EdgeKind::Publish,
             });
         }
+    }
+    // The default exchange routes a key to the queue of that name (every queue is bound
+    // to it by its name): drawn for the keys published to it, as a binding.
+    for k in targets
+        .default_keys
+        .iter()
+        .filter(|k| queues.contains(k.as_str()))
+    {
+        m.edges.push(TEdge {
+            from: node_id::exchange(""),
+            to: node_id::queue(k),
+            label: k.clone(),
+            kind: EdgeKind::Bind,
+        });
     }
     for x in &snap.exchanges {
         let delayed = x.is_delayed();
@@ -475,4 +490,39 @@ pub fn layout_wrapped(m: &Model, vertical: bool, max_cols: usize) -> HashMap<Str
         }
     }
     pos
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::{Batch, Runner};
+    use delaylab_engine::scenario::load::load_str;
+
+    #[test]
+    fn a_route_through_the_default_exchange_is_drawn_to_the_queue_its_key_names() {
+        let text = include_str!("../../../scenarios/retry-backoff-4-3.json");
+        let mut r = Runner::new(load_str(text).unwrap());
+        // Before the first publish too: the scenario's actions name the key.
+        let m = model(&Snapshot::of(&r.sim), &r.track.publish_targets);
+        let edge = |m: &Model| {
+            m.edges
+                .iter()
+                .find(|e| e.from == node_id::exchange("") && e.to == node_id::queue("orders.work"))
+                .cloned()
+        };
+        let e = edge(&m).expect("(AMQP default) → orders.work");
+        assert_eq!((e.label.as_str(), e.kind), ("orders.work", EdgeKind::Bind));
+        let mut b = Batch::default();
+        r.advance_to(1_000, &mut b, || false);
+        let m = model(&Snapshot::of(&r.sim), &r.track.publish_targets);
+        assert!(edge(&m).is_some());
+        // A key that names no queue draws nothing (the message is unroutable).
+        let mut t = PublishTargets::default();
+        t.add("", "no.such.queue");
+        let m = model(&Snapshot::of(&r.sim), &t);
+        assert!(m
+            .edges
+            .iter()
+            .all(|e| e.to != node_id::queue("no.such.queue")));
+    }
 }
