@@ -1,14 +1,18 @@
 // The playground's page without Trunk, for a first `scripts/serve.sh` on a machine that
 // has no Trunk yet (installing it takes ~10 minutes; the tests install it):
 //
-//   node scripts/build-page.mjs OUT_DIR [debug|release]
+//   node scripts/build-page.mjs OUT_DIR [debug|serve|release]
+//
+// (serve: the optimised build without LTO that scripts/serve.sh serves, Cargo.toml's
+// [profile.serve]; release: the one CI and a host serve.)
 //
 // Does what `trunk build` does with this index.html (Trunk.toml), into OUT_DIR:
 //   <link data-trunk rel="css" href=F>       -> F copied, a plain stylesheet link to it
 //   <link data-trunk rel="copy-file" href=F> -> F copied
 //   <link data-trunk rel="copy-dir" href=D>  -> D copied; one of the engine's JS modules not
-//                                               built yet gets a placeholder (below) that
-//                                               serve.sh replaces when it is built
+//                                               built yet gets a placeholder
+//                                               (scripts/lib/js-modules.mjs) that serve.sh
+//                                               replaces when it is built
 //   <link data-trunk rel="rust" data-trunk-skip> -> dropped (the app is the hook's)
 // then runs Trunk's post_build hook, scripts/dist-post.mjs (the app's split wasm from
 // scripts/build-app.sh, the first paint, preload hints; release: precompressed copies).
@@ -19,11 +23,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { JS_MODULES, STATUS_FILE, placeholder } from './lib/js-modules.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [outArg, mode = 'debug'] = process.argv.slice(2);
-if (!outArg || !['debug', 'release'].includes(mode)) {
-  console.error('usage: node scripts/build-page.mjs OUT_DIR [debug|release]');
+if (!outArg || !['debug', 'serve', 'release'].includes(mode)) {
+  console.error('usage: node scripts/build-page.mjs OUT_DIR [debug|serve|release]');
   process.exit(2);
 }
 const out = path.resolve(outArg);
@@ -37,30 +42,6 @@ const source = (href) => {
   if (!p.startsWith(ROOT + path.sep)) fail(`index.html links outside the repository: ${href}`);
   return p;
 };
-/**
- * The engine's JS modules (scripts/build-js.sh) by folder, with the file a page imports.
- * A missing one gets a placeholder module of that name exporting `delaylabPlaceholder`
- * (its folder, and where `serve-status.js` is), and a default init that rejects: a page
- * that imports it says "still being built" (src/app/lazy_module.rs, www/training.js)
- * instead of meeting a 404. `serve-status.js` at the root says how the build goes:
- * "missing" here (nobody builds it); scripts/serve.sh writes "building", "ready" or
- * "failed" with when it started, about how long it takes and its log.
- */
-const JS_MODULES = {
-  pkg: 'delaylab_engine.js',
-  'pkg-export': 'delaylab_export.js',
-  'pkg-strategies': 'delaylab_strategies_view.js',
-};
-const placeholder = (dir, entry) => `// A placeholder written by scripts/build-page.mjs: ${dir}/ was not built when the page was
-// (scripts/serve.sh builds it in the background and puts the real module here).
-export const delaylabPlaceholder = {
-  dir: ${JSON.stringify(dir)},
-  status: new URL('../serve-status.js', import.meta.url).href,
-};
-export default function init() {
-  return Promise.reject(new Error(${JSON.stringify(`${dir}/${entry} is not built yet`)}));
-}
-`;
 const attr = (tag, name) => tag.match(new RegExp(`\\s${name}="([^"]*)"`))?.[1];
 
 fs.rmSync(out, { recursive: true, force: true });
@@ -101,7 +82,7 @@ if (/<[a-z][^>]*\sdata-trunk[\s=/>]/i.test(html.replace(/<!--[\s\S]*?-->/g, ''))
 }
 fs.writeFileSync(path.join(out, 'index.html'), html);
 if (missing.length) {
-  fs.writeFileSync(path.join(out, 'serve-status.js'), 'export default {"state":"missing"};\n');
+  fs.writeFileSync(path.join(out, STATUS_FILE), 'export default {"state":"missing"};\n');
   console.log(`build-page: not built yet, placeholders instead: ${missing.join(', ')}`);
 }
 

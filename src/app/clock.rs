@@ -166,6 +166,8 @@ impl Ctx {
             self.flights
                 .update(|f| f.retain(|x| wall - x.start < FLIGHT_MS));
         }
+        // The chips that waited for their edge (chips.rs), once it is free.
+        self.fly(Vec::new(), wall);
     }
 }
 

@@ -13,10 +13,12 @@
 //!   back but user inputs.
 
 pub mod chart;
+pub mod check_form;
 pub mod checks_run;
 pub mod checks_view;
 pub mod checks_words;
 pub mod checks_zh;
+pub mod chips;
 pub mod clock;
 pub mod code_highlight;
 pub mod compare;
@@ -31,6 +33,7 @@ pub mod i18n_orders;
 pub mod i18n_page;
 pub mod i18n_why;
 pub mod impact_words;
+pub mod json_at;
 pub mod late_dots;
 pub mod lines;
 pub mod marks;
