@@ -17,7 +17,8 @@
 // debug assertions logs them, as `scripts/serve-check.sh`'s) (allowConsole: [RegExp]
 // excuses matching messages). After every test,
 // pass or fail, the page is saved as tests/artifacts/<file>--<test>--desktop.png (1440x900)
-// and --phone.png (390x844). FILTER keeps tests whose "file › name" contains it.
+// and --phone.png (390x844). FILTER keeps tests whose "file › name" contains it (or one of
+// its `|`-separated parts: `smoke.test.mjs|page-infra.test.mjs`).
 // The last line printed is exactly `N passed, M failed`; the exit code is 1 if M > 0.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -68,7 +69,7 @@ for (const file of files) {
   }
   for (const test of mod.tests) {
     const title = `${file} › ${test.name}`;
-    if (!FILTER || title.includes(FILTER)) queue.push({ file, title, ...test });
+    if (!FILTER || FILTER.split('|').some((f) => title.includes(f))) queue.push({ file, title, ...test });
   }
 }
 if (queue.length === 0) {

@@ -126,7 +126,8 @@ pub struct Marks {
     /// Copies already marked overdue (their late `Expired` must not mark them again).
     overdue: HashMap<u64, (u64, usize)>,
     done: bool,
-    /// Bumped whenever the marks change (a view redraws on it).
+    /// Bumped when a mark or a moment is added, a head named, or the scout is done (a
+    /// view redraws on it; an episode's count alone does not bump it).
     pub rev: u64,
 }
 
@@ -314,10 +315,12 @@ impl Marks {
         let key = (moment.kind.clone(), moment.place.clone());
         let state = self.per_key.get(&key).copied();
         if let Some(st) = state.filter(|st| st.last_ms.abs_diff(at_ms) < EPISODE_GAP_MS) {
+            // Counted without bumping `rev`: a burst merges a moment every few
+            // milliseconds, and a view redrawn for each would redraw every frame. The
+            // count shows at the next new mark, or when the scout is done.
             if let Some(m) = self.moment_mut(st.at_ms, st.index) {
                 m.more += 1;
                 m.last_ms = m.last_ms.max(at_ms);
-                self.rev += 1;
             }
             if let Some(st) = self.per_key.get_mut(&key) {
                 st.last_ms = st.last_ms.max(at_ms);
