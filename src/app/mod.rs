@@ -152,8 +152,15 @@ pub fn preset_text(id: &str) -> Option<&'static str> {
 }
 
 impl Ctx {
+    /// A word in the page's language, tracked (a view redraws when the language changes).
     pub fn tr(&self, key: &'static str) -> &'static str {
         t(self.lang.get(), key)
+    }
+
+    /// The same, read once: for an event handler (a tracked read there is what Leptos
+    /// warns about).
+    pub fn tr_untracked(&self, key: &'static str) -> &'static str {
+        t(self.lang.get_untracked(), key)
     }
 
     /// The loaded scenario's texts in the UI language (see `presets::loaded_texts`).
