@@ -113,6 +113,8 @@ step "conformance suite (live RabbitMQ 3.10.8, 4.0.5, 4.3.6)" bash scripts/confo
 # Exported programs (delaylab export code: Python, Java, Go, Node.js) run against their own
 # live broker and diffed with the simulation (issue 14).
 step "exported programs vs simulation (live RabbitMQ)" bash scripts/export-check.sh || true
+# x-opt-delivery-time before 4.4 (issue 27): the exported programs on the live 4.3.6 too.
+step "exported programs vs simulation: x-opt-delivery-time on live RabbitMQ 4.3.6" bash scripts/export-check.sh --broker 4.3 tests/conformance/v34-delivery-time-ignored.json:1 || true
 # The measured cost model against live brokers (issues 16, 23): on 3.10.8 (classic queues)
 # and on 4.3.6 (quorum queues), calibrate, then the workloads of tests/costs/ and
 # tests/costs/quorum/ simulated with the calibrated costs and replayed live; drain time and

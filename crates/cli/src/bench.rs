@@ -8,12 +8,15 @@
 //! The topologies are the ones `delaylab compare` runs (`strategies::delay_scenario`):
 //! `dlx-per-message` one wait queue with per-message TTL, `dlx-per-queue` one TTL queue
 //! per level of `LEVELS_MS` (a delay rounded up to its level), `plugin` the delayed
-//! exchange; each delivers to `delay.due`, consumed with auto-ack.
+//! exchange, `qq-delivery-time` RabbitMQ 4.4's quorum queue holding each message until
+//! its `x-opt-delivery-time` (the due queue itself); each delivers to `delay.due`,
+//! consumed with auto-ack.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
+use delaylab_engine::amqp::delivery_time::DELIVERY_TIME_HEADER;
 use delaylab_engine::costs::CostMode;
 use delaylab_engine::rng::Rng;
 use delaylab_engine::scenario::{ActionKind, Properties, PublishSpec, Scenario};
@@ -39,6 +42,8 @@ pub enum Topology {
     DlxPerMessage,
     DlxPerQueue,
     Plugin,
+    /// RabbitMQ 4.4: one quorum queue, each message held until its `x-opt-delivery-time`.
+    QqDeliveryTime,
 }
 
 pub struct Figures {
@@ -91,7 +96,7 @@ pub fn run(n: u64, topology: Topology, seed: u64, costs: &CostMode) -> Figures {
             ));
         }
     };
-    let delay_header = delay_header();
+    let delay_header = delay_header(topology);
     for (i, delay) in delays.iter().enumerate() {
         let at = i as u64 * PUBLISH_WINDOW_MS / n.max(1);
         sim.handle(
@@ -99,6 +104,7 @@ pub fn run(n: u64, topology: Topology, seed: u64, costs: &CostMode) -> Figures {
             Command::Run(ActionKind::Publish(publish_for(
                 topology,
                 i,
+                at,
                 *delay,
                 &delay_header,
             ))),
@@ -161,19 +167,31 @@ fn scenario_for(t: Topology) -> Scenario {
         Topology::DlxPerMessage => DelayTopology::PerMessageTtl,
         Topology::DlxPerQueue => DelayTopology::PerTtlQueues(&LEVELS_MS),
         Topology::Plugin => DelayTopology::DelayedExchange,
+        Topology::QqDeliveryTime => DelayTopology::QuorumDeliveryTime,
     };
     delay_scenario("bench", topology)
 }
 
-/// `{"x-delay": 0}`: cloned per publish and set, which costs one allocation instead of
-/// the three of building the table (a new key, then the entries grown twice).
-fn delay_header() -> Table {
+/// The delay header of a topology that has one (`x-delay`, `x-opt-delivery-time`), set
+/// to 0: cloned per publish and set, which costs one allocation instead of the three of
+/// building the table (a new key, then the entries grown twice).
+fn delay_header(t: Topology) -> Table {
     let mut headers = Table::new();
-    headers.insert("x-delay", FieldValue::Int(0));
+    let key = match t {
+        Topology::QqDeliveryTime => DELIVERY_TIME_HEADER,
+        _ => "x-delay",
+    };
+    headers.insert(key, FieldValue::Int(0));
     headers
 }
 
-fn publish_for(t: Topology, i: usize, delay_ms: u64, delay_header: &Table) -> PublishSpec {
+fn publish_for(
+    t: Topology,
+    i: usize,
+    at_ms: u64,
+    delay_ms: u64,
+    delay_header: &Table,
+) -> PublishSpec {
     let mut properties = Properties {
         delivery_mode: Some(2),
         ..Properties::default()
@@ -190,6 +208,15 @@ fn publish_for(t: Topology, i: usize, delay_ms: u64, delay_header: &Table) -> Pu
                 .headers
                 .insert("x-delay", FieldValue::Int(delay_ms as i64));
             (DELAYED_EXCHANGE, DUE_QUEUE.to_string())
+        }
+        // A time: the publish's time plus the delay (virtual 0:00 is the Unix epoch).
+        Topology::QqDeliveryTime => {
+            properties.headers = delay_header.clone();
+            properties.headers.insert(
+                DELIVERY_TIME_HEADER,
+                FieldValue::Int((at_ms + delay_ms) as i64),
+            );
+            ("", DUE_QUEUE.to_string())
         }
     };
     PublishSpec {
