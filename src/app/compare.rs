@@ -270,7 +270,10 @@ pub fn Compare() -> impl IntoView {
             error.set(None);
             c.set_playing(true);
         }
-        Ok(Err(n)) => error.set(Some(format!("{} ({n})", c.tr_untracked("compare_need_two")))),
+        Ok(Err(n)) => error.set(Some(format!(
+            "{} ({n})",
+            c.tr_untracked("compare_need_two")
+        ))),
         Err(e) => error.set(Some(e)),
     };
     let presets = c.presets.get_value();
