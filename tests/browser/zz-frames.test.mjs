@@ -1,8 +1,4 @@
-// Frame times with 2,000 messages in flight (issue target: >= 55 fps), and the
-// 200,000-order burst played at 1000x with the time Pause takes to answer (issue 29 item
-// 10: >= 50 fps in the release build, >= 30 in serve.sh's, Pause within 100 ms); both
-// benchmarks: the figures go to tests/artifacts/ and the test log, the assertions only
-// check that the page did the thing (CI machines are shared). Publishes 2,000
+// Frame times with 2,000 messages in flight (issue target: >= 55 fps). Publishes 2,000
 // orders through the form (one every 5 ms, 20 s TTL each) into the sandbox's DLX wait
 // queue, plays at 1x and records requestAnimationFrame intervals. The figures are
 // written to tests/artifacts/frame-times.json; the assertion is deliberately loose (a
@@ -13,85 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 
-/** requestAnimationFrame intervals over `ms` of wall time, in the page. */
-const frameStats = (page, ms) => page.evaluate(
-  (ms) => new Promise((resolve) => {
-    const times = [];
-    const t0 = performance.now();
-    const tick = (t) => {
-      times.push(t);
-      if (t - t0 < ms) requestAnimationFrame(tick);
-      else {
-        const d = times.slice(1).map((x, i) => x - times[i]).sort((a, b) => a - b);
-        resolve({
-          frames: times.length,
-          fps: (times.length - 1) / ((times[times.length - 1] - times[0]) / 1000),
-          p50_ms: d[Math.floor(d.length / 2)],
-          p95_ms: d[Math.floor(d.length * 0.95)],
-          max_ms: d[d.length - 1],
-        });
-      }
-    };
-    requestAnimationFrame(tick);
-  }),
-  ms,
-);
-
 export const tests = [
-  {
-    name: 'the 200,000-order burst at 1000x: frame rate, and how soon Pause answers',
-    timeout: 120_000,
-    async run(t) {
-      const { page, assert } = t;
-      await t.goto('#promotion-burst-200k', { ready: '[data-testid="topology"] .node' });
-      await page.click('[data-testid="speed-1000"]');
-      await page.click('[data-testid="play"]');
-      // The first seconds publish 200,000 orders (10 virtual minutes at 1000x: 0.6 s).
-      await page.waitForTimeout(1000);
-      const play = await frameStats(page, 5000);
-      const clockAt = await page.textContent('[data-testid="clock"]');
-      // Pause: from the click's input event to the first frame drawn after its handler ran.
-      await page.evaluate(() => {
-        const b = document.querySelector('[data-testid="play"]');
-        window.__pause = {};
-        b.addEventListener('click', (e) => {
-          window.__pause.input = e.timeStamp;
-          window.__pause.handled = performance.now();
-          requestAnimationFrame((t) => { window.__pause.frame = t; });
-        }, { capture: true, once: true });
-      });
-      const pauses = [];
-      for (let i = 0; i < 5; i++) {
-        await page.click('[data-testid="play"]');
-        await page.waitForFunction(() => window.__pause.frame !== undefined);
-        const p = await page.evaluate(() => window.__pause);
-        pauses.push(p.frame - p.input);
-        assert.equal(await page.getAttribute('[data-testid="play"]', 'aria-pressed'), 'false');
-        const a = await page.textContent('[data-testid="clock"]');
-        await page.waitForTimeout(300);
-        assert.equal(await page.textContent('[data-testid="clock"]'), a, 'paused: the clock stands');
-        // Play again for a second, and arm the next measure.
-        await page.click('[data-testid="play"]');
-        await page.waitForTimeout(1000);
-        await page.evaluate(() => {
-          const b = document.querySelector('[data-testid="play"]');
-          window.__pause = {};
-          b.addEventListener('click', (e) => {
-            window.__pause.input = e.timeStamp;
-            window.__pause.handled = performance.now();
-            requestAnimationFrame((t) => { window.__pause.frame = t; });
-          }, { capture: true, once: true });
-        });
-      }
-      await page.click('[data-testid="play"]');
-      pauses.sort((a, b) => a - b);
-      const stats = { ...play, clock_after_6s: clockAt.trim(), pause_ms: pauses, pause_median_ms: pauses[2], pause_max_ms: pauses[4] };
-      fs.mkdirSync(ARTIFACTS, { recursive: true });
-      fs.writeFileSync(path.join(ARTIFACTS, 'frame-times-burst.json'), JSON.stringify(stats, null, 2) + '\n');
-      console.log(`     200,000-order burst at 1000x: ${stats.fps.toFixed(1)} fps, p50 ${stats.p50_ms.toFixed(1)} ms, p95 ${stats.p95_ms.toFixed(1)} ms; Pause answers in ${pauses.map((x) => x.toFixed(0)).join(', ')} ms`);
-      assert.ok(stats.frames > 10, 'frames were drawn');
-    },
-  },
   {
     name: 'frame times with 2,000 messages in flight',
     timeout: 60_000,
