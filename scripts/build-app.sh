@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the playground's wasm (the delaylab-app binary) split into a start-up module and
 # chunks loaded when needed (issue 13 item 5), into OUT_DIR:
-#   bash scripts/build-app.sh OUT_DIR [release|debug]
+#   bash scripts/build-app.sh OUT_DIR [release|serve|debug]
+# (serve: Cargo.toml's [profile.serve], what scripts/serve.sh serves: optimised, no LTO,
+# no wasm-opt)
 # scripts/dist-post.mjs (Trunk's post_build hook) runs it on every trunk build, so
 # `trunk build` and `trunk serve` give the split app; it is not Trunk's own Rust pipeline,
 # which cannot split: the splitter needs the linker's output, before wasm-bindgen.
@@ -19,14 +21,15 @@
 # 0.2.4), wasm-bindgen at Cargo.lock's version, wasm-opt (npm binaryen 132).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${1:?usage: build-app.sh OUT_DIR [release|debug]}"
+OUT="${1:?usage: build-app.sh OUT_DIR [release|serve|debug]}"
 MODE="${2:-release}"
 export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 case "$MODE" in
   release) PROFILE=wasm-release ;;
+  serve) PROFILE=serve ;;
   debug) PROFILE=dev ;;
-  *) echo "build-app.sh: mode must be release or debug, not '$MODE'" >&2; exit 2 ;;
+  *) echo "build-app.sh: mode must be release, serve or debug, not '$MODE'" >&2; exit 2 ;;
 esac
 for tool in cargo wasm-split-cli wasm-bindgen wasm-opt; do
   command -v "$tool" >/dev/null || { echo "build-app.sh: $tool not found (run scripts/setup.sh)" >&2; exit 1; }

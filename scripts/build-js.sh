@@ -2,7 +2,7 @@
 # Builds the engine as a JavaScript package into pkg/ (npm name `delaylab-engine`), the
 # code exporter into pkg-export/ (the playground's Export code menu loads it when opened)
 # and the strategy comparison's panel into pkg-strategies/ (loaded when it comes near):
-#   bash scripts/build-js.sh
+#   bash scripts/build-js.sh [--serve]
 # = wasm-pack build --target web of crates/engine-js (profile pkg-release, LTO) twice: the
 # main module without compare() and pkg/compare/ with it; wasm-opt (npm binaryen 132,
 # node_modules/.bin) on each, TypeScript types, the crate's README.
@@ -10,6 +10,13 @@
 # Cargo.lock's version, which setup.sh installs) or fail, never download one; and
 # this script runs the first wasm-opt on PATH, which is checked below to be binaryen 132
 # (Debian's wasm-opt 108 breaks the module). Tools: scripts/setup.sh --js.
+#
+# --serve (scripts/serve.sh, in the background once the playground is up): the same
+# files, built for this machine rather than for publishing: Cargo.toml's [profile.serve]
+# (the profile the app was just built with, so the dependencies are compiled already),
+# cargo and wasm-bindgen-cli directly (no wasm-pack to install: what serving installs,
+# scripts/setup.sh --serve, is enough), no wasm-opt. Measured on a bare machine: README,
+# "Run it".
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -17,17 +24,48 @@ export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 WASM_OPT_VERSION="version_132"   # = scripts/setup.sh
 
 die() { printf -- 'build-js.sh: %s\n' "$*" >&2; exit 1; }
-command -v wasm-pack >/dev/null || die "wasm-pack missing: bash scripts/setup.sh --js"
-case "$(wasm-opt --version 2>/dev/null || true)" in
-  *"($WASM_OPT_VERSION)"*) ;;
-  *) die "the first wasm-opt on PATH is not binaryen $WASM_OPT_VERSION ($(command -v wasm-opt || echo none)): run bash scripts/setup.sh" ;;
+SERVE=0
+case "${1:-}" in
+  --serve) SERVE=1 ;;
+  "") ;;
+  *) die "unknown argument: $1 (usage: build-js.sh [--serve])" ;;
 esac
+if [ "$SERVE" = 1 ]; then
+  command -v wasm-bindgen >/dev/null || die "wasm-bindgen missing: bash scripts/setup.sh --serve"
+else
+  command -v wasm-pack >/dev/null || die "wasm-pack missing: bash scripts/setup.sh --js"
+  case "$(wasm-opt --version 2>/dev/null || true)" in
+    *"($WASM_OPT_VERSION)"*) ;;
+    *) die "the first wasm-opt on PATH is not binaryen $WASM_OPT_VERSION ($(command -v wasm-opt || echo none)): run bash scripts/setup.sh" ;;
+  esac
+fi
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+
+# --serve: what wasm-pack --target web does, without it: the crate's cdylib in the serve
+# profile, then wasm-bindgen into OUT_DIR (JS glue, wasm, TypeScript types).
+serve_build() {   # serve_build CRATE_DIR OUT_DIR OUT_NAME CARGO_ARGS...
+  local crate="$1" out="$2" name="$3"; shift 3
+  local lib   # the package's name, as cargo names its wasm (delaylab_engine_js)
+  lib="$(awk -F'"' '/^name = / { gsub(/-/, "_", $2); print $2; exit }' "$crate/Cargo.toml")"
+  (cd "$crate" && cargo build --offline --lib --profile serve --target wasm32-unknown-unknown "$@")
+  mkdir -p "$ROOT/$out"
+  wasm-bindgen --target web --out-dir "$ROOT/$out" --out-name "$name" \
+    "$TARGET_DIR/wasm32-unknown-unknown/serve/$lib.wasm"
+}
 
 # Each module: wasm-pack with a Cargo profile, then wasm-opt -O3 (speed; -Oz measured
 # 0.2 KB smaller), run here rather than by wasm-pack so the flags are in one place.
 WASM_OPT_FLAGS=(-O3)
 pkg_build() {   # pkg_build PROFILE OUT_DIR OUT_NAME CARGO_ARGS...
   local profile="$1" out="$2" name="$3"; shift 3
+  if [ "$SERVE" = 1 ]; then
+    serve_build crates/engine-js "$out" "$name" "$@"
+    # What wasm-pack writes beside: the crate's README and a package.json (rewritten below).
+    cp crates/engine-js/README.md "$out/README.md"
+    printf '{"version": "%s", "license": "MIT", "module": "%s.js", "types": "%s.d.ts", "files": ["%s_bg.wasm", "%s.js", "%s.d.ts"], "sideEffects": ["./snippets/*"]}\n' \
+      "$(awk -F'"' '/^version = / { print $2; exit }' crates/engine-js/Cargo.toml)" "$name" "$name" "$name" "$name" "$name" >"$out/package.json"
+    return
+  fi
   wasm-pack --quiet build crates/engine-js --target web --profile "$profile" --no-opt \
     --mode no-install --out-dir "$ROOT/$out" --out-name "$name" -- "$@"
   wasm-opt "${WASM_OPT_FLAGS[@]}" "$out/${name}_bg.wasm" -o "$out/${name}_bg.wasm"
@@ -105,8 +143,12 @@ JS
 lazy_build() {   # lazy_build CRATE_DIR OUT_DIR OUT_NAME
   local crate="$1" out="$2" name="$3"
   rm -rf "$out"
-  wasm-pack --quiet build "$crate" --target web --profile wasm-release --mode no-install \
-    --out-dir "$ROOT/$out" --out-name "$name"
+  if [ "$SERVE" = 1 ]; then
+    serve_build "$crate" "$out" "$name"
+  else
+    wasm-pack --quiet build "$crate" --target web --profile wasm-release --mode no-install \
+      --out-dir "$ROOT/$out" --out-name "$name"
+  fi
   rm -f "$out/.gitignore" "$out/package.json" "$out/README.md"
   [ -s "$out/${name}_bg.wasm" ] && [ -s "$out/$name.js" ] || die "$out/ is incomplete: $(ls "$out")"
 }

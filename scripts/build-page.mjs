@@ -1,13 +1,18 @@
 // The playground's page without Trunk, for a first `scripts/serve.sh` on a machine that
 // has no Trunk yet (installing it takes ~10 minutes; the tests install it):
 //
-//   node scripts/build-page.mjs OUT_DIR [debug|release]
+//   node scripts/build-page.mjs OUT_DIR [debug|serve|release]
+//
+// (serve: the optimised build without LTO that scripts/serve.sh serves, Cargo.toml's
+// [profile.serve]; release: the one CI and a host serve.)
 //
 // Does what `trunk build` does with this index.html (Trunk.toml), into OUT_DIR:
 //   <link data-trunk rel="css" href=F>       -> F copied, a plain stylesheet link to it
 //   <link data-trunk rel="copy-file" href=F> -> F copied
-//   <link data-trunk rel="copy-dir" href=D>  -> D copied (one not built yet is left out and
-//                                               named: serve.sh copies it in when built)
+//   <link data-trunk rel="copy-dir" href=D>  -> D copied; one of the engine's JS modules not
+//                                               built yet gets a placeholder
+//                                               (scripts/lib/js-modules.mjs) that serve.sh
+//                                               replaces when it is built
 //   <link data-trunk rel="rust" data-trunk-skip> -> dropped (the app is the hook's)
 // then runs Trunk's post_build hook, scripts/dist-post.mjs (the app's split wasm from
 // scripts/build-app.sh, the first paint, preload hints; release: precompressed copies).
@@ -18,11 +23,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { JS_MODULES, STATUS_FILE, placeholder } from './lib/js-modules.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [outArg, mode = 'debug'] = process.argv.slice(2);
-if (!outArg || !['debug', 'release'].includes(mode)) {
-  console.error('usage: node scripts/build-page.mjs OUT_DIR [debug|release]');
+if (!outArg || !['debug', 'serve', 'release'].includes(mode)) {
+  console.error('usage: node scripts/build-page.mjs OUT_DIR [debug|serve|release]');
   process.exit(2);
 }
 const out = path.resolve(outArg);
@@ -55,7 +61,14 @@ html = html.replace(/^[ \t]*<link\b[^>]*\sdata-trunk\b[^>]*>[ \t]*\n?/gm, (tag) 
       return '';
     case 'copy-dir':
       if (fs.existsSync(source(href))) fs.cpSync(source(href), path.join(out, path.basename(href)), { recursive: true });
-      else missing.push(href);
+      else {
+        missing.push(href);
+        const entry = JS_MODULES[href];
+        if (entry) {
+          fs.mkdirSync(path.join(out, href), { recursive: true });
+          fs.writeFileSync(path.join(out, href, entry), placeholder(href, entry));
+        }
+      }
       return '';
     case 'rust':
       if (!/\sdata-trunk-skip\b/.test(tag)) fail(`a Rust link Trunk would build: ${tag.trim()} (the app is built by scripts/build-app.sh)`);
@@ -68,7 +81,10 @@ if (/<[a-z][^>]*\sdata-trunk[\s=/>]/i.test(html.replace(/<!--[\s\S]*?-->/g, ''))
   fail('index.html has a data-trunk element that is not a <link> on a line of its own');
 }
 fs.writeFileSync(path.join(out, 'index.html'), html);
-if (missing.length) console.log(`build-page: not built yet, left out: ${missing.join(', ')}`);
+if (missing.length) {
+  fs.writeFileSync(path.join(out, STATUS_FILE), 'export default {"state":"missing"};\n');
+  console.log(`build-page: not built yet, placeholders instead: ${missing.join(', ')}`);
+}
 
 try {
   execFileSync('node', [path.join(ROOT, 'scripts', 'dist-post.mjs')], {

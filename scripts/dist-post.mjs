@@ -53,7 +53,8 @@ function fail(msg) {
 function appFolder() {
   const building = path.join(staging, 'app.building');
   try {
-    execFileSync('bash', [path.join(ROOT, 'scripts', 'build-app.sh'), building, release ? 'release' : 'debug'], { stdio: 'inherit' });
+    const mode = release ? 'release' : process.env.TRUNK_PROFILE === 'serve' ? 'serve' : 'debug';
+    execFileSync('bash', [path.join(ROOT, 'scripts', 'build-app.sh'), building, mode], { stdio: 'inherit' });
   } catch (e) {
     fail(`scripts/build-app.sh failed (${e.status === null ? e.signal : `exit ${e.status}`}; its output is above)`);
   }

@@ -10,8 +10,8 @@
 # --serve (scripts/serve.sh): only what building and serving the playground needs: the
 #   wasm32 target, wasm-bindgen-cli (Cargo.lock's version), wasm-split-cli, the crates
 #   (cargo fetch) and the npm packages (wasm-opt from binaryen).
-# --js: that, and wasm-pack for the engine's JS modules (scripts/build-js.sh), which
-#   serve.sh builds after the playground is up.
+# --js: that, and wasm-pack for the engine's JS modules as published (scripts/build-js.sh;
+#   serve.sh builds its own with `build-js.sh --serve`, which needs no wasm-pack).
 # Neither (scripts/test.sh): all of it, and what the tests need: Chromium, rabbitmq-server
 #   from apt (not started; scripts/conformance.sh starts its own node), Trunk 0.21.14,
 #   then every scripts/setup.d/*.sh part (test-only: the exported programs' toolchains,

@@ -4,8 +4,11 @@
 // scenario (the broker, the run's length, the checks) and runs it in delaylab's engine,
 // the delaylab-engine package (../pkg/), here in the page; each check's state is the
 // engine's (`sim.checks()`), worded by the page. Text only ever goes in with textContent.
-import init, { Simulation, linkOf } from '../pkg/delaylab_engine.js';
-import { Languages, clock, setText } from './training.js';
+import { Languages, clock, loadEngine, setText } from './training.js';
+
+/** The engine package's exports, once loaded (loadEngine, at the end). */
+let Simulation;
+let linkOf;
 
 const MIN = 60_000;
 /** The orders: body, published at, timeout. */
@@ -240,7 +243,7 @@ editor.value = (() => { try { return localStorage.getItem(DRAFT_KEY); } catch { 
 words.start(reword);
 
 try {
-  await init();
+  ({ Simulation, linkOf } = await loadEngine(words, (text) => setText(status, text)));
   page.dataset.ready = 'true';
   runButton.disabled = false;
   setText(status, t('ready'));

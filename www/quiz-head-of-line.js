@@ -7,8 +7,12 @@
 // page reading the deliveries. Everything the page states about the run comes from the
 // engine's checks, result, trace and snapshot; nothing is written in advance. Text only
 // ever goes in with textContent.
-import init, { Simulation, brokerVersions, linkOf } from '../pkg/delaylab_engine.js';
-import { Languages, clock, setText } from './training.js';
+import { Languages, clock, loadEngine, setText } from './training.js';
+
+/** The engine package's exports, once loaded (loadEngine, at the end). */
+let Simulation;
+let linkOf;
+let brokerVersions;
 
 const MIN = 60_000;
 const A_TIMEOUT_MS = 30 * MIN;
@@ -408,7 +412,7 @@ runButton.addEventListener('click', () => {
 words.start(reword);
 
 try {
-  await init();
+  ({ Simulation, linkOf, brokerVersions } = await loadEngine(words, (text) => setText(status, text)));
   versions = brokerVersions();
   fillVersions();
   versionSelect.disabled = false;

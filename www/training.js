@@ -61,3 +61,60 @@ export class Languages {
     this.onChange?.();
   }
 }
+
+/** How often the build status is read while scripts/serve.sh builds the engine package. */
+const BUILD_POLL_MS = 3000;
+const BUILD_WORDS = {
+  en: {
+    building: (dir, ago, total, log) => `The engine package (${dir}/) is still being built by scripts/serve.sh: started ${ago} min ago, usually about ${total} min in all on two idle cores (log: ${log}). This page goes on by itself when it is ready; no need to reload.`,
+    ready: (dir) => `The engine package (${dir}/) is built: loading it…`,
+    failed: (dir, log) => `scripts/serve.sh could not build the engine package (${dir}/): see ${log}.`,
+    missing: (dir) => `The engine package (${dir}/) was not built with this page: run bash scripts/build-js.sh and build the page again (or run bash scripts/serve.sh).`,
+  },
+  zh: {
+    building: (dir, ago, total, log) => `引擎包(${dir}/)仍在由 scripts/serve.sh 构建:${ago} 分钟前开始,在两个空闲 CPU 核上通常共需约 ${total} 分钟(日志:${log})。构建完成后本页会自动继续,无需刷新。`,
+    ready: (dir) => `引擎包(${dir}/)已构建完成,正在加载…`,
+    failed: (dir, log) => `scripts/serve.sh 未能构建引擎包(${dir}/):见 ${log}。`,
+    missing: (dir) => `引擎包(${dir}/)没有随本页构建:运行 bash scripts/build-js.sh,再重新构建页面(或运行 bash scripts/serve.sh)。`,
+  },
+};
+
+/** serve-status.js as it is now (a fresh copy), or "missing" when there is none. */
+async function buildStatus(url) {
+  try {
+    return (await import(`${url}?t=${Date.now()}`)).default;
+  } catch {
+    return { state: 'missing' };
+  }
+}
+
+/**
+ * Imports the engine package (../pkg/) and starts it; its exports. While
+ * scripts/serve.sh is still building it, a placeholder stands in its place
+ * (scripts/build-page.mjs): `onWait(text)` then says so in the page's language (`words`,
+ * a Languages) every few seconds, and the package is imported again once
+ * `serve-status.js` says it is ready. A failed or missing build throws with what to run.
+ */
+export async function loadEngine(words, onWait) {
+  const url = new URL('../pkg/delaylab_engine.js', import.meta.url).href;
+  for (let attempt = 0; ; attempt += 1) {
+    const m = await import(attempt ? `${url}?built=${Date.now()}` : url);
+    const ph = m.delaylabPlaceholder;
+    if (!ph) {
+      await m.default();
+      return m;
+    }
+    for (;;) {
+      const st = await buildStatus(ph.status);
+      const w = BUILD_WORDS[words.lang] || BUILD_WORDS.en;
+      if (st.state === 'ready') {
+        onWait(w.ready(ph.dir));
+        break;
+      }
+      if (st.state !== 'building') throw new Error(st.state === 'failed' ? w.failed(ph.dir, st.log) : w.missing(ph.dir));
+      const ago = Math.max(0, Math.round((Date.now() - st.started_ms) / 60000));
+      onWait(w.building(ph.dir, ago, Math.max(1, Math.ceil(st.expected_s / 60)), st.log));
+      await new Promise((r) => setTimeout(r, BUILD_POLL_MS));
+    }
+  }
+}

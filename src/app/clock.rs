@@ -88,6 +88,7 @@ impl Ctx {
         self.wall.set(wall);
         self.advance(wall);
         self.settle(wall);
+        self.scout_marks(wall);
     }
 
     /// Runs the engine towards the pacer's target for at most [`FRAME_BUDGET_MS`].
@@ -165,6 +166,8 @@ impl Ctx {
             self.flights
                 .update(|f| f.retain(|x| wall - x.start < FLIGHT_MS));
         }
+        // The chips that waited for their edge (chips.rs), once it is free.
+        self.fly(Vec::new(), wall);
     }
 }
 

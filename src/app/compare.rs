@@ -271,7 +271,7 @@ pub fn Compare() -> impl IntoView {
             Mode::Versions => {
                 let [a, b] = versions();
                 if a == b {
-                    return Err(c.tr("compare_same_version").to_string());
+                    return Err(c.tr_untracked("compare_same_version").to_string());
                 }
                 Ok([a, b].map(|v| LaneKey::Version(v).key()).to_vec())
             }
@@ -297,7 +297,10 @@ pub fn Compare() -> impl IntoView {
             find_parting();
             c.set_playing(true);
         }
-        Ok(Err(n)) => error.set(Some(format!("{} ({n})", c.tr("compare_need_two")))),
+        Ok(Err(n)) => error.set(Some(format!(
+            "{} ({n})",
+            c.tr_untracked("compare_need_two")
+        ))),
         Err(e) => error.set(Some(e)),
     };
     let presets = c.presets.get_value();
@@ -474,11 +477,11 @@ fn LaneCard(v: LaneView) -> impl IntoView {
                 })}
             <dl class="figures lane-figures" class:late=bad>
                 <div>
-                    <dt>{c.tr("delivered_n")}</dt>
+                    <dt>{move || c.tr("delivered_n")}</dt>
                     <dd data-testid="lane-delivered">{v.stats.summary.count}</dd>
                 </div>
                 <div>
-                    <dt>{c.tr("mean")}</dt>
+                    <dt>{move || c.tr("mean")}</dt>
                     <dd>{span(v.stats.summary.mean_ms.round() as u64)}</dd>
                 </div>
                 <div>
@@ -486,7 +489,7 @@ fn LaneCard(v: LaneView) -> impl IntoView {
                     <dd>{span(v.stats.summary.p99_ms)}</dd>
                 </div>
                 <div>
-                    <dt>{c.tr("max")}</dt>
+                    <dt>{move || c.tr("max")}</dt>
                     <dd data-testid="lane-max">{late_text(v.stats.summary.max_ms)}</dd>
                 </div>
                 {super::off_plugin::lane_figures(&c, &v)}
@@ -499,12 +502,12 @@ fn LaneCard(v: LaneView) -> impl IntoView {
                     view! {
                         <div class="lane-q" data-testid=testid>
                             <span class="qname">{q.name}</span>
-                            <span class="count">{c.tr("ready")} " " <b>{q.ready}</b></span>
-                            {(q.unacked > 0).then(|| view! { <span class="count">{c.tr("unacked")} " " <b>{q.unacked}</b></span> })}
+                            <span class="count">{move || c.tr("ready")} " " <b>{q.ready}</b></span>
+                            {(q.unacked > 0).then(|| view! { <span class="count">{move || c.tr("unacked")} " " <b>{q.unacked}</b></span> })}
                             {(q.overdue > 0)
                                 .then(|| {
                                     view! {
-                                        <span class="count overdue-count">"⚠ " {c.tr("overdue")} " " <b>{q.overdue}</b></span>
+                                        <span class="count overdue-count">"⚠ " {move || c.tr("overdue")} " " <b>{q.overdue}</b></span>
                                     }
                                 })}
                             <ol class="chips mini">
@@ -560,7 +563,7 @@ fn LaneCard(v: LaneView) -> impl IntoView {
                 {let o = v.outcome.clone(); move || o.words(c.lang.get())}
             </p>
             <p class="lane-delivered">
-                <span class="sub">{c.tr("compare_when")} ": "</span>
+                <span class="sub">{move || c.tr("compare_when")} ": "</span>
                 {if v.delivered.is_empty() { "—".to_string() } else { deliveries_text(&v.delivered) }}
             </p>
         </article>

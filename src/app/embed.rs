@@ -313,10 +313,13 @@ pub fn Embed() -> impl IntoView {
     });
     let lang = move || c.lang.get();
     let notes = opts.notes.clone();
+    // The host hears how tall this is (host_api::report_size): its iframe fits it.
+    let main_ref = NodeRef::<leptos::html::Main>::new();
+    main_ref.on_load(|el| host_api::report_size(&el));
     view! {
         // Its own document in an iframe: one main landmark holding it all, the scenario's
         // name its heading (axe: landmark-one-main, page-has-heading-one, region).
-        <main class="embed" data-testid="embed">
+        <main class="embed" data-testid="embed" node_ref=main_ref>
             <header class="embed-head">
                 <h1 class="embed-name" data-testid="scenario-name">{move || c.meta_texts().name}</h1>
                 <span class="embed-clock" role="timer" aria-live="off">
@@ -370,18 +373,28 @@ const SNIPPET_AUTOPLAY_SPEED: f64 = 100.0;
 
 /// The iframe snippet for a scenario: `fragment` is its share-link fragment with the view
 /// (time, speed, autoplay...), the query names the panels (and read-only, for a reader
-/// who edits the snippet); the height shows those panels (`embed_size`).
+/// who edits the snippet). The frame takes its column's width; its height follows the
+/// embed's `size` messages (host_api.rs) through the snippet's script, which accepts them
+/// only from the embed's origin and only for its own frame. Until the first one (or where
+/// a site strips scripts) the frame starts at the height the panels usually take
+/// (`embed_size`).
 pub fn snippet(base: &str, fragment: &str, name: &str, read_only: bool) -> String {
     let mut src = format!("{base}?embed&panels={}", DEFAULT_PANELS.join(","));
     if read_only {
         src.push_str("&readonly=1");
     }
+    let origin = web_sys::Url::new(base)
+        .map(|u| u.origin())
+        .unwrap_or_default();
     format!(
-        "<iframe src=\"{}#{}\" title=\"{}\" width=\"100%\" height=\"{}\" loading=\"lazy\"></iframe>",
+        "<iframe src=\"{}#{}\" title=\"{}\" data-delaylab-embed style=\"width:100%;height:{}px;border:0\" loading=\"lazy\"></iframe>\n\
+         <script>addEventListener(\"message\",function(e){{var d=e.data;if(e.origin!==\"{}\"||!d||d.type!==\"size\")return;\
+         document.querySelectorAll(\"iframe[data-delaylab-embed]\").forEach(function(f){{if(f.contentWindow===e.source)f.style.height=d.height+\"px\"}})}})</script>",
         attr(&src),
         attr(fragment),
         attr(&format!("delaylab: {name}")),
         embed_size::height_px(&DEFAULT_PANELS),
+        attr(&origin),
     )
 }
 

@@ -127,7 +127,9 @@ impl History {
         // The user's own work: inputs recorded into the scenario, or an edited scenario.
         // An edit itself (a "custom" load) is the user's doing: Back undoes it, no note.
         let work = shown.recorded > 0 || shown.id == "custom";
-        let replaced = (work && id != "custom").then(|| (c.meta_texts().name, shown.recorded));
+        // Read once, not tracked: a load is an event, not a view.
+        let replaced =
+            (work && id != "custom").then(|| (untrack(|| c.meta_texts()).name, shown.recorded));
         Leaving {
             shown: Some(shown),
             replaced,
@@ -159,7 +161,7 @@ impl History {
             _ => self.mark_current(&h, Some(&url), ""),
         }
         if let Some((old, inputs)) = l.replaced {
-            let new = c.meta_texts().name;
+            let new = untrack(|| c.meta_texts()).name;
             let load = c.load_now();
             self.note
                 .update(|n| n.set(load, Replaced { old, new, inputs }));

@@ -18,6 +18,12 @@
 //!   the start of each run (a load, a restart, a seek back: all pending) and in the
 //!   frame a state changes; none for a scenario without checks), `error` (`message`,
 //!   and `request`: the type of the message it answers, when known).
+//! - out, to any parent: `size` (`height`, `width`: the embed's content in CSS px), at
+//!   start and whenever it changes (a narrower column wraps more), so that the host can
+//!   make the iframe exactly as tall as its content ([`report_size`]; the Embed button's
+//!   snippet carries the few lines of script that do it). It carries nothing but those two
+//!   numbers, so it goes to the parent whatever its origin (targetOrigin `*`): an embed
+//!   on any site sizes itself without `origins=`.
 //! - Only the parent window may talk to the embed, and only from an allowed origin: the
 //!   embed's own origin, plus the `origins=` URL option. Anything else is ignored without
 //!   an answer (answering would tell a stranger the embed exists). Replies go to the
@@ -127,7 +133,7 @@ fn error(st: StoredValue<HostState>, request: Option<String>, message: String) {
 
 fn ready_message(c: &Ctx) -> Value {
     let (name, until) = c.meta.with_untracked(|m| (m.name.clone(), m.until_ms));
-    json!({"type": "ready", "version": PROTOCOL_VERSION, "scenario": name, "until_ms": until, "now_ms": c.now()})
+    json!({"type": "ready", "version": PROTOCOL_VERSION, "scenario": name, "until_ms": until, "now_ms": c.now_untracked()})
 }
 
 fn status_message(c: &Ctx) -> Value {
@@ -136,7 +142,7 @@ fn status_message(c: &Ctx) -> Value {
         "type": "status",
         "scenario": name,
         "until_ms": until,
-        "now_ms": c.snap.with_untracked(|s| s.now_ms),
+        "now_ms": c.now_untracked(),
         "playing": c.playing.get_untracked(),
         "speed": c.speed.get_untracked(),
         "seeking_to_ms": c.jump_to.get_untracked(),
@@ -203,6 +209,49 @@ fn handle(c: Ctx, st: StoredValue<HostState>, data: JsValue) {
         }
         Request::Status => post(st, &status_message(&c)),
     }
+}
+
+/// Tells the parent page how tall the embed's content `el` is, now and whenever it
+/// changes (a ResizeObserver), as `{type:"size", version, height, width}` (see the
+/// module docs: the one message that goes to any parent).
+pub fn report_size(el: &web_sys::Element) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    if parent_window().is_none() {
+        return;
+    }
+    let last = std::cell::Cell::new((0.0, 0.0));
+    let target = el.clone();
+    let send = move || {
+        let Some(parent) = parent_window() else {
+            return;
+        };
+        let r = target.get_bounding_client_rect();
+        let scroll = web_sys::window()
+            .and_then(|w| w.scroll_y().ok())
+            .unwrap_or(0.0);
+        let size = ((r.bottom() + scroll).ceil(), r.width().ceil());
+        if size == last.get() {
+            return;
+        }
+        last.set(size);
+        let msg =
+            json!({"type": "size", "version": PROTOCOL_VERSION, "height": size.0, "width": size.1});
+        if let Ok(js) = web_sys::js_sys::JSON::parse(&msg.to_string()) {
+            let _ = parent.post_message(&js, "*");
+        }
+    };
+    let send = std::rc::Rc::new(send);
+    let on_resize = {
+        let send = std::rc::Rc::clone(&send);
+        Closure::<dyn Fn()>::new(move || send())
+    };
+    if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+        observer.observe(el);
+        // Observes as long as the page lives.
+        on_resize.forget();
+    }
+    send();
 }
 
 /// Posts what the tap collected since the last frame.

@@ -6,6 +6,7 @@
 //! The clock (play, pause, speed, seek, the frame loop) is `clock.rs`.
 
 pub mod autosave;
+pub mod check_edit;
 pub mod checked;
 pub mod chunks;
 pub mod clock;
@@ -23,20 +24,21 @@ pub mod history;
 pub mod host_api;
 pub mod lazy_module;
 pub mod off_plugin;
+pub mod module_wait;
 pub mod orders;
 pub mod panels;
 pub mod share;
 pub mod strategies;
+pub mod timeline;
 pub mod topo_view;
 pub mod version;
 
 pub use delaylab_playground::{edit_rules, i18n, runner, topo};
 
-use std::collections::BTreeSet;
-
 use delaylab_engine::scenario::{self, Action, Scenario};
 use delaylab_engine::snapshot::Snapshot;
 use delaylab_engine::version::BrokerVersion;
+use delaylab_playground::chips::ChipGate;
 use delaylab_playground::host::TapHandle;
 use delaylab_playground::pacer::Pacer;
 use delaylab_playground::refresh::{self, Refresh, MAX_ALERTS, MAX_FLIGHTS};
@@ -73,6 +75,8 @@ pub struct Ctx {
     pub pacer: StoredValue<Pacer>,
     pub refresh: StoredValue<Refresh>,
     pub next_flight: StoredValue<u64>,
+    /// One chip on an edge at a time (`delaylab_playground::chips`).
+    pub chips: StoredValue<ChipGate>,
     pub reduced_motion: StoredValue<bool>,
     pub presets: StoredValue<Vec<PresetMeta>>,
     // What the views read.
@@ -94,7 +98,7 @@ pub struct Ctx {
     pub depths: RwSignal<Depths>,
     pub preset: RwSignal<String>,
     pub meta: RwSignal<PresetMeta>,
-    pub targets: RwSignal<BTreeSet<String>>,
+    pub targets: RwSignal<runner::PublishTargets>,
     pub rev: RwSignal<u64>,
     pub limit: RwSignal<Option<String>>,
     pub load_error: RwSignal<Option<String>>,
@@ -109,6 +113,9 @@ pub struct Ctx {
     pub hist: history::History,
     /// What changes for the loaded scenario on the version it runs on (`version.rs`).
     pub notice: RwSignal<Option<version::Notice>>,
+    /// The timeline's marks and the scout that finds them (timeline.rs).
+    pub scout: StoredValue<Option<timeline::Scout>, LocalStorage>,
+    pub marks_rev: RwSignal<u64>,
 }
 
 pub fn perf_now() -> f64 {
@@ -147,8 +154,15 @@ pub fn preset_text(id: &str) -> Option<&'static str> {
 }
 
 impl Ctx {
+    /// A word in the page's language, tracked (a view redraws when the language changes).
     pub fn tr(&self, key: &'static str) -> &'static str {
         t(self.lang.get(), key)
+    }
+
+    /// The same, read once: for an event handler (a tracked read there is what Leptos
+    /// warns about).
+    pub fn tr_untracked(&self, key: &'static str) -> &'static str {
+        t(self.lang.get_untracked(), key)
     }
 
     /// The loaded scenario's texts in the UI language (see `presets::loaded_texts`).
@@ -160,8 +174,16 @@ impl Ctx {
         })
     }
 
+    /// The clock as the views show it (tracked: a view redraws when it moves).
     pub fn now(&self) -> u64 {
         self.snap.with(|s| s.now_ms)
+    }
+
+    /// The same, read once without tracking: for an event handler or a host message
+    /// (a tracked read there is what Leptos warns about, "accessed outside a reactive
+    /// tracking context").
+    pub fn now_untracked(&self) -> u64 {
+        self.snap.with_untracked(|s| s.now_ms)
     }
 
     /// Loads a preset (or the sandbox) on the version it opens on, and resets everything
@@ -320,6 +342,7 @@ impl Ctx {
         self.sync_clock();
         self.selected.set(None);
         self.flights.set(vec![]);
+        self.chips.update_value(ChipGate::clear);
         self.limit.set(None);
         self.stats.set(Stats::default());
         self.refresh.update_value(Refresh::reset);
@@ -390,22 +413,7 @@ impl Ctx {
                 }
             });
         }
-        if !batch.moves.is_empty() && !self.reduced_motion.get_value() {
-            self.flights.update(|f| {
-                for mv in batch.moves {
-                    if f.len() >= MAX_FLIGHTS {
-                        break;
-                    }
-                    let id = self.next_flight.get_value() + 1;
-                    self.next_flight.set_value(id);
-                    f.push(Flight {
-                        id,
-                        mv,
-                        start: wall,
-                    });
-                }
-            });
-        }
+        self.fly(batch.moves, wall);
         if let Some(l) = batch.limit {
             self.limit.set(Some(l));
             self.pacer.update_value(Pacer::stop);
@@ -426,6 +434,36 @@ impl Ctx {
         if batch.events > 0 || batch.checks {
             self.rev.update(|r| *r += 1);
         }
+    }
+
+    /// Starts the chips of `moves`, and of the moves that waited for their edge.
+    pub(super) fn fly(&self, moves: Vec<Move>, wall: f64) {
+        if self.reduced_motion.get_value()
+            || (moves.is_empty() && !self.chips.with_value(ChipGate::waiting))
+        {
+            return;
+        }
+        let fly = self
+            .chips
+            .try_update_value(|g| g.admit(moves, wall))
+            .unwrap_or_default();
+        if fly.is_empty() {
+            return;
+        }
+        self.flights.update(|f| {
+            for mv in fly {
+                if f.len() >= MAX_FLIGHTS {
+                    break;
+                }
+                let id = self.next_flight.get_value() + 1;
+                self.next_flight.set_value(id);
+                f.push(Flight {
+                    id,
+                    mv,
+                    start: wall,
+                });
+            }
+        });
     }
 
     /// Runs the user's action now and shows its effects at once.
@@ -465,6 +503,7 @@ pub fn App() -> impl IntoView {
         pacer: StoredValue::new(Pacer::new(first.until_ms)),
         refresh: StoredValue::new(Refresh::default()),
         next_flight: StoredValue::new(0),
+        chips: StoredValue::new(ChipGate::default()),
         reduced_motion: StoredValue::new(prefers_reduced_motion()),
         presets: StoredValue::new(presets),
         lang: RwSignal::new(browser_lang()),
@@ -491,6 +530,8 @@ pub fn App() -> impl IntoView {
         load_rev: RwSignal::new(0),
         hist: history::History::new(),
         notice: RwSignal::new(None),
+        scout: StoredValue::new_local(None),
+        marks_rev: RwSignal::new(0),
     };
     provide_context(ctx);
     Effect::new(move |_| {

@@ -20,7 +20,8 @@ use web_sys::js_sys::{Array, Function};
 use web_sys::wasm_bindgen::{JsCast, JsValue};
 use web_sys::{IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit};
 
-use super::lazy_module::{self, js_error};
+use super::lazy_module::{self, js_error, Building, ImportError};
+use super::module_wait::ModuleWait;
 use super::Ctx;
 
 /// The module, relative to the page (scripts/build-js.sh builds it, index.html copies it).
@@ -40,8 +41,10 @@ enum Slot {
     Waiting,
     Loading,
     Ready,
+    /// serve.sh is still building the module (module_wait.rs).
+    Building(Building),
     /// The import or the mount failed: why.
-    Failed(String),
+    Failed(ImportError),
 }
 
 #[component]
@@ -62,6 +65,7 @@ pub fn StrategyCompare() -> impl IntoView {
                     set_lang.set_value(Some(f));
                     slot.set(Slot::Ready);
                 }
+                Err(ImportError::Building(b)) => slot.set(Slot::Building(b)),
                 Err(why) => slot.set(Slot::Failed(why)),
             }
         });
@@ -82,15 +86,32 @@ pub fn StrategyCompare() -> impl IntoView {
             view! { <p class="hint" data-testid="strat-loading">{c.tr("strat_loading")}</p> }
                 .into_any(),
         ),
-        Slot::Failed(why) => Some(
+        Slot::Building(b) => Some(
             view! {
-                <p class="error" role="alert" data-testid="strat-load-failed">
-                    {c.tr("strat_load_failed")} " " {why} " "
-                    <button class="small" on:click=move |_| load()>{c.tr("try_again")}</button>
-                </p>
+                <ModuleWait
+                    building=b
+                    what=|l| delaylab_playground::i18n::t(l, "mod_what_strategies")
+                    on_ready=Callback::new(move |_| load())
+                />
             }
             .into_any(),
         ),
+        Slot::Failed(why) => {
+            let key = if matches!(why, ImportError::Network(_)) {
+                "strat_load_network"
+            } else {
+                "strat_load_failed"
+            };
+            Some(
+                view! {
+                    <p class="error" role="alert" data-testid="strat-load-failed">
+                        {c.tr(key)} " " {why.text()} " "
+                        <button class="small" on:click=move |_| load()>{c.tr("try_again")}</button>
+                    </p>
+                }
+                .into_any(),
+            )
+        }
     };
     view! {
         <section class="panel strategies" aria-labelledby="strat-h" data-testid="strategies" node_ref=section>
@@ -104,11 +125,13 @@ pub fn StrategyCompare() -> impl IntoView {
 }
 
 /// Imports the module and mounts the body in `lang`; the module's `setLang`.
-async fn mount_body(body: NodeRef<leptos::html::Div>, lang: &str) -> Result<Function, String> {
+async fn mount_body(body: NodeRef<leptos::html::Div>, lang: &str) -> Result<Function, ImportError> {
     let module = lazy_module::import(MODULE).await?;
     let mount = module.function("mount")?;
     let set_lang = module.function("setLang")?;
-    let el = body.get_untracked().ok_or("the panel is not in the page")?;
+    let el = body
+        .get_untracked()
+        .ok_or_else(|| "the panel is not in the page".to_string())?;
     mount
         .call2(&JsValue::NULL, &el, &JsValue::from_str(lang))
         .map_err(js_error)?;

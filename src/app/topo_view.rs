@@ -359,8 +359,12 @@ pub fn Topology() -> impl IntoView {
                     .unwrap_or_default()
             })
         };
+        // A long name takes more lines (topo::name_lines): what is below it moves down.
+        let name_extra = topo::NAME_LINE_H * n.name_lines.len().saturating_sub(1) as f64;
+        let name_lines = n.name_lines.clone();
+        let sub_y = if n.badges.is_empty() { 38.0 } else { 58.0 } + name_extra;
         let mut bx = 8.0;
-        let mut by = 28.0;
+        let mut by = 28.0 + name_extra;
         let badges = n
             .badges
             .iter()
@@ -461,7 +465,7 @@ pub fn Topology() -> impl IntoView {
                     && c.snap.with(|s| s.queue(&nm).is_some_and(|q| q.overdue > 0))
             }
         };
-        let maxc = ((w - 26.0) / 7.6) as usize;
+        let maxc = topo::name_chars(w);
         let publisher = kind == NodeKind::Publisher;
         view! {
             <g
@@ -531,10 +535,13 @@ pub fn Topology() -> impl IntoView {
                         NodeKind::Consumer => "⚙ ",
                         NodeKind::Publisher => "✉ ",
                     }}
-                    {move || if publisher { c.tr("k_publisher").to_string() } else { trunc(&name, maxc) }}
+                    {move || if publisher { c.tr("k_publisher").to_string() } else { name_lines.first().cloned().unwrap_or_default() }}
                 </text>
+                {n.name_lines.iter().enumerate().skip(1).map(|(i, line)| view! {
+                    <text x="25" y=19.0 + topo::NAME_LINE_H * i as f64 class="name name-more">{line.clone()}</text>
+                }).collect_view()}
                 {(kind == NodeKind::Exchange || kind == NodeKind::Consumer)
-                    .then(|| view! { <text x="10" y={if n.badges.is_empty() { 38 } else { 58 }} class="sub">{move || trunc(&sub_of(), maxc + 4)}</text> })}
+                    .then(|| view! { <text x="10" y=sub_y class="sub">{move || trunc(&sub_of(), maxc + 4)}</text> })}
                 {badges}
                 <text x="10" y=h - 10.0 class="info" textLength=info_len lengthAdjust="spacingAndGlyphs">{info}</text>
             </g>
@@ -618,10 +625,11 @@ pub fn Topology() -> impl IntoView {
                 <g class="nodes">
                     <For each=move || model.get().nodes key=|n| format!("{:?}", n) children=node_view />
                 </g>
-                <g class="edge-labels">{move || edges(true)}</g>
                 <g class="flights">
                     <For each=move || c.flights.get() key=|f| f.id children=flight_view />
                 </g>
+                // Over the chips: a chip passes under its edge's routing key.
+                <g class="edge-labels">{move || edges(true)}</g>
             </svg>
             </div>
         </section>

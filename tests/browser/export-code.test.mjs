@@ -159,7 +159,7 @@ export const tests = [
       await openMenu(t);
       const err = page.locator('[data-testid="code-error"]');
       await err.waitFor({ state: 'visible' });
-      assert.match(await err.textContent(), /exporter could not be loaded.*pkg-export\/delaylab_export\.js/);
+      assert.match(await err.textContent(), /exporter could not be fetched \(check the connection.*pkg-export\/delaylab_export\.js/);
       assert.equal(await page.locator('[data-testid="code-text"]').count(), 0);
       assert.ok(fetched.some((u) => u.endsWith('/pkg-export/delaylab_export.js')), `${fetched}`);
     },

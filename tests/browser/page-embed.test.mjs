@@ -19,7 +19,8 @@ async function jumpTo(page, time) {
   await page.click('[data-testid="jump-btn"]');
 }
 
-/** The Embed box's snippet, parsed: src, height. */
+/** The Embed box's snippet, parsed: src, and the height the frame starts at (its script
+ * then fits it to the embed's `size` messages: page-infra.test.mjs). */
 async function snippet(page) {
   await page.click('[data-testid="embed-btn"]');
   const box = page.locator('[data-testid="embed-snippet"]');
@@ -27,7 +28,7 @@ async function snippet(page) {
   await page.waitForFunction(() => document.querySelector('[data-testid="embed-snippet"]')?.value?.startsWith('<iframe'));
   const text = await box.inputValue();
   const src = /src="([^"]+)"/.exec(text)[1].replace(/&amp;/g, '&');
-  const height = Number(/height="(\d+)"/.exec(text)[1]);
+  const height = Number(/height:(\d+)px/.exec(text)[1]);
   return { text, src, height };
 }
 
@@ -71,7 +72,7 @@ export const tests = [
     },
   },
   {
-    name: 'the snippet\'s height shows every panel it lists, the queues included',
+    name: 'the snippet\'s starting height shows every panel it lists, the queues included',
     timeout: 90_000,
     allowConsole: [/favicon\.ico/, /status of 404/],
     async run(t) {

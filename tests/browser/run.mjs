@@ -12,9 +12,13 @@
 //                 size, every frame, and throws listing each violation (tests/browser/a11y.mjs)
 // A test may set `locale` ('zh-CN': the browser's language, which the app follows).
 // A test fails if run() throws, times out, or the page logs any console error, page error
-// or failed request (allowConsole: [RegExp] excuses matching messages). After every test,
+// or failed request, or one of Leptos's warnings about signals (`REACTIVE_WARNING`: a
+// signal read outside a reactive tracking context, or after it was disposed; a build with
+// debug assertions logs them, as `scripts/serve-check.sh`'s) (allowConsole: [RegExp]
+// excuses matching messages). After every test,
 // pass or fail, the page is saved as tests/artifacts/<file>--<test>--desktop.png (1440x900)
-// and --phone.png (390x844). FILTER keeps tests whose "file › name" contains it.
+// and --phone.png (390x844). FILTER keeps tests whose "file › name" contains it (or one of
+// its `|`-separated parts: `smoke.test.mjs|page-infra.test.mjs`).
 // The last line printed is exactly `N passed, M failed`; the exit code is 1 if M > 0.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -26,6 +30,8 @@ import { axeCheck, VIEWPORTS } from './a11y.mjs';
 import { partsReady } from './parts.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** Leptos's warnings of a signal misused (reactive_graph's debug-build messages). */
+const REACTIVE_WARNING = /outside a reactive tracking context|has already been disposed|reactive (?:graph|owner)/i;
 const ROOT = path.resolve(HERE, '..', '..');
 const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
 const BASE_URL = new URL(process.env.BASE_URL || 'http://127.0.0.1:8080/').href;
@@ -63,7 +69,7 @@ for (const file of files) {
   }
   for (const test of mod.tests) {
     const title = `${file} › ${test.name}`;
-    if (!FILTER || title.includes(FILTER)) queue.push({ file, title, ...test });
+    if (!FILTER || FILTER.split('|').some((f) => title.includes(f))) queue.push({ file, title, ...test });
   }
 }
 if (queue.length === 0) {
@@ -98,7 +104,8 @@ for (const test of queue) {
   const context = await browser.newContext({ viewport: VIEWPORTS.desktop, ...(test.locale ? { locale: test.locale } : {}) });
   const page = await context.newPage();
   page.on('console', (m) => {
-    if (m.type() !== 'error' || allowed(m.text())) return;
+    const warned = m.type() === 'warning' && REACTIVE_WARNING.test(m.text());
+    if ((m.type() !== 'error' && !warned) || allowed(m.text())) return;
     const where = m.location()?.url;
     problems.push(`console error: ${m.text()}${where ? ` [${where}]` : ''}`);
   });

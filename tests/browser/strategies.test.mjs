@@ -47,7 +47,7 @@ export const tests = [
       await page.locator('[data-testid="strategies"]').scrollIntoViewIfNeeded();
       const err = page.locator('[data-testid="strat-load-failed"]');
       await err.waitFor({ state: 'visible' });
-      assert.match(await err.textContent(), /could not be loaded.*pkg-strategies\/delaylab_strategies_view\.js/);
+      assert.match(await err.textContent(), /could not be fetched \(check the connection\).*pkg-strategies\/delaylab_strategies_view\.js/);
       assert.equal(await page.locator('[data-testid="strat-body"]').count(), 0);
       fail = false;
       await err.locator('button').click();

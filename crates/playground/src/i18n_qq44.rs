@@ -90,7 +90,7 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
                 en
             }
         }
-        None => key,
+        None => crate::i18n_infra::t(lang, key),
     }
 }
 

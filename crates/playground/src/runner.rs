@@ -29,7 +29,9 @@ pub use crate::lines::{
 use crate::node_id;
 use crate::stats::Depths;
 use crate::track::RawNode;
-pub use crate::track::{Alert, Batch, Entry, Move, MoveKind, Track, LOG_CAP, TRACK_MSGS};
+pub use crate::track::{
+    Alert, Batch, Entry, Move, MoveKind, PublishTargets, Track, LOG_CAP, TRACK_MSGS,
+};
 
 /// Where a frame's run of [`Runner::advance_until_quiet`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +84,7 @@ impl Runner {
         };
         for a in &scenario.actions {
             if let ActionKind::Publish(p) = &a.kind {
-                track.publish_targets.insert(p.exchange.clone());
+                track.publish_targets.add(&p.exchange, &p.routing_key);
             }
         }
         let checks = PageChecks::new(&scenario);
@@ -288,7 +290,7 @@ impl Runner {
     /// the scenario is full: the action still runs, it is only not written.
     pub fn run_scheduled(&mut self, action: Action, batch: &mut Batch) -> bool {
         if let ActionKind::Publish(p) = &action.kind {
-            self.track.publish_targets.insert(p.exchange.clone());
+            self.track.publish_targets.add(&p.exchange, &p.routing_key);
         }
         let kept = self.record(action.clone());
         let now = self.sim.now_ms();
@@ -301,7 +303,7 @@ impl Runner {
     /// A user action now that is already in the scenario.
     pub fn run_unrecorded(&mut self, action: ActionKind, batch: &mut Batch) {
         if let ActionKind::Publish(p) = &action {
-            self.track.publish_targets.insert(p.exchange.clone());
+            self.track.publish_targets.add(&p.exchange, &p.routing_key);
         }
         let now = self.sim.now_ms();
         self.sim.handle(now, Command::Run(action));

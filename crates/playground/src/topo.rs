@@ -9,6 +9,7 @@ use delaylab_engine::snapshot::Snapshot;
 use delaylab_engine::version::DelayedRetryKind;
 
 use crate::node_id;
+use crate::track::PublishTargets;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
@@ -29,6 +30,9 @@ pub struct TNode {
     pub badges: Vec<String>,
     pub w: f64,
     pub h: f64,
+    /// The name as drawn, whole, on one line or more ([`name_lines`]); the box is taller
+    /// by [`NAME_LINE_H`] a line beyond the first.
+    pub name_lines: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,11 +85,46 @@ pub fn badge_rows(badges: &[String], w: f64) -> usize {
     rows
 }
 
+/// The height of a name's line in a box (the name's font, 13 px, and its leading).
+pub const NAME_LINE_H: f64 = 15.0;
+/// A name takes at most this many lines; a longer one ends in "…" (its whole text is in
+/// the box's label and tooltip).
+pub const MAX_NAME_LINES: usize = 3;
+/// The name's font: about 7.6 px a character (monospace 13 px), after its icon.
+const NAME_CHAR_W: f64 = 7.6;
+
+/// The characters of a name that fit on one line of a box `w` wide (after its icon).
+pub fn name_chars(w: f64) -> usize {
+    (((w - 26.0) / NAME_CHAR_W) as usize).max(4)
+}
+
+/// A name cut into lines of at most `max` characters, after a `.`, `-`, `_`, `:` or `/`
+/// where one falls in the line (`order.delayed.` / `exchange`), else at `max`; at most
+/// [`MAX_NAME_LINES`] lines, the last cut with "…" if even they are too few.
+pub fn name_lines(name: &str, max: usize) -> Vec<String> {
+    let max = max.max(2);
+    let mut rest: Vec<char> = name.chars().collect();
+    let mut lines = Vec::new();
+    while rest.len() > max && lines.len() + 1 < MAX_NAME_LINES {
+        let cut = rest[..max]
+            .iter()
+            .rposition(|ch| matches!(ch, '.' | '-' | '_' | ':' | '/'))
+            .map_or(max, |i| i + 1);
+        lines.push(rest.drain(..cut).collect::<String>());
+    }
+    if rest.len() > max {
+        rest.truncate(max - 1);
+        rest.push('…');
+    }
+    lines.push(rest.into_iter().collect());
+    lines
+}
+
 fn fmt_ms(ms: u64) -> String {
     delaylab_engine::scenario::duration::format_duration(ms)
 }
 
-pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
+pub fn model(snap: &Snapshot, targets: &PublishTargets) -> Model {
     let mut m = Model::default();
     m.nodes.push(TNode {
         id: node_id::PUBLISHER.into(),
@@ -96,6 +135,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         badges: vec![],
         w: 120.0,
         h: 48.0,
+        name_lines: vec![],
     });
     let exchanges: BTreeSet<&str> = snap.exchanges.iter().map(|x| x.name.as_str()).collect();
     let queues: BTreeSet<&str> = snap.queues.iter().map(|q| q.name.as_str()).collect();
@@ -109,9 +149,10 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             badges: vec![],
             w: 180.0,
             h: 58.0,
+            name_lines: vec![],
         });
     }
-    for t in targets {
+    for t in targets.iter() {
         if exchanges.contains(t.as_str()) || t.is_empty() {
             m.edges.push(TEdge {
                 from: node_id::PUBLISHER.into(),
@@ -120,6 +161,20 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
                 kind: EdgeKind::Publish,
             });
         }
+    }
+    // The default exchange routes a key to the queue of that name (every queue is bound
+    // to it by its name): drawn for the keys published to it, as a binding.
+    for k in targets
+        .default_keys
+        .iter()
+        .filter(|k| queues.contains(k.as_str()))
+    {
+        m.edges.push(TEdge {
+            from: node_id::exchange(""),
+            to: node_id::queue(k),
+            label: k.clone(),
+            kind: EdgeKind::Bind,
+        });
     }
     for x in &snap.exchanges {
         let delayed = x.is_delayed();
@@ -148,6 +203,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             badges,
             w: 192.0,
             h: if delayed { 74.0 } else { 58.0 } + extra,
+            name_lines: vec![],
         });
         for b in &x.bindings {
             let to = if b.to_exchange {
@@ -244,6 +300,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             badges,
             w: QUEUE_W,
             h: 84.0 + 18.0 * extra_rows as f64,
+            name_lines: vec![],
         });
         if let Some(d) = &q.dlx {
             let label = "DLX".to_string();
@@ -288,6 +345,7 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
             badges: vec![],
             w: 170.0,
             h: 66.0,
+            name_lines: vec![],
         });
         if queues.contains(c.queue.as_str()) {
             m.edges.push(TEdge {
@@ -299,6 +357,10 @@ pub fn model(snap: &Snapshot, targets: &BTreeSet<String>) -> Model {
         }
     }
     // Consumers that only take from queues with basic.get are drawn when they appear.
+    for n in m.nodes.iter_mut().filter(|n| n.kind != NodeKind::Publisher) {
+        n.name_lines = name_lines(&n.name, name_chars(n.w));
+        n.h += NAME_LINE_H * n.name_lines.len().saturating_sub(1) as f64;
+    }
     m
 }
 
@@ -475,4 +537,69 @@ pub fn layout_wrapped(m: &Model, vertical: bool, max_cols: usize) -> HashMap<Str
         }
     }
     pos
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::{Batch, Runner};
+    use delaylab_engine::scenario::load::load_str;
+
+    #[test]
+    fn a_long_name_is_shown_whole_on_more_lines() {
+        assert_eq!(
+            name_lines("order.delay.queue", 21),
+            vec!["order.delay.queue"]
+        );
+        assert_eq!(
+            name_lines("order.delayed.exchange", 21),
+            vec!["order.delayed.", "exchange"]
+        );
+        assert_eq!(name_lines("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        assert_eq!(
+            name_lines("abcdefghijklmnop", 4),
+            vec!["abcd", "efgh", "ijk…"]
+        );
+        assert_eq!(name_chars(192.0), 21);
+        // In a model: the box is taller by a line.
+        let text = include_str!("../../../scenarios/fix-delayed-plugin.json");
+        let r = Runner::new(load_str(text).unwrap());
+        let m = model(&Snapshot::of(&r.sim), &r.track.publish_targets);
+        let x = m
+            .nodes
+            .iter()
+            .find(|n| n.name == "order.delayed.exchange")
+            .expect("the plugin's exchange");
+        assert_eq!(x.name_lines, vec!["order.delayed.", "exchange"]);
+        assert_eq!(x.name_lines.concat(), x.name, "whole");
+        assert_eq!(x.h, 74.0 + NAME_LINE_H);
+    }
+
+    #[test]
+    fn a_route_through_the_default_exchange_is_drawn_to_the_queue_its_key_names() {
+        let text = include_str!("../../../scenarios/retry-backoff-4-3.json");
+        let mut r = Runner::new(load_str(text).unwrap());
+        // Before the first publish too: the scenario's actions name the key.
+        let m = model(&Snapshot::of(&r.sim), &r.track.publish_targets);
+        let edge = |m: &Model| {
+            m.edges
+                .iter()
+                .find(|e| e.from == node_id::exchange("") && e.to == node_id::queue("orders.work"))
+                .cloned()
+        };
+        let e = edge(&m).expect("(AMQP default) → orders.work");
+        assert_eq!((e.label.as_str(), e.kind), ("orders.work", EdgeKind::Bind));
+        let mut b = Batch::default();
+        r.advance_to(1_000, &mut b, || false);
+        let m = model(&Snapshot::of(&r.sim), &r.track.publish_targets);
+        assert!(edge(&m).is_some());
+        // A key that names no queue draws nothing (the message is unroutable).
+        let mut t = PublishTargets::default();
+        t.add("", "no.such.queue");
+        let m = model(&Snapshot::of(&r.sim), &t);
+        assert!(m
+            .edges
+            .iter()
+            .all(|e| e.to != node_id::queue("no.such.queue")));
+    }
 }

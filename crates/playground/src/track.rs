@@ -91,6 +91,35 @@ pub(crate) enum RawNode {
     Consumer(Option<u32>),
 }
 
+/// Where the scenario and the user publish: the exchanges (the publisher's edges), and
+/// the routing keys published to the default exchange (its edge to the queue a key
+/// names, as the topology draws a dead-letter route through it). Reads as the set of
+/// exchanges.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PublishTargets {
+    pub exchanges: BTreeSet<String>,
+    pub default_keys: BTreeSet<String>,
+}
+
+impl PublishTargets {
+    /// A publish to `exchange` with `routing_key`.
+    pub fn add(&mut self, exchange: &str, routing_key: &str) {
+        if !self.exchanges.contains(exchange) {
+            self.exchanges.insert(exchange.to_string());
+        }
+        if exchange.is_empty() && !self.default_keys.contains(routing_key) {
+            self.default_keys.insert(routing_key.to_string());
+        }
+    }
+}
+
+impl std::ops::Deref for PublishTargets {
+    type Target = BTreeSet<String>;
+    fn deref(&self) -> &BTreeSet<String> {
+        &self.exchanges
+    }
+}
+
 /// What the app keeps from the event stream.
 #[derive(Default)]
 pub struct Track {
@@ -109,7 +138,7 @@ pub struct Track {
     /// Messages dropped with reason `node_lost` (lost with their node, never delivered).
     pub lost_with_node: u64,
     pub log: VecDeque<Entry>,
-    pub publish_targets: BTreeSet<String>,
+    pub publish_targets: PublishTargets,
     /// What the run did so far, counted from every event (`crate::outcome`).
     pub tally: crate::outcome::Tally,
     /// What an embed's host page hears about (host_api.rs); None when nobody listens.
@@ -171,10 +200,9 @@ impl Track {
                     msg.id.0,
                     e.t_ms,
                 );
-                let x = sim.symbols().str(msg.exchange);
-                if !self.publish_targets.contains(x) {
-                    self.publish_targets.insert(x.to_string());
-                }
+                let syms = sim.symbols();
+                self.publish_targets
+                    .add(syms.str(msg.exchange), syms.str(msg.routing_keys.first()));
             }
             EventKind::Error { code, text, .. } => {
                 self.alert(batch, e.t_ms, *code, text.to_string(), id)

@@ -3,6 +3,7 @@
 
 use delaylab_playground::topo;
 
+use delaylab_playground::runner::PublishTargets;
 use std::collections::BTreeSet;
 
 use delaylab_engine::scenario::{load_str, ActionKind};
@@ -15,14 +16,12 @@ fn dlx_chain() -> topo::Model {
         "../../../scenarios/head-of-line-blocking.json"
     ))
     .expect("preset loads");
-    let targets: BTreeSet<String> = s
-        .actions
-        .iter()
-        .filter_map(|a| match &a.kind {
-            ActionKind::Publish(p) => Some(p.exchange.clone()),
-            _ => None,
-        })
-        .collect();
+    let mut targets = PublishTargets::default();
+    for a in &s.actions {
+        if let ActionKind::Publish(p) = &a.kind {
+            targets.add(&p.exchange, &p.routing_key);
+        }
+    }
     topo::model(&Snapshot::of(&Sim::new(&s)), &targets)
 }
 

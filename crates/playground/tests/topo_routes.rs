@@ -3,7 +3,7 @@
 //! The scenario is the order-timeout sandbox's topology (DLX wait queue and the plugin's
 //! exchange side by side), laid out for frames from a phone's to a wide screen's.
 
-use std::collections::BTreeSet;
+use delaylab_playground::runner::PublishTargets;
 
 use delaylab_engine::scenario::load_str;
 use delaylab_engine::snapshot::Snapshot;
@@ -29,10 +29,10 @@ const SANDBOX_TOPOLOGY: &str = r#"{"version": 1, "name": "sandbox",
 fn model() -> Model {
     let s = load_str(SANDBOX_TOPOLOGY).expect("loads");
     let sim = Sim::new(&s);
-    let targets: BTreeSet<String> = ["order.delay.exchange", "order.delayed.exchange"]
-        .into_iter()
-        .map(String::from)
-        .collect();
+    let mut targets = PublishTargets::default();
+    for x in ["order.delay.exchange", "order.delayed.exchange"] {
+        targets.add(x, "");
+    }
     topo::model(&Snapshot::of(&sim), &targets)
 }
 

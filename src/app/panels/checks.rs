@@ -107,6 +107,9 @@ pub fn Checks() -> impl IntoView {
         let lang = c.lang.get();
         c.runner.with_value(|r| ChecksView::of(&r.checks, lang))
     });
+    // Editing them is the playground's, not an embed's.
+    let tools =
+        (!crate::app::embed::requested()).then(|| view! { <crate::app::check_edit::CheckTools /> });
     view! {
         <section class="panel checks" aria-labelledby="checks-h" data-testid="checks">
             <h2 id="checks-h">{move || c.tr("checks")}</h2>
@@ -136,6 +139,7 @@ pub fn Checks() -> impl IntoView {
                 }
                 .into_any()
             }}
+            {tools}
         </section>
     }
 }

@@ -40,7 +40,7 @@ pub fn Consumers() -> impl IntoView {
                 .filter(|x| !x.stopped)
                 .map(|x| x.name.as_str())
                 .collect();
-            queues.with_untracked(|qs| form.spec(c.now(), &active, qs))
+            queues.with_untracked(|qs| form.spec(c.now_untracked(), &active, qs))
         });
         match spec {
             Ok(spec) => {

@@ -21,7 +21,8 @@ pub fn Controls() -> impl IntoView {
     let msg = RwSignal::new(None::<&'static str>);
     // Why the Jump box's text is not a time (said in the page's language when shown).
     let bad_time = RwSignal::new(None::<TimeError>);
-    let step = move |_| match c.runner.with_value(|r| r.next_at()) {
+    // The next marked moment (timeline.rs), else the next thing that happens.
+    let step = move |_| match c.step_target() {
         Some(t) if c.seek(t, AfterSeek::Pause) => msg.set(None),
         Some(_) => msg.set(Some("seek_too_far")),
         None => {
@@ -175,6 +176,7 @@ pub fn Controls() -> impl IntoView {
                 }}
                 {move || c.limit.get().map(|l| format!("⚠ {l}"))}
             </p>
+            <crate::app::timeline::TimelineBar />
         </section>
     }
 }

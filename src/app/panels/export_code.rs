@@ -25,7 +25,8 @@ use web_sys::js_sys::Function;
 use web_sys::wasm_bindgen::{JsCast, JsValue};
 
 use super::ctx;
-use crate::app::lazy_module::{self, js_error};
+use crate::app::lazy_module::{self, js_error, Building, ImportError};
+use crate::app::module_wait::ModuleWait;
 
 /// How long a download's object URL lives (the browser reads it after the click).
 pub const REVOKE_AFTER_MS: u32 = 10_000;
@@ -100,7 +101,7 @@ thread_local! {
 }
 
 /// Imports the exporter's module and keeps its `exportCode`.
-async fn load_exporter() -> Result<(), String> {
+async fn load_exporter() -> Result<(), ImportError> {
     let f = lazy_module::import(EXPORTER_MODULE)
         .await?
         .function(EXPORTER_FN)?;
@@ -135,8 +136,10 @@ enum Loader {
     NotLoaded,
     Loading,
     Ready,
+    /// serve.sh is still building the module (module_wait.rs).
+    Building(Building),
     /// The fetch or the init failed: why (another open tries again).
-    Failed(String),
+    Failed(ImportError),
 }
 
 /// What the panel shows below the language picker.
@@ -144,7 +147,8 @@ enum Loader {
 enum Shown {
     Closed,
     Loading,
-    LoadFailed(String),
+    Building(Building),
+    LoadFailed(ImportError),
     Export(Result<CodeExport, Unavailable>),
 }
 
@@ -209,19 +213,23 @@ pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
     // Outward: the effect starts a network import; `loader` only records how that outside
     // call is going (the panel reads it), it derives nothing from the scenario.
     let loader = RwSignal::new(Loader::NotLoaded);
+    let reload = move || {
+        loader.set(Loader::Loading);
+        wasm_bindgen_futures::spawn_local(async move {
+            loader.set(match load_exporter().await {
+                Ok(()) => Loader::Ready,
+                Err(ImportError::Building(b)) => Loader::Building(b),
+                Err(why) => Loader::Failed(why),
+            });
+        });
+    };
     Effect::new(move |_| {
         let start = matches!(
             loader.get_untracked(),
-            Loader::NotLoaded | Loader::Failed(_)
+            Loader::NotLoaded | Loader::Failed(_) | Loader::Building(_)
         );
         if open.get() && start {
-            loader.set(Loader::Loading);
-            wasm_bindgen_futures::spawn_local(async move {
-                loader.set(match load_exporter().await {
-                    Ok(()) => Loader::Ready,
-                    Err(why) => Loader::Failed(why),
-                });
-            });
+            reload();
         }
     });
     // The export of the scenario as it is now; computed only while the panel is open.
@@ -231,6 +239,7 @@ pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
         }
         match loader.get() {
             Loader::NotLoaded | Loader::Loading => return Shown::Loading,
+            Loader::Building(b) => return Shown::Building(b),
             Loader::Failed(why) => return Shown::LoadFailed(why),
             Loader::Ready => {}
         }
@@ -357,9 +366,19 @@ pub fn ExportCodePanel(open: RwSignal<bool>) -> impl IntoView {
                     </p>
                 }
                 .into_any(),
+                Shown::Building(b) => view! {
+                    <ModuleWait
+                        building=b.clone()
+                        what=|l| delaylab_playground::i18n::t(l, "mod_what_export")
+                        on_ready=Callback::new(move |_| reload())
+                    />
+                }
+                .into_any(),
                 Shown::LoadFailed(why) => view! {
                     <p class="form-error" role="alert" data-testid="code-error">
-                        "⚠ "{c.tr("code_load_failed")}": "{why.clone()}
+                        "⚠ "
+                        {c.tr(if matches!(why, ImportError::Network(_)) { "code_load_network" } else { "code_load_failed" })}
+                        ": "{why.text()}
                     </p>
                 }
                 .into_any(),

@@ -15,6 +15,32 @@ use crate::app::runner::{self, TRACK_MSGS};
 /// The story's heading: what keyboard users land on when a lateness dot opens a story.
 pub const STORY_HEADING_ID: &str = "insp-h";
 
+thread_local! {
+    /// The next selection keeps the page where it is ([`select_in_place`]).
+    static IN_PLACE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Selects a message without bringing the inspector into view: a click on a chart keeps
+/// the chart on screen (the chart says what is selected and offers the story).
+pub fn select_in_place(c: crate::app::Ctx, msg: u32) {
+    if c.selected.get_untracked() != Some(msg) {
+        IN_PLACE.with(|f| f.set(true));
+        c.selected.set(Some(msg));
+    }
+}
+
+/// Brings the story into view (only as far as needed).
+pub fn reveal_story() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("inspector"))
+    {
+        let o = web_sys::ScrollIntoViewOptions::new();
+        o.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        el.scroll_into_view_with_scroll_into_view_options(&o);
+    }
+}
+
 #[component]
 pub fn Inspector() -> impl IntoView {
     let c = ctx();
@@ -37,19 +63,12 @@ pub fn Inspector() -> impl IntoView {
             )
         })
     });
-    // Bring the story into view when a message is selected (only as far as needed).
+    // Bring the story into view when a message is selected (only as far as needed),
+    // unless it was selected in place.
     Effect::new(move |_| {
-        if c.selected.get().is_some() {
-            request_animation_frame(move || {
-                if let Some(el) = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.get_element_by_id("inspector"))
-                {
-                    let o = web_sys::ScrollIntoViewOptions::new();
-                    o.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                    el.scroll_into_view_with_scroll_into_view_options(&o);
-                }
-            });
+        let selected = c.selected.get().is_some();
+        if !IN_PLACE.with(|f| f.replace(false)) && selected {
+            request_animation_frame(reveal_story);
         }
     });
     view! {

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 
 use super::ctx;
 use super::depths::DepthChart;
-use super::inspector::STORY_HEADING_ID;
+use super::inspector::{reveal_story, select_in_place, STORY_HEADING_ID};
 use crate::app::runner::span;
 
 #[component]
@@ -19,6 +19,12 @@ pub fn Lateness() -> impl IntoView {
     let c = ctx();
     // The dot in the tab order (the others are reached with the arrow keys).
     let focus_at = RwSignal::new(0usize);
+    let dots = Memo::new(move |_| {
+        let lang = c.lang.get();
+        c.stats
+            .with(|s| c.runner.try_with_value(|r| named_dots(s, &r.track, lang)))
+            .unwrap_or_default()
+    });
     view! {
         <section class="panel lateness" aria-labelledby="late-h" data-testid="lateness">
             <h2 id="late-h">{move || c.tr("lateness")}</h2>
@@ -69,15 +75,24 @@ pub fn Lateness() -> impl IntoView {
                     {move || c.tr("deliveries_axis")}
                 </text>
                 {move || {
-                    let lang = c.lang.get();
-                    let dots = c
-                        .stats
-                        .with(|s| c.runner.try_with_value(|r| named_dots(s, &r.track, lang)))
-                        .unwrap_or_default();
+                    let dots = dots.get();
                     let n = dots.len();
                     dots.into_iter().enumerate().map(|(i, d)| dot(d, i, n, focus_at)).collect_view()
                 }}
             </svg>
+            // The dot selected here, and the way to its story (the page stays put).
+            <p class="late-selected" data-testid="late-selected" aria-live="polite">
+                {move || {
+                    let sel = c.selected.get()?;
+                    let name = dots.with(|ds| ds.iter().find(|d| d.msg == sel).map(|d| d.name.clone()))?;
+                    Some(view! {
+                        <span>{name}" "</span>
+                        <button class="small link" data-testid="late-story" on:click=move |_| reveal_story()>
+                            {c.tr("late_story")}" ↓"
+                        </button>
+                    })
+                }}
+            </p>
             <h3 class="sub-h">{move || c.tr("depths")}</h3>
             <DepthChart />
         </section>
@@ -96,7 +111,13 @@ fn dot(d: NamedDot, i: usize, n: usize, focus_at: RwSignal<usize>) -> impl IntoV
     };
     let (msg, name) = (d.msg, d.name.clone());
     let open = move |keyboard: bool| {
-        c.selected.set(Some(msg));
+        // A click keeps the chart on screen (the line under it offers the story); the
+        // keyboard goes to the story.
+        if keyboard {
+            c.selected.set(Some(msg));
+        } else {
+            select_in_place(c, msg);
+        }
         focus_at.set(i);
         if keyboard {
             // The story is elsewhere on the page: take the keyboard there.
