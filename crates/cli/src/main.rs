@@ -19,6 +19,7 @@ mod broker;
 mod calibrate;
 mod compare;
 mod costs;
+mod cpu;
 mod diff;
 mod export;
 mod export_code;
