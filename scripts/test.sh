@@ -44,6 +44,12 @@ step "cargo build --release" cargo build --release || true
 # Every preset's lesson as checks (issue 24), on every version its `versions` names: a
 # lesson that stops being true on a version fails here instead of misleading a reader.
 step "preset checks on every version they name (delaylab test)" target/release/delaylab test scenarios/*.json || true
+# The engine's speed and memory (issue 27): every bench topology at 1,000,000 delayed
+# messages, best of 5, the engine's CPU time as a multiple of the floor's (a bare binary
+# heap, measured in the same process, so a slower or busier runner moves both) and peak heap
+# bytes per waiting message. Fails above 2x or 250 B (they are ~1.2-2x and 176-239 B).
+step "engine speed and memory (delaylab bench, 4 topologies x 1M, <= 2x floor, <= 250 B)" \
+  target/release/delaylab bench --messages 1000000 --runs 5 --max-ratio 2 --max-bytes 250 || true
 # The engine's golden traces again, compiled to wasm and run in headless Chromium through
 # wasm-pack (crates/engine-js/tests/wasm_golden.rs includes the engine's test): the browser
 # must give byte-identical results. --mode no-install: wasm-bindgen(-test-runner) from PATH
@@ -113,6 +119,8 @@ step "conformance suite (live RabbitMQ 3.10.8, 4.0.5, 4.3.6)" bash scripts/confo
 # Exported programs (delaylab export code: Python, Java, Go, Node.js) run against their own
 # live broker and diffed with the simulation (issue 14).
 step "exported programs vs simulation (live RabbitMQ)" bash scripts/export-check.sh || true
+# x-opt-delivery-time before 4.4 (issue 27): the exported programs on the live 4.3.6 too.
+step "exported programs vs simulation: x-opt-delivery-time on live RabbitMQ 4.3.6" bash scripts/export-check.sh --broker 4.3 tests/conformance/v34-delivery-time-ignored.json:1 || true
 # The measured cost model against live brokers (issues 16, 23): on 3.10.8 (classic queues)
 # and on 4.3.6 (quorum queues), calibrate, then the workloads of tests/costs/ and
 # tests/costs/quorum/ simulated with the calibrated costs and replayed live; drain time and

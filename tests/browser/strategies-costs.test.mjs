@@ -14,7 +14,7 @@ async function run(page) {
     null, { timeout: 120_000, polling: 250 });
 }
 
-/** The p99 cell of a strategy's row (after "works on 4.3" and the mean). */
+/** The p99 cell of a strategy's row (after "works on" and the mean). */
 const p99 = (page, name) => page.locator(`[data-testid="strat-row-${name}"] td`).nth(2).textContent()
   .then((s) => s.trim());
 

@@ -1,6 +1,6 @@
-// The RabbitMQ version selector and the badge (issues 12, 23): 3.10, 4.0 and 4.3 are
-// checked against live brokers (3.10.8, 4.0.5, 4.3.6) and say so; 3.13, 4.1 and 4.2 say
-// their rules come from RabbitMQ's source and release notes. The notes mark each
+// The RabbitMQ version selector and the badge (issues 12, 23, 27): 3.10, 4.0 and 4.3 are
+// checked against live brokers (3.10.8, 4.0.5, 4.3.6) and say so; 3.13, 4.1, 4.2 and 4.4
+// say their rules come from RabbitMQ's source, not checked against a live broker. The notes mark each
 // difference seen live or read in the source, and a change of version reloads the
 // scenario on it and goes into the share link.
 const badge = '[data-testid="checked-badge"]';
@@ -22,7 +22,7 @@ export const tests = [
       await t.page.waitForFunction((sel) => document.querySelector(sel)?.value === '4.0', picker);
       const text = await t.page.locator(badge).textContent();
       t.assert.match(text, /Checked against a live RabbitMQ 4\.0\.5/);
-      t.assert.doesNotMatch(text, /source and release notes/);
+      t.assert.doesNotMatch(text, /not checked against a live broker/);
       await t.page.click(badge);
       const notes = t.page.locator('[data-testid="version-notes"] li');
       t.assert.ok((await notes.count()) >= 5, 'the 4.0 notes list the applied rows');
@@ -37,14 +37,14 @@ export const tests = [
     },
   },
   {
-    name: 'a 4.2 scenario says its rules come from the source and release notes; nothing is marked seen live',
+    name: 'a 4.2 scenario says its rules come from the source, not a live broker; nothing is marked seen live; 4.4 lists its source-read rules',
     async run(t) {
       await t.goto('#poison-message-3-10-vs-4-0', { ready: '[data-testid="app"]' });
       await t.page.waitForFunction((sel) => document.querySelector(sel)?.value === '4.0', picker);
       await t.page.selectOption(picker, '4.2');
-      await t.page.waitForFunction((sel) => /source and release notes/.test(document.querySelector(sel)?.textContent ?? ''), badge);
+      await t.page.waitForFunction((sel) => /not checked against a live broker/.test(document.querySelector(sel)?.textContent ?? ''), badge);
       const text = await t.page.locator(badge).textContent();
-      t.assert.match(text, /RabbitMQ 4\.2 \(4\.2\.9\): From RabbitMQ's source and release notes/);
+      t.assert.match(text, /RabbitMQ 4\.2 \(4\.2\.9\): From RabbitMQ's source, not checked against a live broker/);
       t.assert.doesNotMatch(text, /Checked against/);
       await t.page.click(badge);
       const notes = t.page.locator('[data-testid="version-notes"] li');
@@ -56,11 +56,20 @@ export const tests = [
       const d22 = t.page.locator('[data-testid="version-notes"] li').filter({ hasText: /^D22 / });
       t.assert.equal(await d22.getAttribute('data-live'), 'true');
       t.assert.match(await d22.textContent(), /4\.3\.0 to 4\.3\.5 refuse it/);
+      // 4.4 (the seventh version): read in the source, its rows graded as the source reading was.
+      await t.page.selectOption(picker, '4.4');
+      await t.page.waitForFunction((sel) => /RabbitMQ 4\.4 \(4\.4\.0\): From RabbitMQ's source, not checked against a live broker/.test(document.querySelector(sel)?.textContent ?? ''), badge);
+      t.assert.equal(await t.page.locator('[data-testid="version-notes"] li[data-live="true"]').count(), 0);
+      const d34 = t.page.locator('[data-testid="version-notes"] li').filter({ hasText: /^D34 / });
+      t.assert.match(await d34.textContent(), /x-opt-delivery-time/);
+      t.assert.match(await d34.textContent(), /run on the state machine/);
+      const d40 = t.page.locator('[data-testid="version-notes"] li').filter({ hasText: /^D40 / });
+      t.assert.match(await d40.textContent(), /unconfirmed/);
       // The same words in Chinese.
       await t.page.click('[data-testid="lang-zh"]');
       await t.page.waitForFunction((sel) => /已对照真实的 RabbitMQ 4\.3\.6 验证/.test(document.querySelector(sel)?.textContent ?? ''), badge);
       await t.page.selectOption(picker, '4.1');
-      await t.page.waitForFunction((sel) => /依据 RabbitMQ 的源码与发布说明/.test(document.querySelector(sel)?.textContent ?? ''), badge);
+      await t.page.waitForFunction((sel) => /依据 RabbitMQ 的源码,未对照真实的 Broker 验证/.test(document.querySelector(sel)?.textContent ?? ''), badge);
       await t.page.click('[data-testid="lang-en"]');
     },
   },

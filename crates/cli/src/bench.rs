@@ -8,13 +8,16 @@
 //! The topologies are the ones `delaylab compare` runs (`strategies::delay_scenario`):
 //! `dlx-per-message` one wait queue with per-message TTL, `dlx-per-queue` one TTL queue
 //! per level of `LEVELS_MS` (a delay rounded up to its level), `plugin` the delayed
-//! exchange; each delivers to `delay.due`, consumed with auto-ack.
+//! exchange, `qq-delivery-time` RabbitMQ 4.4's quorum queue holding each message until
+//! its `x-opt-delivery-time` (the due queue itself); each delivers to `delay.due`,
+//! consumed with auto-ack.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::rc::Rc;
 use std::time::Instant;
 
+use delaylab_engine::amqp::delivery_time::DELIVERY_TIME_HEADER;
 use delaylab_engine::costs::CostMode;
 use delaylab_engine::rng::Rng;
 use delaylab_engine::scenario::{ActionKind, Properties, PublishSpec, Scenario};
@@ -41,6 +44,8 @@ pub enum Topology {
     DlxPerMessage,
     DlxPerQueue,
     Plugin,
+    /// RabbitMQ 4.4: one quorum queue, each message held until its `x-opt-delivery-time`.
+    QqDeliveryTime,
 }
 
 pub struct Figures {
@@ -103,7 +108,7 @@ pub fn run(n: u64, topology: Topology, seed: u64, costs: &CostMode) -> Figures {
     let mut publisher = Publisher::new(topology);
     for (i, delay) in delays.iter().enumerate() {
         let at = i as u64 * PUBLISH_WINDOW_MS / n.max(1);
-        let spec = publisher.publish(i, *delay);
+        let spec = publisher.publish(i, at, *delay);
         sim.handle(at, Command::Run(ActionKind::Publish(spec)));
         peak_waiting = peak_waiting.max(sim.live_copies());
         drain(&mut sim);
@@ -163,6 +168,7 @@ fn scenario_for(t: Topology) -> Scenario {
         Topology::DlxPerMessage => DelayTopology::PerMessageTtl,
         Topology::DlxPerQueue => DelayTopology::PerTtlQueues(&LEVELS_MS),
         Topology::Plugin => DelayTopology::DelayedExchange,
+        Topology::QqDeliveryTime => DelayTopology::QuorumDeliveryTime,
     };
     delay_scenario("bench", topology)
 }
@@ -186,18 +192,24 @@ impl Publisher {
             Topology::DlxPerMessage => ("", vec![WAIT_QUEUE.to_string()]),
             Topology::DlxPerQueue => ("", LEVELS_MS.iter().map(|l| wait_queue(*l)).collect()),
             Topology::Plugin => (DELAYED_EXCHANGE, vec![DUE_QUEUE.to_string()]),
+            Topology::QqDeliveryTime => ("", vec![DUE_QUEUE.to_string()]),
+        };
+        let delay_key = match topology {
+            Topology::QqDeliveryTime => DELIVERY_TIME_HEADER,
+            _ => "x-delay",
         };
         Publisher {
             topology,
             exchange,
             routing_keys,
-            delay_key: Rc::from("x-delay"),
+            delay_key: Rc::from(delay_key),
             digits: itoa::Buffer::new(),
         }
     }
 
-    /// Message `i` (body `order-<i>`), persistent, delayed by `delay_ms`.
-    fn publish(&mut self, i: usize, delay_ms: u64) -> PublishSpec {
+    /// Message `i` (body `order-<i>`), published at `at_ms`, persistent, delayed by
+    /// `delay_ms`.
+    fn publish(&mut self, i: usize, at_ms: u64, delay_ms: u64) -> PublishSpec {
         let mut properties = Properties {
             delivery_mode: Some(2),
             ..Properties::default()
@@ -216,6 +228,11 @@ impl Publisher {
             Topology::Plugin => {
                 let delay = FieldValue::Int(delay_ms as i64);
                 properties.headers = Table::from_entries(vec![(self.delay_key.clone(), delay)]);
+            }
+            // A time: the publish's time plus the delay (virtual 0:00 is the Unix epoch).
+            Topology::QqDeliveryTime => {
+                let due = FieldValue::Int((at_ms + delay_ms) as i64);
+                properties.headers = Table::from_entries(vec![(self.delay_key.clone(), due)]);
             }
         }
         PublishSpec {

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! delaylab run SCENARIO.json [--format json|text] [--trace FILE.jsonl]
-//! delaylab bench [--messages N] [--topology dlx-per-message|dlx-per-queue|plugin]... [--runs K] [--format json] [--max-ratio R] [--max-bytes B]
+//! delaylab bench [--messages N] [--topology dlx-per-message|dlx-per-queue|plugin|qq-delivery-time]... [--runs K] [--format json] [--max-ratio R] [--max-bytes B]
 //! delaylab replay SCENARIO.json --amqp URL [--time-scale F] [--broker V] | --check
 //! delaylab calibrate --amqp URL [--out FILE] [--broker V] [--queue-type classic|quorum]
 //! delaylab diff A.json B.json [--tolerance-ms N]
@@ -65,7 +65,7 @@ enum Cmd {
         /// Write every engine event as one JSON line to this file.
         #[arg(long)]
         trace: Option<String>,
-        /// RabbitMQ version profile (3.10, 3.13, 4.0, 4.1, 4.2, 4.3), overriding the file's `broker`.
+        /// RabbitMQ version profile (3.10, 3.13, 4.0, 4.1, 4.2, 4.3, 4.4), overriding the file's `broker`.
         #[arg(long)]
         broker: Option<String>,
         /// Broker costs: ideal, measured, or a cost file from `calibrate` (overrides the scenario's `costs`).

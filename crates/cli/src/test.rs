@@ -3,6 +3,10 @@
 //! given) and evaluates its `checks` (`delaylab_engine::checks`); with `--amqp`, once on
 //! that live broker through `replay`, the checks read from what it did.
 //!
+//! A check is expected on the versions of its own `versions`, else on the scenario's
+//! (or on the `--broker`s given); on another version it is run and reported as not
+//! expected there (`n/a`, counted with the skipped), never as a failure.
+//!
 //! Exit status: 0 when every check passed (a check a live broker cannot decide is
 //! reported as skipped, not passed, and does not fail the run); 1 when one failed (or
 //! could not be decided because the run stopped on a limit); 2 on bad input (a file
@@ -42,9 +46,15 @@ pub enum Verdict {
     Fail,
     /// A live broker cannot decide it.
     Skip,
+    /// Not expected on this run's version (the check's `versions`, else the scenario's):
+    /// evaluated and shown, never a failure.
+    NotExpected,
 }
 
 pub fn verdict(s: &CheckState) -> Verdict {
+    if !s.expected_here {
+        return Verdict::NotExpected;
+    }
     match s.status {
         Status::Passed => Verdict::Pass,
         Status::Undecided if s.undecided.as_ref().is_some_and(|u| u.is_live()) => Verdict::Skip,
@@ -138,6 +148,12 @@ fn run_all(inputs: Vec<Input>, o: &Options) -> Result<Vec<Run>, String> {
             if s.broker.is_some() || v != BrokerVersion::default() {
                 s.broker = Some(v);
             }
+            if !o.brokers.is_empty() {
+                // `--broker` says which versions the scenario is to hold on: a check
+                // without `versions` of its own is expected on them.
+                s.versions = input.versions.clone();
+                s.versions.sort();
+            }
             let run = match o.amqp {
                 None => simulate(&input.file, s, v),
                 Some(url) => on_live_broker(&input.file, s, v, url, o.time_scale)?,
@@ -189,6 +205,7 @@ fn on_live_broker(
         }
         Err(replay::Failure::Run(e)) => return Err(format!("{file}: replay: {e}")),
     };
+    let ev = ev.expected_on(&s, version);
     Ok(Run {
         file: file.to_string(),
         scenario: s,

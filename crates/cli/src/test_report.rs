@@ -33,17 +33,50 @@ pub fn write(format: TestFormat, runs: &[Run]) -> String {
     }
 }
 
-/// (passed, failed, skipped) over some states.
+/// (passed, failed, skipped) over some states; a check not expected on its run's
+/// version counts as skipped (see [`not_expected`]).
 fn tally<'a>(states: impl IntoIterator<Item = &'a CheckState>) -> (usize, usize, usize) {
     let mut t = (0, 0, 0);
     for s in states {
         match verdict(s) {
             Verdict::Pass => t.0 += 1,
             Verdict::Fail => t.1 += 1,
-            Verdict::Skip => t.2 += 1,
+            Verdict::Skip | Verdict::NotExpected => t.2 += 1,
         }
     }
     t
+}
+
+/// How many of some states are not expected on their run's version.
+fn not_expected<'a>(states: impl IntoIterator<Item = &'a CheckState>) -> usize {
+    states
+        .into_iter()
+        .filter(|s| verdict(s) == Verdict::NotExpected)
+        .count()
+}
+
+/// A check's outcome as reports say it: for a check not expected on this run's version,
+/// where it is expected and what this run saw ("not expected on 4.3 (expected on 4.0,
+/// 4.1, 4.2): failed at ..."); a passed `failure` check says the failure was reproduced.
+fn outcome(r: &Run, i: usize, c: &Check, s: &CheckState) -> String {
+    let said = text::outcome(c, s);
+    if verdict(s) == Verdict::NotExpected {
+        let on: Vec<&str> = r
+            .scenario
+            .check_expected_on(i)
+            .iter()
+            .map(|v| v.as_str())
+            .collect();
+        return format!(
+            "not expected on {} (expected on {}): {said}",
+            r.version,
+            on.join(", ")
+        );
+    }
+    if c.failure && verdict(s) == Verdict::Pass {
+        return format!("the failure, reproduced: {said}");
+    }
+    said
 }
 
 fn checks_of(r: &Run) -> impl Iterator<Item = (usize, &Check, &CheckState)> {
@@ -86,21 +119,28 @@ fn text_report(runs: &[Run]) -> String {
                 Verdict::Pass => "pass",
                 Verdict::Fail => "FAIL",
                 Verdict::Skip => "skip",
+                Verdict::NotExpected => "n/a ",
             };
             let _ = writeln!(
                 out,
                 "  {mark}  {}: {}: {}",
                 c.id(i),
                 c.label,
-                text::outcome(c, s)
+                outcome(r, i, c, s)
             );
         }
     }
     let (p, f, s) = tally(runs.iter().flat_map(|r| &r.states));
+    let n = not_expected(runs.iter().flat_map(|r| &r.states));
     let checks = p + f + s;
+    let of_which = if n > 0 {
+        format!(" ({n} not expected on the version run)")
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "{} run(s), {checks} check(s): {p} passed, {f} failed, {s} skipped",
+        "{} run(s), {checks} check(s): {p} passed, {f} failed, {s} skipped{of_which}",
         runs.len()
     );
     out
@@ -129,11 +169,11 @@ fn tap(runs: &[Run]) -> String {
                 Verdict::Pass => {
                     let _ = writeln!(out, "ok {n} - {desc}");
                 }
-                Verdict::Skip => {
+                Verdict::Skip | Verdict::NotExpected => {
                     let _ = writeln!(
                         out,
                         "ok {n} - {desc} # SKIP {}",
-                        tap_text(&text::outcome(c, s))
+                        tap_text(&outcome(r, i, c, s))
                     );
                 }
                 Verdict::Fail => {
@@ -206,11 +246,11 @@ fn junit(runs: &[Run]) -> String {
             );
             match verdict(st) {
                 Verdict::Pass => out.push_str("/>\n"),
-                Verdict::Skip => {
+                Verdict::Skip | Verdict::NotExpected => {
                     let _ = writeln!(
                         out,
                         ">\n      <skipped message=\"{}\"/>\n    </testcase>",
-                        xml_escape(&text::outcome(c, st))
+                        xml_escape(&outcome(r, i, c, st))
                     );
                 }
                 Verdict::Fail => {
@@ -243,12 +283,14 @@ fn json_report(runs: &[Run]) -> Value {
                 "live": r.live,
                 "note": r.note,
                 "passed": rp, "failed": rf, "skipped": rs,
+                "not_expected": not_expected(&r.states),
                 "wall_ms": (r.wall_ms * 1000.0).round() / 1000.0,
                 "checks": check_json::states_json(&r.scenario.checks, &r.states),
             })
         })
         .collect();
-    json!({"runs": list, "passed": p, "failed": f, "skipped": s})
+    let n = not_expected(runs.iter().flat_map(|r| &r.states));
+    json!({"runs": list, "passed": p, "failed": f, "skipped": s, "not_expected": n})
 }
 
 #[cfg(test)]

@@ -199,3 +199,66 @@ fn tap_13_and_json() {
     assert_eq!(c["seen"], serde_json::json!({"kind": "at", "ms": 30000}));
     assert_eq!(c["msg"], 2);
 }
+
+/// A poison message in a quorum queue, its consumer nacking with requeue every second:
+/// on 4.0 the default delivery limit (20) drops it at its 21st return; on 4.3 a nack is
+/// not counted, so it loops to the end. Each check states one version's outcome.
+fn poison(versions: &str) -> String {
+    format!(
+        r#"{{"version": 1, "name": "poison", "broker": "4.0", "versions": {versions}, "until": "40s",
+ "topology": {{"queues": [{{"name": "work", "arguments": {{"x-queue-type": "quorum"}}}}]}},
+ "consumers": [{{"name": "w", "queue": "work", "ack": "manual", "handle": "1s", "outcome": "requeue"}}],
+ "actions": [{{"at": 0, "publish": {{"routing_key": "work", "body": "P"}}}}],
+ "checks": [
+  {{"name": "dropped-4-0", "label": "Dropped at its 21st return", "versions": ["4.0"], "failure": true,
+    "dropped": {{"body": "P", "reason": "delivery_limit"}}}},
+  {{"name": "loops-4-3", "label": "Never dropped: a nack is not counted", "versions": ["4.3"],
+    "dropped": {{"body": "P", "never": true}}}},
+  {{"name": "first", "label": "Delivered at 0:00", "delivered": {{"body": "P", "at": 0}}}}]}}"#
+    )
+}
+
+#[test]
+fn a_check_not_expected_on_a_version_is_shown_but_never_fails() {
+    let f = file("poison.json", &poison(r#"["4.0", "4.3"]"#));
+    let (code, out, err) = delaylab(&["test", &f]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("  pass  dropped-4-0: Dropped at its 21st return: the failure, reproduced: passed at 0:00:21.000"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  n/a   loops-4-3: Never dropped: a nack is not counted: not expected on 4.0 (expected on 4.3): failed at 0:00:21.000"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  n/a   dropped-4-0: Dropped at its 21st return: not expected on 4.3 (expected on 4.0): "),
+        "{out}"
+    );
+    assert!(out.contains("  pass  loops-4-3: "), "{out}");
+    assert!(
+        out.ends_with("2 run(s), 6 check(s): 4 passed, 0 failed, 2 skipped (2 not expected on the version run)\n"),
+        "{out}"
+    );
+    let (_, out, _) = delaylab(&["test", &f, "--format", "json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["not_expected"], 2);
+    let on_4_3 = &v["runs"][1]["checks"];
+    assert_eq!(on_4_3[0]["expected_here"], false);
+    assert_eq!(on_4_3[0]["failure"], true);
+    assert_eq!(on_4_3[0]["versions"], serde_json::json!(["4.0"]));
+    assert!(on_4_3[1].get("expected_here").is_none(), "expected here");
+    let (_, out, _) = delaylab(&["test", &f, "--format", "junit"]);
+    assert!(out.contains("skipped=\"2\""), "{out}");
+}
+
+#[test]
+fn a_check_versions_must_be_among_the_scenarios() {
+    let f = file("poison-bad.json", &poison(r#"["4.0"]"#));
+    let (code, _, err) = delaylab(&["test", &f]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("checks[1].versions[0]: \"4.3\" is not one of the versions the scenario is written for (\"4.0\")"),
+        "{err}"
+    );
+}

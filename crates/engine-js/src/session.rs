@@ -82,7 +82,7 @@ impl Session {
         // The run contract as `delaylab run` writes it, publisher nacks included.
         let mut rec = Recorder::default();
         rec.with_confirms = true;
-        let checks = Evaluator::new(&scenario.checks);
+        let checks = Evaluator::for_scenario(&scenario);
         let mut s = Session {
             scenario,
             sim,

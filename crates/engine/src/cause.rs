@@ -32,8 +32,28 @@ pub struct Admission {
     /// The matching binding's key (the default exchange: the routing key, the queue's name).
     pub key: Sym,
     pub ttl: TtlFrom,
+    /// The message carries `x-opt-delivery-time` and this queue did not hold it: why
+    /// (`None` when it has no such header or is held: `Enqueued::held`).
+    pub delivery_time: Option<DeliveryTimeIgnored>,
     /// The rest, when there is more than one binding of `via` to tell.
     pub more: Option<Rc<AdmissionMore>>,
+}
+
+/// Why a message's `x-opt-delivery-time` did not hold it in the queue it entered
+/// (`sim/hold.rs`, rows D34-D40 of the version notes): it went in ready, the header
+/// unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeliveryTimeIgnored {
+    /// This version does not read it at publish (before 4.4: an ordinary header).
+    OlderVersion,
+    /// A classic queue never reads it (4.4 too).
+    ClassicQueue,
+    /// At-most-once dead-lettering enqueues without reading it (D40).
+    AtMostOnceDeadLetter,
+    /// Not an integer or a timestamp (a string, a float...): ignored (D35).
+    NotATime,
+    /// Not later than the time it arrived: ready at once.
+    NotLater,
 }
 
 /// The rule that put the message into a queue.
@@ -117,13 +137,44 @@ pub enum LateCause {
     BehindHead,
     /// Its TTL passed while a consumer held it unacknowledged; it expired once back.
     Unacked,
-    /// Its TTL passed while 4.3's delayed retry held it back; it expired once back.
-    RetryHeld,
+    /// Its TTL passed while its quorum queue held it aside (4.3's delayed retry, 4.4's
+    /// `x-opt-delivery-time`); it expired once released.
+    Held(HeldBy),
     /// The node was down when it fell due; it went when the node started again.
     NodeDown,
     /// Measured costs: the broker was busy (the expiry timer's or the dead-lettering
     /// queue's work, the delayed-message plugin's one process and its table).
     Busy,
+}
+
+/// Why a quorum queue holds a message aside: in the queue, counted toward its length
+/// limits, but not ready and not delivered until its time (`sim/hold.rs`; one mechanism,
+/// two causes: `rabbit_fifo`'s `#delayed{}` tree keyed by (time, Raft index)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum HeldBy {
+    /// 4.3 delayed retry (`x-delayed-retry-*`, D16): a return held for
+    /// `min(min x delivery count, max)`.
+    DelayedRetry,
+    /// 4.4: the publisher's `x-opt-delivery-time` (D34), an absolute time in ms.
+    DeliveryTime,
+}
+
+impl HeldBy {
+    /// As traces write it (`"held_by"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HeldBy::DelayedRetry => "delayed_retry",
+            HeldBy::DeliveryTime => "delivery_time",
+        }
+    }
+}
+
+/// A message held aside until `until_ms`, and why (`Enqueued::held`, `Requeued::held`):
+/// "held by x-opt-delivery-time until 30:00".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hold {
+    pub until_ms: u64,
+    pub by: HeldBy,
 }
 
 /// A limit that ended a copy's stay or refused a message (`DeadLettered::limit`,

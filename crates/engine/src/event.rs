@@ -14,7 +14,9 @@
 
 use std::rc::Rc;
 
-use crate::cause::{Admission, DropCause, HeadSpan, LateCause, LimitHit, ReturnCause};
+use crate::cause::{
+    Admission, DropCause, HeadSpan, HeldBy, Hold, LateCause, LimitHit, ReturnCause,
+};
 
 use crate::amqp::{Cause, ErrorScope, Subject};
 use crate::death::Reason;
@@ -88,6 +90,9 @@ pub enum EventKind {
         queue: Sym,
         via: Sym,
         expires_at_ms: Option<u64>,
+        /// 4.4 quorum queues (D34): held aside by `x-opt-delivery-time` until then, not
+        /// ready (`sim/hold.rs`); `None` when it is ready at once.
+        held: Option<Hold>,
         /// The binding that matched and where the TTL came from (not in any output).
         why: Admission,
     },
@@ -172,9 +177,22 @@ pub enum EventKind {
         msg: MsgId,
         copy: CopyId,
         queue: Sym,
-        /// 4.3 delayed retry (D16): the message is set aside, not deliverable, until this
-        /// time; `None` when it is ready at once. Not in any output (traces unchanged).
-        held_until_ms: Option<u64>,
+        /// 4.3 delayed retry (D16): the message is held aside, not deliverable, until
+        /// then; `None` when it is ready at once.
+        held: Option<Hold>,
+    },
+    /// A message its quorum queue held aside (`Enqueued::held`, `Requeued::held`) is
+    /// released at its time: it joins the back of the returned messages, ahead of the
+    /// ready backlog (`sim/hold.rs`). `late_ms`: how long after its time (the node was
+    /// down then).
+    Released {
+        msg: MsgId,
+        copy: CopyId,
+        queue: Sym,
+        by: HeldBy,
+        late_ms: u64,
+        /// Why it is late, if it is (not in any output).
+        late_cause: LateCause,
     },
     ConsumerAttached {
         consumer: ConsumerId,
@@ -290,6 +308,7 @@ impl EventKind {
         "acked",
         "rejected",
         "requeued",
+        "released",
         "dropped",
         "returned",
         "confirmed",
@@ -310,6 +329,7 @@ impl EventKind {
         "acked",
         "rejected",
         "requeued",
+        "released",
         "dropped",
         "returned",
         "confirmed",
@@ -355,6 +375,7 @@ impl EventKind {
             EventKind::Acked { .. } => "acked",
             EventKind::Rejected { .. } => "rejected",
             EventKind::Requeued { .. } => "requeued",
+            EventKind::Released { .. } => "released",
             EventKind::ConsumerAttached { .. } => "consumer_attached",
             EventKind::ConsumerDetached { .. } => "consumer_detached",
             EventKind::ExchangeDeclared { .. } => "exchange_declared",
@@ -389,6 +410,7 @@ impl EventKind {
             | EventKind::Acked { msg, .. }
             | EventKind::Rejected { msg, .. }
             | EventKind::Requeued { msg, .. }
+            | EventKind::Released { msg, .. }
             | EventKind::ConsumerTimedOut { msg, .. } => Some(*msg),
             EventKind::Order(o) => o.msg(),
             _ => None,

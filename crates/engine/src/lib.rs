@@ -32,7 +32,7 @@
 //! - routing `routing`: which bindings of an exchange type a message matches.
 //! - amqp `amqp`: pure AMQP 0-9-1 rules: argument and property parsing, RabbitMQ's errors.
 //! - scenario `scenario`: what a run is given: the model, `duration`, the loader, the writer.
-//! - scenario `version`: the broker version profiles the scenario's `broker` names (3.10-4.3).
+//! - scenario `version`: the broker version profiles the scenario's `broker` names (3.10-4.4).
 //! - scenario `costs`: the cost profiles the scenario's `costs` names and their pure models.
 //! - queues `message`: a message as the broker holds it.
 //! - queues `death`: the `x-death` history and the dead-letter cycle rule.

@@ -80,6 +80,9 @@ pub enum LimitKind {
     RequeueLoop,
     /// The caller's output (result, trace, log) grew past `max_kept_bytes`.
     KeptBytes,
+    /// The broker itself would loop forever: a quorum queue over its drop-head limit
+    /// with only held messages, none ready to drop (`sim/hold.rs`, D39).
+    QueueHang,
 }
 
 impl LimitKind {
@@ -93,6 +96,7 @@ impl LimitKind {
             LimitKind::Steps => "steps",
             LimitKind::RequeueLoop => "requeue_loop",
             LimitKind::KeptBytes => "kept_bytes",
+            LimitKind::QueueHang => "queue_hang",
         }
     }
 }
@@ -124,6 +128,19 @@ pub fn requeue_loop_text(consumer: &str, body: &str, rounds: u32, at: &str) -> S
          {at} without the clock moving). A real broker loops too, but each round trip \
          takes network time, so its clock moves on (run with --costs measured to see it \
          at RabbitMQ's speed); give the consumer a handle time or an outcome that ends"
+    )
+}
+
+/// The text of a queue-hang stop (D39): what RabbitMQ's quorum queue would do, its
+/// source, and what to change.
+pub fn queue_hang_text(queue: &str, limit: &str, held: u64) -> String {
+    format!(
+        "queue hang: quorum queue '{queue}' is over its {limit} with only held messages \
+         ({held} held, none ready). RabbitMQ's drop-head looks for a ready message to drop, \
+         finds none and tries again, forever: the queue's process loops and stops answering \
+         (rabbit_fifo.erl evaluate_limit0/4 and drop_head/2; run on the 4.4 branch, 4.3 has \
+         the same loop with delayed retry; whether 4.4.0 fixed it is unconfirmed). The run \
+         stops here; use overflow reject-publish, a higher limit, or hold fewer messages"
     )
 }
 

@@ -8,6 +8,13 @@
 //! enqueued), so a requeued entry goes back to its original position
 //! (`requeue_in_place`). A quorum queue in 3.10 re-appends a returned message at the
 //! back (`push_back`), or, with a delivery limit, serves returns first (`push_return`).
+//!
+//! A quorum queue also holds messages aside (`hold`): 4.3's delayed retry and 4.4's
+//! `x-opt-delivery-time` (`crate::cause::HeldBy`). Held messages are in the queue and
+//! count toward its length limits (`rabbit_fifo:messages_ready_plus_delayed/1`), but
+//! they are not ready: not delivered, not expiring, left out of `ready_len`. They are
+//! kept by (time, copy), copies numbered in arrival order, as `rabbit_fifo` keys them by
+//! (time, Raft index): each goes at its own time, ties in arrival order.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
@@ -36,8 +43,12 @@ pub struct QueueRules {
     /// Quorum only: returns beyond this many are dead-lettered as `delivery_limit`
     /// (3.10 does not validate it: 0 or -1 dead-letter at the first return).
     pub delivery_limit: Option<i64>,
-    /// Quorum, 4.3 only: delayed retry (`x-delayed-retry-*`, see `sim/returns.rs`).
+    /// Quorum, 4.3+: delayed retry (`x-delayed-retry-*`, see `sim/returns.rs`).
     pub delayed_retry: Option<crate::version::DelayedRetry>,
+    /// Quorum: `x-dead-letter-strategy at-least-once` in force (it needs a DLX and
+    /// reject-publish, else at-most-once). Its dead-lettered copies reach their target
+    /// through a tracked enqueue, which honours `x-opt-delivery-time` on 4.4 (D40).
+    pub dead_letter_at_least_once: bool,
 }
 
 /// One copy of a message in a queue.
@@ -56,6 +67,8 @@ pub struct Entry {
     pub failed: u32,
     /// Where it was when its TTL passed, if not in the queue (a late expiry's cause).
     pub away_at_ttl: Away,
+    /// While the queue holds it aside: why (set by `Queue::hold`, cleared at release).
+    pub held_by: Option<crate::cause::HeldBy>,
 }
 
 /// Where a copy was when its TTL passed, if not waiting in its queue: only a message in
@@ -66,8 +79,8 @@ pub enum Away {
     No,
     /// Delivered, unacknowledged.
     Unacked,
-    /// Held back by 4.3's delayed retry.
-    RetryHeld,
+    /// Held aside by its quorum queue (delayed retry, `x-opt-delivery-time`).
+    Held(crate::cause::HeldBy),
 }
 
 #[derive(Clone, Debug)]
@@ -93,11 +106,13 @@ pub struct Queue {
     pub arguments: crate::value::Table,
     returns: VecDeque<Entry>,
     ready: VecDeque<Entry>,
-    /// 4.3 delayed retry: returns set aside until their time, by (ready time, copy).
-    set_aside: BTreeMap<(u64, CopyId), Entry>,
-    /// The ready time the retry timer is armed for.
-    pub retry_timer_at_ms: Option<u64>,
+    /// Messages held aside until their time, by (time, copy): see the module docs.
+    held: BTreeMap<(u64, CopyId), Entry>,
+    /// The time the hold timer is armed for (`sim/hold.rs`).
+    pub hold_timer_at_ms: Option<u64>,
     ready_bytes: u64,
+    /// Body bytes of the held messages (they count toward `x-max-length-bytes`).
+    held_bytes: u64,
     pub unacked: BTreeMap<CopyId, Unacked>,
     /// Attached consumers in attach order; `next_consumer` is the round-robin cursor.
     pub consumers: Vec<ConsumerId>,
@@ -134,9 +149,10 @@ impl Queue {
             arguments: crate::value::Table::new(),
             returns: VecDeque::new(),
             ready: VecDeque::new(),
-            set_aside: BTreeMap::new(),
-            retry_timer_at_ms: None,
+            held: BTreeMap::new(),
+            hold_timer_at_ms: None,
             ready_bytes: 0,
+            held_bytes: 0,
             unacked: BTreeMap::new(),
             consumers: Vec::new(),
             next_consumer: 0,
@@ -257,35 +273,43 @@ impl Queue {
         Some(e)
     }
 
-    /// Delayed retry: keeps `e` out of delivery until `ready_at_ms`.
-    pub fn set_aside(&mut self, ready_at_ms: u64, e: Entry) {
-        self.set_aside.insert((ready_at_ms, e.copy), e);
+    /// Holds `e` aside until `until_ms` (not ready, not deliverable), for `by`.
+    pub fn hold(&mut self, until_ms: u64, mut e: Entry, by: crate::cause::HeldBy) {
+        debug_assert!(self.is_quorum(), "only quorum queues hold messages aside");
+        e.held_by = Some(by);
+        self.held_bytes += e.msg.body_bytes();
+        let old = self.held.insert((until_ms, e.copy), e);
+        debug_assert!(old.is_none(), "a copy is held once");
     }
 
-    /// The earliest ready time of a set-aside entry.
-    pub fn next_set_aside_ms(&self) -> Option<u64> {
-        self.set_aside.keys().next().map(|(t, _)| *t)
+    /// The earliest time a held message is due.
+    pub fn next_held_ms(&self) -> Option<u64> {
+        self.held.keys().next().map(|(t, _)| *t)
     }
 
-    /// Takes out the set-aside entries ready by `now_ms`, earliest first.
-    pub fn take_ready_set_aside(&mut self, now_ms: u64) -> Vec<Entry> {
-        let later = self
-            .set_aside
-            .split_off(&(now_ms.saturating_add(1), CopyId(0)));
-        std::mem::replace(&mut self.set_aside, later)
-            .into_values()
-            .collect()
+    /// Takes out the held messages due by `now_ms` with their times, earliest first
+    /// (ties in arrival order), their `held_by` still telling why they were held.
+    pub fn take_due_held(&mut self, now_ms: u64) -> Vec<(u64, Entry)> {
+        let later = self.held.split_off(&(now_ms.saturating_add(1), CopyId(0)));
+        let due = std::mem::replace(&mut self.held, later);
+        let out: Vec<(u64, Entry)> = due.into_iter().map(|((at, _), e)| (at, e)).collect();
+        self.held_bytes -= out.iter().map(|(_, e)| e.msg.body_bytes()).sum::<u64>();
+        out
     }
 
-    /// Entries set aside by delayed retry with their ready times, earliest first (for
-    /// snapshots).
-    pub fn iter_set_aside(&self) -> impl Iterator<Item = (u64, &Entry)> {
-        self.set_aside.iter().map(|((at, _), e)| (*at, e))
+    /// Held messages with their due times, earliest first (for snapshots).
+    pub fn iter_held(&self) -> impl Iterator<Item = (u64, &Entry)> {
+        self.held.iter().map(|((at, _), e)| (*at, e))
     }
 
-    /// Entries set aside by delayed retry (not ready, not deliverable).
-    pub fn set_aside_len(&self) -> u64 {
-        self.set_aside.len() as u64
+    /// Messages held aside (not ready, not deliverable).
+    pub fn held_len(&self) -> u64 {
+        self.held.len() as u64
+    }
+
+    /// Body bytes of the held messages.
+    pub fn held_bytes(&self) -> u64 {
+        self.held_bytes
     }
 
     /// Ready entries, head first (for snapshots).
@@ -293,17 +317,21 @@ impl Queue {
         self.returns.iter().chain(self.ready.iter())
     }
 
-    /// Takes every ready entry out, head first (purge, delete, node loss).
+    /// Takes every waiting entry out, ready ones head first, then the held ones
+    /// (purge, delete, node loss: a purge counts the held ones too, D42).
     pub fn drain_ready(&mut self) -> Vec<Entry> {
         self.ready_bytes = 0;
+        self.held_bytes = 0;
         let mut out: Vec<Entry> = self.returns.drain(..).collect();
         out.extend(self.ready.drain(..));
-        out.extend(std::mem::take(&mut self.set_aside).into_values());
+        out.extend(std::mem::take(&mut self.held).into_values());
         out
     }
 
-    /// Keeps only the ready entries for which `keep` is true (node restart).
+    /// Keeps only the ready entries for which `keep` is true (a classic queue's restart;
+    /// classic queues hold nothing aside).
     pub fn retain_ready(&mut self, mut keep: impl FnMut(&Entry) -> bool) -> Vec<Entry> {
+        debug_assert!(self.held.is_empty(), "only quorum queues hold messages");
         let mut lost = Vec::new();
         for e in self.drain_ready() {
             if keep(&e) {
@@ -315,35 +343,37 @@ impl Queue {
         lost
     }
 
-    /// Whether the ready part is over a length limit (only ready messages count).
+    /// What the length limits count: the ready messages and the held ones
+    /// (`rabbit_fifo:messages_ready_plus_delayed/1`, D38), and their body bytes.
+    pub fn len_for_limits(&self) -> (u64, u64) {
+        (
+            self.ready_len() + self.held_len(),
+            self.ready_bytes + self.held_bytes,
+        )
+    }
+
+    /// Whether the queue is over a length limit (unacked messages do not count).
     pub fn over_limit(&self) -> bool {
-        self.rules.max_length.is_some_and(|m| self.ready_len() > m)
-            || self
-                .rules
-                .max_length_bytes
-                .is_some_and(|m| self.ready_bytes > m)
+        let (len, bytes) = self.len_for_limits();
+        self.rules.max_length.is_some_and(|m| len > m)
+            || self.rules.max_length_bytes.is_some_and(|m| bytes > m)
     }
 
     /// Whether one more message of `bytes` would go over a limit (reject-publish check).
     pub fn would_overflow(&self, bytes: u64) -> bool {
-        self.rules
-            .max_length
-            .is_some_and(|m| self.ready_len() + 1 > m)
+        let (len, held) = self.len_for_limits();
+        self.rules.max_length.is_some_and(|m| len + 1 > m)
             || self
                 .rules
                 .max_length_bytes
-                .is_some_and(|m| self.ready_bytes + bytes > m)
+                .is_some_and(|m| held + bytes > m)
     }
 
     /// Quorum queues stop rejecting once back at or below 80 % of the limits.
     pub fn below_soft_limit(&self) -> bool {
         let soft = |m: u64| m.saturating_mul(8) / 10;
-        self.rules
-            .max_length
-            .is_none_or(|m| self.ready_len() <= soft(m))
-            && self
-                .rules
-                .max_length_bytes
-                .is_none_or(|m| self.ready_bytes <= soft(m))
+        let (len, bytes) = self.len_for_limits();
+        self.rules.max_length.is_none_or(|m| len <= soft(m))
+            && self.rules.max_length_bytes.is_none_or(|m| bytes <= soft(m))
     }
 }

@@ -6,8 +6,9 @@
 //!
 //! For each queued message: its remaining TTL, or, once its expiry time has passed
 //! while it waits behind the head, how overdue it is (head-of-line blocking, visible).
-//! For each message a quorum queue holds for 4.3's delayed retry: when it is back and
-//! which delivery it will be (it is in the queue, not ready: `held`).
+//! For each message a quorum queue holds aside (4.3's delayed retry, 4.4's
+//! `x-opt-delivery-time`): why, when it is released and which delivery it will be (it
+//! is in the queue, not ready: `held`), the page's countdown.
 
 use crate::exchange::Destination;
 use crate::queue::{Overflow, Queue, QueueKind, NEVER};
@@ -78,8 +79,9 @@ pub struct QueueView {
     pub overdue: u64,
     /// The first ready messages, head first.
     pub head: Vec<EntryView>,
-    /// Messages set aside by 4.3 delayed retry (not ready, not deliverable yet), the
-    /// earliest first, at most [`MAX_ENTRIES`]; `held_total` counts them all.
+    /// Messages held aside (4.3 delayed retry, 4.4 `x-opt-delivery-time`: not ready, not
+    /// deliverable yet), the earliest first, at most [`MAX_ENTRIES`]; `held_total`
+    /// counts them all (they count toward the length limits, not toward `ready`).
     pub held: Vec<HeldView>,
     pub held_total: u64,
     /// Since when the first of `head` holds the head: what a message overdue behind it
@@ -101,13 +103,14 @@ pub struct EntryView {
     pub redelivered: bool,
 }
 
-/// A message a quorum queue holds for its delayed retry (4.3, D16): back in the queue
-/// at `ready_at_ms`, for its delivery number `attempt`.
+/// A message a quorum queue holds aside (D16, D34): released at `ready_at_ms`, for its
+/// delivery number `attempt`; `by` says why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeldView {
     pub msg: u32,
     pub copy: u64,
     pub body: String,
+    pub by: crate::cause::HeldBy,
     pub ready_at_ms: u64,
     pub remaining_ms: u64,
     /// The delivery it will be: returns so far + 1.
@@ -278,19 +281,20 @@ fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
             })
             .collect(),
         held: q
-            .iter_set_aside()
+            .iter_held()
             .take(MAX_ENTRIES)
             .map(|(at, e)| HeldView {
                 msg: e.msg.id.0,
                 copy: e.copy.0,
                 body: e.msg.body.to_string(),
+                by: e.held_by.expect("a held message knows why"),
                 ready_at_ms: at,
                 remaining_ms: at.saturating_sub(now),
                 attempt: e.returns.saturating_add(1),
                 failed: e.failed,
             })
             .collect(),
-        held_total: q.set_aside_len(),
+        held_total: q.held_len(),
         consumers: q
             .consumers
             .iter()

@@ -59,8 +59,9 @@ pub enum Timer {
     DelayedDue,
     /// The node comes back after a restart.
     NodeUp,
-    /// 4.3 delayed retry: a quorum queue's set-aside message may be ready.
-    RetryReady(QueueId),
+    /// A quorum queue's earliest held message (delayed retry, `x-opt-delivery-time`)
+    /// may be due (`sim/hold.rs`).
+    HoldRelease(QueueId),
     /// Cost modes: the publishing channel takes the publish at the head of its queue
     /// (`costs::ingress`).
     Ingress,

@@ -13,6 +13,15 @@
 //! | null            | `void`                                                 |
 //! | array           | `array`                                                |
 //! | object          | `table`                                                |
+//! | `{"$timestamp": 1800}` | `timestamp` (seconds since the Unix epoch; virtual time 0 is the epoch) |
+//! | `{"$decimal": "1.50"}` | `decimal` (scale = digits after the point, unscaled value an unsigned 32-bit integer, as RabbitMQ reads it) |
+//!
+//! The two typed forms are objects with exactly one key, `$timestamp` or `$decimal`
+//! ([`typed_from_json`] checks them; the loader refuses a malformed one with its path):
+//! a nested table of that one key cannot be written. They exist because two rules read
+//! those types:
+//! 4.4's `x-opt-delivery-time` counts a `timestamp` in seconds and has no conversion for
+//! a `decimal` (`amqp/delivery_time.rs`).
 //!
 //! Values are never coerced: `x-message-ttl: "60000"` stays a string, and the broker
 //! rules decide what a string there means (a 406 for a queue argument, a parse for an
@@ -30,6 +39,67 @@ pub enum FieldValue {
     Str(Rc<str>),
     Array(Rc<[FieldValue]>),
     Table(Table),
+    /// AMQP `timestamp`: seconds since the Unix epoch.
+    Timestamp(u64),
+    /// AMQP `decimal`: `value` x 10^-`scale` (RabbitMQ parses the value as an unsigned
+    /// 32-bit integer, `rabbit_binary_parser`).
+    Decimal {
+        scale: u8,
+        value: u32,
+    },
+}
+
+/// The key of the typed JSON form of a `timestamp`.
+pub const TIMESTAMP_KEY: &str = "$timestamp";
+/// The key of the typed JSON form of a `decimal`.
+pub const DECIMAL_KEY: &str = "$decimal";
+
+/// The typed value a JSON object stands for: `None` when it is not a typed form (not
+/// exactly one key, `$timestamp` or `$decimal`), `Some(Err(why))` when it is one but
+/// malformed.
+pub fn typed_from_json(
+    map: &serde_json::Map<String, serde_json::Value>,
+) -> Option<Result<FieldValue, String>> {
+    let mut keys = map.iter();
+    let (key, v) = keys.next()?;
+    if keys.next().is_some() || (key != TIMESTAMP_KEY && key != DECIMAL_KEY) {
+        return None;
+    }
+    Some(match key.as_str() {
+        TIMESTAMP_KEY => v.as_u64().map(FieldValue::Timestamp).ok_or_else(|| {
+            format!("{TIMESTAMP_KEY} takes whole seconds since the Unix epoch (an integer of 0 or more), not {v}")
+        }),
+        DECIMAL_KEY => v
+            .as_str()
+            .and_then(parse_decimal)
+            .ok_or_else(|| format!("{DECIMAL_KEY} takes a decimal number of 0 or more written as a string (\"1.50\": up to 255 digits after the point, its digits a number that fits 32 bits unsigned), not {v}")),
+        _ => unreachable!("checked above"),
+    })
+}
+
+/// `"1.50"` -> scale 2, value 150.
+fn parse_decimal(s: &str) -> Option<FieldValue> {
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    let all = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    if int.is_empty() || !all(int) || !all(frac) || (s.contains('.') && frac.is_empty()) {
+        return None;
+    }
+    let scale = u8::try_from(frac.len()).ok()?;
+    let value: u32 = format!("{int}{frac}").parse().ok()?;
+    Some(FieldValue::Decimal { scale, value })
+}
+
+/// `scale` 2, `value` 150 -> `"1.50"`.
+pub fn decimal_text(scale: u8, value: u32) -> String {
+    let digits = value.to_string();
+    let scale = usize::from(scale);
+    let padded = format!("{digits:0>width$}", width = scale + 1);
+    let (int, frac) = padded.split_at(padded.len() - scale);
+    if frac.is_empty() {
+        int.to_string()
+    } else {
+        format!("{int}.{frac}")
+    }
 }
 
 /// An ordered AMQP field table (header table or arguments).
@@ -56,6 +126,8 @@ impl FieldValue {
             FieldValue::Str(_) => "longstr",
             FieldValue::Array(_) => "array",
             FieldValue::Table(_) => "table",
+            FieldValue::Timestamp(_) => "timestamp",
+            FieldValue::Decimal { .. } => "decimal",
         }
     }
 
@@ -90,7 +162,11 @@ impl FieldValue {
             },
             J::String(s) => FieldValue::Str(Rc::from(s.as_str())),
             J::Array(items) => FieldValue::Array(items.iter().map(FieldValue::from_json).collect()),
-            J::Object(map) => FieldValue::Table(Table::from_json_map(map)),
+            // A malformed typed form is refused by the loader before it gets here.
+            J::Object(map) => match typed_from_json(map) {
+                Some(Ok(typed)) => typed,
+                _ => FieldValue::Table(Table::from_json_map(map)),
+            },
         }
     }
 
@@ -107,6 +183,10 @@ impl FieldValue {
             FieldValue::Str(s) => J::String(s.to_string()),
             FieldValue::Array(items) => J::Array(items.iter().map(FieldValue::to_json).collect()),
             FieldValue::Table(t) => t.to_json(),
+            FieldValue::Timestamp(s) => serde_json::json!({ TIMESTAMP_KEY: s }),
+            FieldValue::Decimal { scale, value } => {
+                serde_json::json!({ DECIMAL_KEY: decimal_text(*scale, *value) })
+            }
         }
     }
 }
@@ -247,6 +327,50 @@ mod tests {
         let src = json!({"b": 1, "a": [1, "x"], "c": {"d": false}});
         let t = FieldValue::from_json(&src);
         assert_eq!(t.to_json().to_string(), src.to_string());
+    }
+
+    #[test]
+    fn typed_forms_round_trip_and_refuse_what_they_cannot_be() {
+        for src in [
+            json!({"$timestamp": 1800}),
+            json!({"$decimal": "1.50"}),
+            json!({"$decimal": "0.05"}),
+            json!({"$decimal": "7"}),
+        ] {
+            let v = FieldValue::from_json(&src);
+            assert!(!matches!(v, FieldValue::Table(_)), "{src}");
+            assert_eq!(v.to_json(), src);
+        }
+        assert_eq!(
+            FieldValue::from_json(&json!({"$timestamp": 1800})).amqp_type_name(),
+            "timestamp"
+        );
+        assert_eq!(
+            FieldValue::from_json(&json!({"$decimal": "1.50"})),
+            FieldValue::Decimal {
+                scale: 2,
+                value: 150
+            }
+        );
+        let err = |v: serde_json::Value| {
+            typed_from_json(v.as_object().unwrap())
+                .expect("a typed form")
+                .unwrap_err()
+        };
+        assert!(err(json!({"$timestamp": -1})).contains("whole seconds"));
+        assert!(err(json!({"$timestamp": "1800"})).contains("whole seconds"));
+        assert!(err(json!({"$decimal": 1.5})).contains("as a string"));
+        assert!(err(json!({"$decimal": "1."})).contains("as a string"));
+        assert!(err(json!({"$decimal": "99999999999"})).contains("32 bits"));
+        assert!(err(json!({"$decimal": "-1"})).contains("of 0 or more"));
+        // Not a typed form: an ordinary table.
+        for table in [
+            json!({"timestamp": 5}),
+            json!({"$timestamp": 5, "b": 1}),
+            json!({"$long": 5}),
+        ] {
+            assert!(typed_from_json(table.as_object().unwrap()).is_none());
+        }
     }
 
     #[test]

@@ -2,9 +2,11 @@
 //! once, the same seed gives the same trace byte for byte, and time never goes backward.
 //!
 //! Scenarios are drawn from a small random topology (classic and quorum queues with
-//! TTLs, DLX/DLRK, length limits, expiry; direct/fanout/topic/delayed exchanges),
-//! consumers with every outcome, and timed actions including declares, deletes, purges,
-//! basic.get, node restarts and node loss.
+//! TTLs, DLX/DLRK, length limits, expiry, at-least-once dead-lettering, 4.3's delayed
+//! retry; direct/fanout/topic/delayed exchanges), consumers with every outcome, and
+//! timed actions including declares, deletes, purges, basic.get, node restarts and node
+//! loss, on 3.10, 4.3 or 4.4 (4.4: publishes with `x-opt-delivery-time`, held by quorum
+//! queues: counted among what the broker holds).
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -76,6 +78,16 @@ fn queue_args(r: &mut Rng) -> Value {
     if r.next_f64() < 0.2 {
         a.insert("x-delivery-limit".into(), json!(r.range_u64(0, 2)));
     }
+    if r.next_f64() < 0.15 {
+        a.insert("x-dead-letter-strategy".into(), json!("at-least-once"));
+    }
+    if r.next_f64() < 0.3 {
+        a.insert(
+            "x-delayed-retry-type".into(),
+            json!(pick(r, &["all", "failed", "returned"])),
+        );
+        a.insert("x-delayed-retry-min".into(), json!(r.range_u64(1, 1500)));
+    }
     Value::Object(a)
 }
 
@@ -104,10 +116,11 @@ fn random_scenario(seed: u64) -> Value {
     }
     let consumers: Vec<Value> = (0..r.range_u64(0, 3))
         .map(|i| {
-            let outcome = match r.range_u64(0, 3) {
+            let outcome = match r.range_u64(0, 4) {
                 0 => json!("ack"),
                 1 => json!(["reject", "ack"]),
                 2 => json!({"ack": 3, "requeue": 1, "reject": 1}),
+                3 => json!(["reject_requeue", "requeue", "ack"]),
                 _ => json!("reject"),
             };
             let mut c = json!({"name": format!("c{i}"), "queue": pick(r, &QUEUES), "ack": pick(r, &["manual", "auto"]),
@@ -140,8 +153,38 @@ fn random_scenario(seed: u64) -> Value {
                         json!(pick(r, &["0", "100", "1500", "+20", "abc", "4000"])),
                     );
                 }
+                let mut headers = serde_json::Map::new();
                 if r.next_f64() < 0.4 {
-                    props.insert("headers".into(), json!({"x-delay": pick(r, &[json!(500), json!(0), json!(-1), json!("700"), json!("x"), json!(2500)])}));
+                    headers.insert(
+                        "x-delay".into(),
+                        pick(
+                            r,
+                            &[
+                                json!(500),
+                                json!(0),
+                                json!(-1),
+                                json!("700"),
+                                json!("x"),
+                                json!(2500),
+                            ],
+                        )
+                        .clone(),
+                    );
+                }
+                if r.next_f64() < 0.6 {
+                    let t = json!(r.range_u64(0, 9000));
+                    let choices = [
+                        t.clone(),
+                        t,
+                        json!({"$timestamp": 3}),
+                        json!("700"),
+                        json!(-5),
+                        json!({"$decimal": "1.5"}),
+                    ];
+                    headers.insert("x-opt-delivery-time".into(), pick(r, &choices).clone());
+                }
+                if !headers.is_empty() {
+                    props.insert("headers".into(), Value::Object(headers));
                 }
                 props.insert("delivery_mode".into(), json!(r.range_u64(1, 2)));
                 let x = if r.next_f64() < 0.3 {
@@ -164,7 +207,9 @@ fn random_scenario(seed: u64) -> Value {
         };
         actions.push(a);
     }
-    json!({"name": "random", "seed": seed, "topology": {"exchanges": exchanges, "queues": queues, "bindings": bindings},
+    let broker = *pick(r, &["3.10", "4.3", "4.4", "4.4"]);
+    json!({"name": "random", "seed": seed, "broker": broker,
+           "topology": {"exchanges": exchanges, "queues": queues, "bindings": bindings},
            "consumers": consumers, "actions": actions})
 }
 
@@ -220,6 +265,7 @@ fn check(seed: u64, keep_trace: bool) -> Result<Vec<String>, String> {
                 EventKind::Delivered { copy, .. }
                 | EventKind::Expired { copy, .. }
                 | EventKind::Requeued { copy, .. }
+                | EventKind::Released { copy, .. }
                     if !live.contains(&copy.0) =>
                 {
                     problems.push(format!(
@@ -250,8 +296,12 @@ fn check(seed: u64, keep_trace: bool) -> Result<Vec<String>, String> {
         return Ok(lines); // a limit stopped it (e.g. a requeue loop): accounting is cut short
     }
     let snap = Snapshot::of(&sim);
-    let held: u64 =
-        snap.queues.iter().map(|q| q.ready + q.unacked).sum::<u64>() + snap.delayed_total;
+    let held: u64 = snap
+        .queues
+        .iter()
+        .map(|q| q.ready + q.unacked + q.held_total)
+        .sum::<u64>()
+        + snap.delayed_total;
     if held != live.len() as u64 {
         problems.push(format!(
             "{} copies alive but the broker holds {held}",
@@ -291,5 +341,38 @@ proptest! {
         let a = check(seed, true).map_err(TestCaseError::fail)?;
         let b = check(seed, true).map_err(TestCaseError::fail)?;
         prop_assert_eq!(a, b);
+    }
+}
+
+/// The random scenarios do exercise what quorum queues hold aside: over a few hundred
+/// seeds, messages are held by `x-opt-delivery-time` and by delayed retry, and released.
+#[test]
+fn the_random_scenarios_hold_and_release_messages() {
+    use delaylab_engine::cause::HeldBy;
+    let (mut by_time, mut by_retry, mut released) = (0, 0, 0);
+    for seed in 0..300 {
+        let s = load_value(&random_scenario(seed)).expect("loads");
+        report::run_with(
+            &s,
+            Limits {
+                max_events: 20_000,
+                ..Limits::default()
+            },
+            |e, _| match &e.kind {
+                EventKind::Enqueued { held: Some(_), .. } => by_time += 1,
+                EventKind::Requeued { held: Some(h), .. } if h.by == HeldBy::DelayedRetry => {
+                    by_retry += 1
+                }
+                EventKind::Released { .. } => released += 1,
+                _ => {}
+            },
+        );
+    }
+    assert!(
+        by_time > 15 && by_retry >= 3 && released > 15,
+        "{by_time} {by_retry} {released}"
+    );
+    for seed in 0..300 {
+        check(seed, false).unwrap();
     }
 }

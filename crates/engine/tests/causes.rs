@@ -6,7 +6,7 @@ use common::*;
 use delaylab_engine::amqp::exchange_args::ExchangeKind;
 use delaylab_engine::amqp::queue_args::Overflow;
 use delaylab_engine::cause::{
-    DropCause, HopBy, LateCause, LimitHit, Matched, ReturnCause, TtlFrom,
+    DropCause, HeldBy, Hold, HopBy, LateCause, LimitHit, Matched, ReturnCause, TtlFrom,
 };
 use delaylab_engine::death::Reason;
 use delaylab_engine::ids::MsgId;
@@ -385,14 +385,21 @@ fn a_delayed_retry_names_its_hold() {
                        "outcome": ["reject_requeue", "ack"]}],
         "actions": [publish("0s", "", "q", "m", json!({}))]
     }));
-    let EventKind::Requeued { held_until_ms, .. } = &of(&evs, "m", "requeued")[0].kind else {
+    let EventKind::Requeued { held, .. } = &of(&evs, "m", "requeued")[0].kind else {
         unreachable!()
     };
     assert_eq!(
-        *held_until_ms,
-        Some(1010),
+        *held,
+        Some(Hold {
+            until_ms: 1010,
+            by: HeldBy::DelayedRetry
+        }),
         "delivered at 0, rejected at 10, min 1000"
     );
+    let EventKind::Released { by, late_ms, .. } = &of(&evs, "m", "released")[0].kind else {
+        unreachable!()
+    };
+    assert_eq!((*by, *late_ms), (HeldBy::DelayedRetry, 0));
 }
 
 #[test]
@@ -460,7 +467,10 @@ fn an_expiry_late_because_held_for_retry_says_so() {
     else {
         unreachable!()
     };
-    assert_eq!((*late_ms, *late_cause), (510, LateCause::RetryHeld));
+    assert_eq!(
+        (*late_ms, *late_cause),
+        (510, LateCause::Held(HeldBy::DelayedRetry))
+    );
 }
 
 #[test]

@@ -354,6 +354,8 @@ fn stopping_for_checks_changes_no_event() {
                         at_most: None,
                     },
                 },
+                versions: Vec::new(),
+                failure: false,
             })
             .collect();
         let mut plain = Vec::new();

@@ -40,6 +40,8 @@ fn field_value(text_exact: bool) -> impl Strategy<Value = FieldValue> {
         any::<i64>().prop_map(FieldValue::Int),
         float(text_exact).prop_map(FieldValue::Float),
         text().prop_map(|s| FieldValue::str(&s)),
+        any::<u64>().prop_map(FieldValue::Timestamp),
+        (any::<u8>(), any::<u32>()).prop_map(|(scale, value)| FieldValue::Decimal { scale, value }),
     ];
     leaf.prop_recursive(3, 24, 4, |inner| {
         prop_oneof![

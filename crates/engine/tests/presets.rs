@@ -227,6 +227,7 @@ const LESSONS: &[&str] = &[
     "quorum-vs-classic-requeue",
     "bad-expiration-values",
     "dead-letter-cycle",
+    "qq-delivery-time-4-4",
 ];
 
 type Check = Result<(), String>;
@@ -917,6 +918,31 @@ fn lesson(stem: &str, r: &Value) -> Check {
                 "dead-lettered at 0:21 as delivery_limit: {parked:?}"
             );
             Ok(())
+        }
+        "qq-delivery-time-4-4" => {
+            let at = |queue: &str, body: &str| -> Vec<u64> {
+                list(r, "deliveries")
+                    .iter()
+                    .filter(|d| d["queue"] == queue && d["body"] == body)
+                    .map(|d| u(&d["delivered_at_ms"]))
+                    .collect()
+            };
+            let qq = "order.close.qq";
+            ensure!(
+                at(qq, "order-C (10 s)") == [10_000]
+                    && at(qq, "order-B (5 min)") == [300_000]
+                    && at(qq, "order-A (30 min)") == [1_800_000],
+                "4.4 holds each until its own time: {:?}",
+                list(r, "deliveries")
+            );
+            let classic = "order.close.classic";
+            ensure!(
+                ["order-A (30 min)", "order-B (5 min)", "order-C (10 s)"]
+                    .iter()
+                    .all(|b| at(classic, b) == [0]),
+                "classic queues never read it"
+            );
+            queues_empty(r)
         }
         "retry-backoff-4-3" => {
             let times = |body: &str| -> Vec<u64> {

@@ -50,6 +50,7 @@ const PRESETS: &[(&str, &str, &str, &str)] = &[
     preset!("poison-message-3-10-vs-4-0"),
     preset!("promotion-burst-200k"),
     preset!("promotion-burst-200k-measured"),
+    preset!("qq-delivery-time-4-4"),
     preset!("quorum-vs-classic-requeue"),
     preset!("reminder-ladder"),
     preset!("retry-backoff-4-3"),

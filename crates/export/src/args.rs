@@ -10,6 +10,7 @@
 //! their exchange (every key on the default exchange); `x-message-ttl` and `x-expires`
 //! in range are durations.
 
+use delaylab_engine::amqp::delivery_time::DELIVERY_TIME_HEADER;
 use delaylab_engine::amqp::queue_args::MAX_EXPIRY_MS;
 use delaylab_engine::amqp::x_delay::MAX_DELAY_MS;
 use delaylab_engine::scenario::rename::{
@@ -27,6 +28,12 @@ pub enum Arg<'a> {
     /// Milliseconds the program scales (a positive value stays at least 1 ms, so
     /// `x-expires` stays valid and a TTL of 0 stays 0).
     Ms(i64),
+    /// `x-opt-delivery-time`, the scenario's time in ms (virtual 0:00 is the Unix epoch):
+    /// written as a long, the program's start (Unix ms) plus this, scaled.
+    DeliveryTime(i64),
+    /// `x-opt-delivery-time` as an AMQP timestamp in seconds: the program's start plus
+    /// this many (scaled) seconds.
+    DeliveryTimeS(u64),
     /// Written as it is, with its AMQP type.
     Plain(&'a FieldValue),
 }
@@ -95,6 +102,10 @@ pub fn header<'a>(
         // The plugin's delay: an integer of ms in range is scaled like any duration; a
         // string or an out-of-range value is sent as written (the plugin's parse rules).
         ("x-delay", FieldValue::Int(n)) if (1..=MAX_DELAY_MS as i64).contains(n) => Arg::Ms(*n),
+        // A 4.4 quorum queue's delivery time: a time, so relative to the program's start
+        // (as its schedule is); any other type is sent as written (the queue ignores it).
+        (DELIVERY_TIME_HEADER, FieldValue::Int(n)) => Arg::DeliveryTime(*n),
+        (DELIVERY_TIME_HEADER, FieldValue::Timestamp(s)) => Arg::DeliveryTimeS(*s),
         _ => Arg::Plain(v),
     }
 }

@@ -61,6 +61,11 @@ fn value(v: &FieldValue) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        // amqp091-go sends a time.Time as a timestamp (whole seconds).
+        FieldValue::Timestamp(s) => format!("time.Unix({s}, 0)"),
+        FieldValue::Decimal { scale, value } => {
+            format!("amqp.Decimal{{Scale: {scale}, Value: {}}}", *value as i32)
+        }
     }
 }
 
@@ -81,6 +86,8 @@ fn arg(a: &Arg) -> String {
         ),
         Arg::Ms(ms) if is_i32(*ms) => format!("msInt32({ms})"),
         Arg::Ms(ms) => format!("ms({ms})"),
+        Arg::DeliveryTime(t) => format!("deliveryTime({t})"),
+        Arg::DeliveryTimeS(s) => format!("deliveryTimeS({s})"),
         Arg::Plain(v) => value(v),
     }
 }

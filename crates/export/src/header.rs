@@ -28,6 +28,9 @@ pub fn paragraphs(plan: &Plan, t: &Texts, run: &str) -> Vec<String> {
     if plan.uses_plugin() {
         out.push(t.get(Lesson::Plugin).to_string());
     }
+    if plan.uses_delivery_time() {
+        out.push(t.get(Lesson::DeliveryTimeChecked).to_string());
+    }
     if plan.left_out.is_empty() {
         out.push(t.get(Lesson::NothingLeftOut).to_string());
     } else {

@@ -76,6 +76,12 @@ pub fn value(v: &FieldValue) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        // The Java client sends a Date as a timestamp and a BigDecimal as a decimal.
+        FieldValue::Timestamp(s) => format!("new java.util.Date({s}L * 1000L)"),
+        FieldValue::Decimal { scale, value } => format!(
+            "new java.math.BigDecimal({})",
+            q(&delaylab_engine::value::decimal_text(*scale, *value))
+        ),
     }
 }
 
@@ -92,6 +98,8 @@ pub fn arg(a: &Arg) -> String {
         Arg::Name(s) => format!("n({})", q(s)),
         Arg::List(l) => format!("list({})", l.iter().map(arg).collect::<Vec<_>>().join(", ")),
         Arg::Ms(ms) => format!("ms({})", int(*ms)),
+        Arg::DeliveryTime(t) => format!("deliveryTime({t}L)"),
+        Arg::DeliveryTimeS(s) => format!("deliveryTimeS({s}L)"),
         Arg::Plain(v) => value(v),
     }
 }

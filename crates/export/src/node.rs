@@ -62,6 +62,11 @@ fn value(v: &FieldValue) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        // amqplib's typed values.
+        FieldValue::Timestamp(s) => format!("{{ '!': 'timestamp', value: {s} }}"),
+        FieldValue::Decimal { scale, value } => {
+            format!("{{ '!': 'decimal', value: {{ places: {scale}, digits: {value} }} }}")
+        }
     }
 }
 
@@ -79,6 +84,8 @@ fn arg(a: &Arg) -> String {
         Arg::List(l) => format!("[{}]", l.iter().map(arg).collect::<Vec<_>>().join(", ")),
         Arg::Ms(ms) if is_i32(*ms) => format!("i32(ms({ms}))"),
         Arg::Ms(ms) => format!("i64(ms({ms}))"),
+        Arg::DeliveryTime(t) => format!("deliveryTime({t})"),
+        Arg::DeliveryTimeS(s) => format!("deliveryTimeS({s})"),
         Arg::Plain(v) => value(v),
     }
 }

@@ -77,6 +77,14 @@ impl<'a> Plan<'a> {
     }
 
     /// True when the scenario uses the delayed-message exchange plugin.
+    /// A publish carries `x-opt-delivery-time` (RabbitMQ 4.4's quorum-queue delays).
+    pub fn uses_delivery_time(&self) -> bool {
+        self.scenario.actions.iter().any(|a| {
+            matches!(&a.kind, ActionKind::Publish(p)
+                if p.properties.headers.contains_key(delaylab_engine::amqp::delivery_time::DELIVERY_TIME_HEADER))
+        })
+    }
+
     pub fn uses_plugin(&self) -> bool {
         let plugin = |k: &str| k == DELAYED_KIND;
         self.scenario

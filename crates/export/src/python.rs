@@ -6,7 +6,7 @@ use delaylab_engine::scenario::{
     AckMode, Action, ActionKind, BindingDef, ConsumerSpec, Declare, Delete, DestinationKind,
     ExchangeDef, OutcomePlan, PublishSpec, QueueDef,
 };
-use delaylab_engine::value::FieldValue;
+use delaylab_engine::value::{decimal_text, FieldValue};
 
 use crate::args::Arg;
 use crate::header;
@@ -56,6 +56,13 @@ pub fn value(v: &FieldValue) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        // pika sends a datetime as a timestamp and a Decimal as a decimal.
+        FieldValue::Timestamp(s) => {
+            format!("datetime.datetime.fromtimestamp({s}, datetime.timezone.utc)")
+        }
+        FieldValue::Decimal { scale, value } => {
+            format!("decimal.Decimal({})", q(&decimal_text(*scale, *value)))
+        }
     }
 }
 
@@ -81,6 +88,8 @@ fn arg(a: &Arg) -> String {
         Arg::Name(s) => format!("n({})", q(s)),
         Arg::List(l) => format!("[{}]", l.iter().map(arg).collect::<Vec<_>>().join(", ")),
         Arg::Ms(ms) => format!("ms({ms})"),
+        Arg::DeliveryTime(t) => format!("at_ms({t})"),
+        Arg::DeliveryTimeS(s) => format!("at_s({s})"),
         Arg::Plain(v) => value(v),
     }
 }
@@ -408,7 +417,7 @@ fn program(plan: &Plan, t: &Texts) -> String {
         &header::paragraphs(plan, t, &run),
         "#",
     ));
-    out.push_str("\nimport datetime\nimport decimal\nimport heapq\nimport json\nimport os\nimport random\nimport sys\nimport time\n\nimport pika\n\n");
+    out.push_str("\nimport datetime\nimport decimal\nimport heapq\nimport json\nimport math\nimport os\nimport random\nimport sys\nimport time\n\nimport pika\n\n");
     out.push_str(&format!("NAME = {}\n", q(&s.name)));
     out.push_str(&format!(
         "END_MS = {}  # the scenario's end (until)\n",

@@ -20,6 +20,8 @@ pub enum Lesson {
     Expiration,
     ExpirationRaw,
     XDelay,
+    DeliveryTime,
+    DeliveryTimeChecked,
     Mandatory,
     Confirms,
     ManualAck,
@@ -148,6 +150,14 @@ fn pair(l: Lesson) -> (&'static str, &'static str) {
         Lesson::XDelay => (
             "x-delay: the plugin's delay in ms, an integer header (set by the publisher).",
             "x-delay：插件的延迟毫秒数，一个整数类型的消息头（由发布者设置）。",
+        ),
+        Lesson::DeliveryTime => (
+            "x-opt-delivery-time: when to deliver, as Unix time in ms (a 64-bit long; a timestamp counts in seconds): the program's start plus the scenario's time, scaled like every duration. A RabbitMQ 4.4 quorum queue holds the message until then. Before 4.4, and on classic queues and streams, it is an ordinary header: the message is delivered at once, the header unchanged.",
+            "x-opt-delivery-time：何时投递，Unix 时间毫秒数（64 位 long；timestamp 类型按秒计）：程序启动时间加上场景中的时间，与其他时长一样按比例缩放。RabbitMQ 4.4 的仲裁队列会把消息保留到那时。4.4 之前，以及在经典队列和流上，它只是普通消息头：消息立即投递，消息头原样保留。",
+        ),
+        Lesson::DeliveryTimeChecked => (
+            "x-opt-delivery-time: what RabbitMQ 4.4 does with it (hold the message in a quorum queue until then) is checked against the rules read in RabbitMQ's source only: no 4.4 broker was run. On RabbitMQ 4.3.6 the header is checked to be ignored (delivered at once, unchanged).",
+            "x-opt-delivery-time：RabbitMQ 4.4 对它的处理（在仲裁队列中保留消息直到那时）只对照了从 RabbitMQ 源码读出的规则，没有运行过 4.4 的 Broker。在 RabbitMQ 4.3.6 上已验证它被忽略（立即投递，消息头原样保留）。",
         ),
         Lesson::Mandatory => (
             "mandatory: if no queue matches, the broker returns the message (312 NO_ROUTE) instead of dropping it silently.",

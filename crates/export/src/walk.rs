@@ -77,9 +77,18 @@ pub fn headers<'a>(
         .map(|(k, v)| Entry {
             key: k,
             value: args::header(names, &p.exchange, k, v),
-            note: note((k == "x-delay").then_some(Lesson::XDelay), t, seen),
+            note: note(header_lesson(k), t, seen),
         })
         .collect()
+}
+
+/// The lesson of a message header, if it has one.
+fn header_lesson(key: &str) -> Option<Lesson> {
+    match key {
+        "x-delay" => Some(Lesson::XDelay),
+        delaylab_engine::amqp::delivery_time::DELIVERY_TIME_HEADER => Some(Lesson::DeliveryTime),
+        _ => None,
+    }
 }
 
 fn note(l: Option<Lesson>, t: &Texts, seen: &mut Seen) -> Option<&'static str> {

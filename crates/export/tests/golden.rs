@@ -92,6 +92,7 @@ const SPRING_PRESETS: &[&str] = &[
     "fix-delayed-plugin",
     "head-of-line-blocking",
     "orders-naive-closes-paid",
+    "qq-delivery-time-4-4",
 ];
 
 #[test]
@@ -122,6 +123,91 @@ fn spring_exports_match_the_golden_files() {
         &e.files,
     ));
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// x-opt-delivery-time (issue 27): a 64-bit long in every language, the program's start
+/// plus the scenario's time (scaled like the schedule); a timestamp stays a timestamp;
+/// the comment says where it is ignored, the header what it was checked against.
+#[test]
+fn delivery_time_is_a_long_from_the_programs_start_in_every_language() {
+    let mut s = preset("qq-delivery-time-4-4");
+    let with_timestamp = s.actions[0].clone();
+    if let delaylab_engine::scenario::ActionKind::Publish(p) = &mut s.actions[2].kind {
+        p.properties.headers.insert(
+            "x-opt-delivery-time",
+            delaylab_engine::value::FieldValue::Timestamp(10),
+        );
+    }
+    assert!(matches!(
+        with_timestamp.kind,
+        delaylab_engine::scenario::ActionKind::Publish(_)
+    ));
+    let expect: &[(Language, &str, &str)] = &[
+        (
+            Language::Python,
+            "\"x-opt-delivery-time\": at_ms(1800000),",
+            "at_s(10)",
+        ),
+        (
+            Language::Java,
+            "\"x-opt-delivery-time\", deliveryTime(1800000L)",
+            "deliveryTimeS(10L)",
+        ),
+        (
+            Language::Go,
+            "\"x-opt-delivery-time\": deliveryTime(1800000),",
+            "deliveryTimeS(10)",
+        ),
+        (
+            Language::Node,
+            "\"x-opt-delivery-time\": deliveryTime(1800000),",
+            "deliveryTimeS(10)",
+        ),
+        (
+            Language::Rust,
+            "AMQPValue::LongLongInt(delivery_time(1800000))",
+            "AMQPValue::Timestamp(delivery_time_s(10))",
+        ),
+        (
+            Language::Spring,
+            "p.setHeader(\"x-opt-delivery-time\", deliveryTime(1800000L));",
+            "deliveryTimeS(10L)",
+        ),
+    ];
+    for (language, long, timestamp) in expect {
+        let e = export(
+            &s,
+            &Options {
+                language: *language,
+                comments: CommentLang::En,
+            },
+        );
+        let all: String = e.files.iter().map(|f| flat(&f.contents)).collect();
+        assert!(all.contains(long), "{}: {long}", language.as_str());
+        assert!(
+            all.contains(timestamp),
+            "{}: {timestamp}",
+            language.as_str()
+        );
+        assert!(
+            all.contains("Before 4.4, and on classic queues and streams, it is an ordinary header"),
+            "{}: the lesson",
+            language.as_str()
+        );
+        assert!(
+            all.contains("is checked against the rules read in RabbitMQ's source only"),
+            "{}: the header says how far it is checked",
+            language.as_str()
+        );
+    }
+    let zh = export(
+        &s,
+        &Options {
+            language: Language::Python,
+            comments: CommentLang::Zh,
+        },
+    );
+    assert!(flat(&zh.files[0].contents).contains("只对照了从 RabbitMQ 源码读出的规则"));
 }
 
 #[test]

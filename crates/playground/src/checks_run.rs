@@ -42,7 +42,7 @@ pub struct PageChecks {
 impl PageChecks {
     pub fn new(scenario: &Scenario) -> PageChecks {
         PageChecks {
-            ev: (!scenario.checks.is_empty()).then(|| Evaluator::new(&scenario.checks)),
+            ev: (!scenario.checks.is_empty()).then(|| Evaluator::for_scenario(scenario)),
             until_ms: scenario.until_ms,
             reported: None,
         }

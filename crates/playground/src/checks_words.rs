@@ -234,7 +234,8 @@ fn measure_zh(m: DepthMeasure) -> &'static str {
         DepthMeasure::Ready => "就绪(ready)",
         DepthMeasure::Unacked => "未确认(unacked)",
         DepthMeasure::Overdue => "已超时(overdue)",
-        DepthMeasure::Delayed => "延迟中(delayed)",
+        // A delayed exchange's store, or what a quorum queue holds aside.
+        DepthMeasure::Delayed => "延迟中/被保留(delayed)",
     }
 }
 

@@ -207,6 +207,21 @@ pub fn label(en: &str) -> Option<&'static str> {
         "10 min level: user-carol at 21:00" => "10 分钟级:user-carol 在 21:00",
         "30 min level: user-bob at 34:00" => "30 分钟级:user-bob 在 34:00",
         "2 h level: user-carol at 2:11:00" => "2 小时级:user-carol 在 2:11:00",
+        // qq-delivery-time-4-4
+        "4.4: order-C leaves the quorum queue at 0:10" => "4.4:order-C 在 0:10 离开仲裁队列",
+        "4.4: order-B at 5:00" => "4.4:order-B 在 5:00",
+        "4.4: order-A at 30:00" => "4.4:order-A 在 30:00",
+        "4.4: at 1:00 two are still held in the quorum queue, none ready" => {
+            "4.4:1:00 时仲裁队列里还保留着两条,没有就绪消息"
+        }
+        "4.4: nothing leaves the quorum queue before 0:10" => "4.4:0:10 之前没有消息离开仲裁队列",
+        "4.3: the quorum queue delivers all three at once (an ordinary header)" => {
+            "4.3:仲裁队列立即投递全部三条(普通 header)"
+        }
+        "The classic queue delivers all three at once, on every version" => {
+            "经典队列在所有版本上都立即投递全部三条"
+        }
+        "The header reaches the consumer unchanged" => "header 原样到达消费者",
         // retry-backoff-4-3
         "order-new is delivered four times" => "order-new 被投递四次",
         "2 s after the first" => "第一次之后 2 秒",

@@ -152,6 +152,14 @@ pub fn words(lang: Lang, i: &Impact, to: BrokerVersion) -> String {
             format!("header values are compared {}.", if *exact { "exactly: 1 no longer matches 1.0" } else { "loosely: 1 matches 1.0" }),
             format!("header 值{}。", if *exact { "严格比较:1 不再匹配 1.0" } else { "宽松比较:1 匹配 1.0" }),
         ),
+        Change::DeliveryTimeHeld { held: true } => pick(
+            format!("a message published with x-opt-delivery-time later than now is held in this quorum queue until that time (not ready, not delivered; its TTL runs from publish), then delivered ahead of the ready messages: read from RabbitMQ {to}'s source, not checked against a live broker."),
+            format!("发布时带有晚于当前时间的 x-opt-delivery-time 的消息会在这个仲裁队列中保留到那个时间(不就绪、不投递;TTL 从发布时开始计算),然后排在就绪消息之前投递:依据 RabbitMQ {to} 的源码,未对照真实 Broker 验证。"),
+        ),
+        Change::DeliveryTimeHeld { held: false } => pick(
+            format!("x-opt-delivery-time is an ordinary header on RabbitMQ {to}: the message is delivered at once, the header unchanged (only 4.4's quorum queues hold it until then)."),
+            format!("在 RabbitMQ {to} 上 x-opt-delivery-time 只是普通 header:消息立即投递,header 原样保留(只有 4.4 的仲裁队列才会保留到那个时间)。"),
+        ),
         Change::VoidXDelayCloses { closes } => pick(
             format!("a null x-delay {}.", if *closes { "closes the connection with 541" } else { "means no delay" }),
             format!("值为 null 的 x-delay {}。", if *closes { "会以 541 关闭连接" } else { "表示不延迟" }),
@@ -213,10 +221,18 @@ mod tests {
                           {"name":"dl","durable":false,"arguments":{"x-dead-letter-exchange":"","x-dead-letter-routing-key":"k"}}],
                 "bindings":[{"source":"h","destination":"dl","routing_key":"","arguments":{"n":1}}]},
               "consumers":[{"name":"w","queue":"qq","ack":"manual","handle":"2m","outcome":"requeue"}],
-              "actions":[{"at":"0s","publish":{"exchange":"","routing_key":"dl","body":"a","properties":{"expiration":"+5","headers":{"x-death":[],"CC":["b"]}}}}]}"#,
+              "actions":[{"at":"0s","publish":{"exchange":"","routing_key":"dl","body":"a","properties":{"expiration":"+5","headers":{"x-death":[],"CC":["b"],"x-opt-delivery-time":60000}}}}]}"#,
         )
         .unwrap();
-        for (a, b) in [(V3_10, V4_3), (V4_3, V3_10), (V3_10, V4_0), (V4_2, V4_3)] {
+        let pairs = [
+            (V3_10, V4_3),
+            (V4_3, V3_10),
+            (V3_10, V4_0),
+            (V4_2, V4_3),
+            (V4_3, V4_4),
+            (V4_4, V4_3),
+        ];
+        for (a, b) in pairs {
             for i in impact(&s, a, b) {
                 for l in [Lang::En, Lang::Zh] {
                     let w = words(l, &i, b);
@@ -225,6 +241,16 @@ mod tests {
                 }
             }
         }
+        // Switched from 4.3 to 4.4: the quorum queue now holds what carries the header.
+        let d34 = impact(&s, V4_3, V4_4);
+        assert_eq!(d34.len(), 1, "{d34:?}");
+        let en = words(Lang::En, &d34[0], V4_4);
+        assert!(
+            en.starts_with("qq: a message published with x-opt-delivery-time"),
+            "{en}"
+        );
+        assert!(words(Lang::Zh, &d34[0], V4_4).contains("仲裁队列中保留到那个时间"));
+        assert!(source(Lang::En, &d34[0]).starts_with("D34 · source: qq-vNext c6ab3c91aec6"));
         assert!(heading(Lang::En, Why::WrittenFor, V4_2, V4_3, false)
             .contains("written for RabbitMQ 4.2"));
         assert!(heading(Lang::Zh, Why::Switched, V3_10, V4_3, true).contains("没有差别"));

@@ -2,6 +2,7 @@
 //! UI language, RabbitMQ's names, codes and texts as RabbitMQ writes them; and the
 //! short forms the views share (a body cut to fit, a span of time).
 
+use delaylab_engine::cause::HeldBy;
 use delaylab_engine::report::{render, text::clock};
 use delaylab_engine::{EventKind, Sim};
 
@@ -125,9 +126,17 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
             queue,
             via,
             expires_at_ms,
+            held,
             ..
         } => {
             let mut d = format!("{} {}", w("l_via"), ex_name(syms.str(*via)));
+            if let Some(h) = held {
+                d.push_str(&format!(
+                    ", {} {}",
+                    w("l_held_time_until"),
+                    clock(h.until_ms)
+                ));
+            }
             if let Some(at) = expires_at_ms {
                 d.push_str(&format!(", {} {}", w("l_expires_at"), clock(*at)));
             }
@@ -233,16 +242,26 @@ pub fn line(entry: &Entry, sim: &Sim, track: &Track, lang: Lang) -> LogLine {
                 format!("{} {method} requeue={requeue}", consumer(Some(*c))),
             )
         }
-        EventKind::Requeued {
-            queue,
-            held_until_ms,
-            ..
-        } => (
+        EventKind::Requeued { queue, held, .. } => (
             s(*queue),
-            held_until_ms.map_or_else(String::new, |at| {
-                format!("{} {}", w("l_held_until"), clock(at))
+            held.map_or_else(String::new, |h| {
+                format!("{} {}", w("l_held_until"), clock(h.until_ms))
             }),
         ),
+        EventKind::Released {
+            queue, by, late_ms, ..
+        } => {
+            let by = match by {
+                HeldBy::DeliveryTime => w("l_released_time"),
+                HeldBy::DelayedRetry => w("l_released_retry"),
+            };
+            let late = if *late_ms > 0 {
+                format!(", {} {}", span(*late_ms), w("l_late"))
+            } else {
+                String::new()
+            };
+            (s(*queue), format!("{by}{late}"))
+        }
         EventKind::ConsumerTimedOut {
             queue,
             consumer: c,

@@ -259,7 +259,12 @@ mod tests {
             PresetRef::parse("head-of-line-blocking").unwrap().version,
             None
         );
-        assert_eq!(PresetRef::parse("#x@4.4"), None);
+        assert_eq!(
+            PresetRef::parse("#x@4.4").unwrap().version,
+            Some(V4_4),
+            "4.4 is a version a link may name"
+        );
+        assert_eq!(PresetRef::parse("#x@4.5"), None);
         let hol = meta("head-of-line-blocking", "H", "w");
         assert_eq!(hol.opens_on(), V3_10, "no broker: 3.10, as old links meant");
         assert_eq!(PresetRef::fragment(&hol, V3_10), "#head-of-line-blocking");

@@ -151,10 +151,15 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
             "一笔 worker 无法处理的订单:每次处理 1 秒后都用 basic.nack requeue=true 退回。orders.work 是带死信交换机(orders.dlx)的仲裁队列,没有 x-delivery-limit;orders.parked 收集被死信的消息,由 inspector 读取。本文件运行在 RabbitMQ 4.0 上;把 broker 设为 3.10 可看到旧行为。",
             "4.0 的仲裁队列默认投递上限为 20:订单被投递 21 次(重投时 x-delivery-count 为 1 到 20),0:21 的第 21 次 nack 把它以 x-death reason delivery_limit 死信到 orders.parked,worker 重获自由。在 3.10 上(broker 3.10)同一订单每秒重投直到结束,它被占用时 orders.work 里的其他消息都过不去。在 4.3 上 nack 不再计数(只有 basic.reject requeue=true 和断开的通道计数):除非 worker 改用 reject,否则同样循环。",
         ),
+        "qq-delivery-time-4-4" => (
+            "仲裁队列内置的延迟:4.4 上的 x-opt-delivery-time",
+            "三个订单超时:30 分钟、5 分钟和 10 秒,在 0:00 发布到 order.timeout.exchange(fanout),带有 header x-opt-delivery-time:每条订单到期的时间,自 Unix 纪元起的毫秒数(模拟的 0:00 就是纪元,所以 1800000 表示 30:00)。交换机把每条复制到 order.close.qq(仲裁队列)和 order.close.classic(经典队列),由 closer 和 classic-closer 消费。RabbitMQ 4.4 的仲裁队列会把这样的消息保留到它的时间;这是依据 RabbitMQ 源码得出的,未对照真实 Broker 验证(这里没有 4.4 的 Broker)。切换到 4.3 可以看到同样的发布在最新的已实测版本上的表现。",
+            "在 4.4 上,order.close.qq 显示三条被保留的消息及其倒计时,没有就绪消息:order-C 在 0:10 放行并投递,order-B 在 5:00,order-A 在 30:00,各按自己的时间,最短的最先,尽管它最后发布(没有队头阻塞,不同于用逐条 expiration 的单个等待队列)。order.close.classic 在 0:00 就投递全部三条:经典队列从不读取这个 header。在 4.3 上两个队列都立即投递:4.4 之前 x-opt-delivery-time 只是普通 header,原样投递。被保留的消息计入 x-max-length,TTL 从发布时起算,并像仲裁队列的其余内容一样在节点重启后保留。",
+        ),
         "retry-backoff-4-3" => (
             "4.3 上的退避重试:仲裁队列延迟重试",
             "一笔订单失败三次后成功,在 RabbitMQ 4.3 上用两种重试方式。新方式:orders.work 是仲裁队列,x-delayed-retry-type 为 failed,x-delayed-retry-min 2000,x-delayed-retry-max 10000;worker 用 basic.reject requeue=true 退回订单(一次失败投递),队列把它搁置 min × 投递次数。旧方式:legacy.work(经典队列)把被拒绝(requeue=false)的订单经 legacy.retry.exchange 死信到 legacy.retry,其 x-message-ttl 为 2000,过期后经 legacy.work.exchange 死信回来:所有版本都可用的 TTL + DLX 重试循环。",
-            "order-new 在 0:00、0:02、0:06、0:12 投递:等待随投递次数增长(2 秒、4 秒、6 秒,最多 10 秒),重投时 x-delivery-count 为 1、2、3,消息始终不离开 orders.work。order-old 在 0:00、0:02、0:04、0:06 投递:每轮固定 2 秒,每轮消息被改写两次(从 legacy.work 被拒绝,从 legacy.retry 过期),x-death 记录轮数。循环里要做退避,每种等待时间都需要一个重试队列。延迟重试只在 4.3 上有:在 4.2(broker 4.2)上这些参数被忽略,order-new 立即重投。",
+            "order-new 在 0:00、0:02、0:06、0:12 投递:等待随投递次数增长(2 秒、4 秒、6 秒,最多 10 秒),重投时 x-delivery-count 为 1、2、3,消息始终不离开 orders.work。order-old 在 0:00、0:02、0:04、0:06 投递:每轮固定 2 秒,每轮消息被改写两次(从 legacy.work 被拒绝,从 legacy.retry 过期),x-death 记录轮数。循环里要做退避,每种等待时间都需要一个重试队列。延迟重试从 4.3 开始才有(4.4 保留):在 4.2(broker 4.2)上这些参数被忽略,order-new 立即重投。",
         ),
         "x-death-3-13-republished" => (
             "3.13+ 的 x-death:x-last-death-* 与重新发布的消息",

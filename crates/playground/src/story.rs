@@ -19,10 +19,11 @@
 //! names the head before it, so the story follows them back (at most [`MAX_HEADS`])
 //! until the one that held the head when B's TTL passed.
 
+use delaylab_engine::amqp::delivery_time::DELIVERY_TIME_HEADER;
 use delaylab_engine::amqp::exchange_args::ExchangeKind;
 use delaylab_engine::amqp::queue_args::Overflow;
 use delaylab_engine::cause::{
-    DropCause, HeadSpan, HopBy, LateCause, LimitHit, Matched, ReturnCause, TtlFrom,
+    DropCause, HeadSpan, HeldBy, HopBy, LateCause, LimitHit, Matched, ReturnCause, TtlFrom,
 };
 use delaylab_engine::report::text::clock;
 use delaylab_engine::snapshot::QueueView;
@@ -35,6 +36,7 @@ use crate::lines::{ex_name, line, short, span, Level};
 use crate::track::{Entry, Track};
 
 mod causes;
+mod hold;
 use causes::heads_behind;
 
 /// Heads one expiry names at most; a longer chain ends with "and earlier heads".
@@ -154,8 +156,10 @@ impl Teller<'_> {
                 if let Some(x) = msg.expiration {
                     props.push(format!("expiration {}", x.text(self.sim.symbols())));
                 }
-                if let Some(x) = msg.headers.get("x-delay") {
-                    props.push(format!("x-delay {}", x.to_json()));
+                for h in ["x-delay", DELIVERY_TIME_HEADER] {
+                    if let Some(x) = msg.headers.get(h) {
+                        props.push(format!("{h} {}", x.to_json()));
+                    }
                 }
                 if *mandatory {
                     props.push("mandatory".into());
@@ -172,6 +176,7 @@ impl Teller<'_> {
                 queue,
                 via,
                 expires_at_ms,
+                held,
                 why: cause,
                 ..
             } => {
@@ -214,6 +219,7 @@ impl Teller<'_> {
                     ],
                 ));
                 why.push(self.ttl(cause, t_ms, *expires_at_ms));
+                why.extend(self.delivery_time(held.as_ref(), cause.delivery_time));
                 self.say("why_enqueued", &[("queue", &q)])
             }
             EventKind::Expired {
@@ -250,7 +256,12 @@ impl Teller<'_> {
                         }
                     }
                     (LateCause::Unacked, _) => why.push(self.say("why_x_unacked", &v)),
-                    (LateCause::RetryHeld, _) => why.push(self.say("why_x_retry", &v)),
+                    (LateCause::Held(HeldBy::DelayedRetry), _) => {
+                        why.push(self.say("why_x_retry", &v))
+                    }
+                    (LateCause::Held(HeldBy::DeliveryTime), _) => {
+                        why.push(self.say("why_x_held_time", &v))
+                    }
                     (LateCause::NodeDown, _) => why.push(self.say("why_x_node", &v)),
                     (LateCause::Busy, _) => why.push(self.say("why_x_busy", &v)),
                     _ => why.push(self.say("why_x_on_time", &[])),
@@ -396,19 +407,23 @@ impl Teller<'_> {
                 )
             }
             EventKind::Requeued {
-                queue,
-                copy,
-                held_until_ms,
-                ..
+                queue, copy, held, ..
             } => {
-                if let Some(at) = held_until_ms {
+                if let Some(h) = held {
                     // The delivery it will be back for: the next after those of this copy.
                     let n = (self.deliveries(*copy, entry.seq) + 1).to_string();
-                    let at = clock(*at);
+                    let at = clock(h.until_ms);
                     why.push(self.say("why_retry_hold", &[("at", &at), ("n", &n)]));
                 }
                 self.say("why_requeued", &[("queue", &self.s(*queue))])
             }
+            EventKind::Released {
+                queue,
+                by,
+                late_ms,
+                late_cause,
+                ..
+            } => self.released(*queue, *by, t_ms, *late_ms, *late_cause, &mut why),
             EventKind::ConsumerTimedOut { queue, text, .. } => {
                 why.push(text.to_string());
                 self.say("why_timed_out", &[("queue", &self.s(*queue))])

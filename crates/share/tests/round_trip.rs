@@ -100,3 +100,26 @@ fn broker_field_round_trips_and_absent_stays_absent() {
     let back = decode_fragment(&encode_fragment(&v43, &ViewOptions::default())).unwrap();
     assert_eq!(back.scenario, v43);
 }
+
+/// A 4.4 scenario with typed delivery times (issue 27) keeps its version, its header
+/// types and its run through a link; an old link (no such version) keeps its meaning.
+#[test]
+fn a_4_4_scenario_with_typed_delivery_times_round_trips() {
+    let s = delaylab_engine::scenario::load_value(&serde_json::json!({
+        "version": 1, "broker": "4.4", "until": "1m",
+        "topology": {"queues": [{"name": "q", "arguments": {"x-queue-type": "quorum"}}]},
+        "consumers": [{"name": "c", "queue": "q", "ack": "auto"}],
+        "actions": [
+            {"at": 0, "publish": {"routing_key": "q", "body": "ms", "properties": {"headers": {"x-opt-delivery-time": 10000}}}},
+            {"at": 0, "publish": {"routing_key": "q", "body": "s", "properties": {"headers": {"x-opt-delivery-time": {"$timestamp": 20}}}}}
+        ]
+    }))
+    .unwrap();
+    let back = decode_fragment(&encode_fragment(&s, &ViewOptions::default())).unwrap();
+    assert_eq!(back.scenario, s);
+    assert_eq!(
+        back.scenario.broker,
+        Some(delaylab_engine::version::BrokerVersion::V4_4)
+    );
+    assert_eq!(result(&back.scenario), result(&s));
+}

@@ -41,15 +41,13 @@ pub(super) fn tr(lang: Lang, key: &'static str) -> &'static str {
         "peak" => ("peak stored", "峰值存量"),
         "work" => ("work/task", "每任务开销"),
         "params" => ("parameters", "参数"),
-        "works_4_3" => ("works on 4.3", "可用于 4.3"),
-        "yes" => ("yes", "是"),
-        "no" => ("no: plugin archived, runs on 3.10-4.2 only", "否:插件已归档,只能运行在 3.10-4.2"),
+        "works_on" => ("works on", "可用版本"),
         "costs" => ("Broker speed", "broker 速度"),
         "costs_exact" => ("exact rules", "精确规则"),
         "costs_measured" => ("with RabbitMQ's speed (3.10.8, 2 cores)", "按 RabbitMQ 的实测速度(3.10.8,2 核)"),
         "costs_hint" => (
-            "Applies to the broker strategies (DLX and plugin); the same as delaylab compare --costs ideal or --costs measured.",
-            "作用于 broker 方案(DLX 和插件);与 delaylab compare --costs ideal 或 --costs measured 相同。",
+            "Applies to the broker strategies (DLX, plugin, quorum queue); the same as delaylab compare --costs ideal or --costs measured.",
+            "作用于 broker 方案(DLX、插件、仲裁队列);与 delaylab compare --costs ideal 或 --costs measured 相同。",
         ),
         "costs_note_exact" => (
             "Figures from the exact rules: a broker that takes no time (delaylab compare --costs ideal). The plugin is never late here and a burst of expiries is dead-lettered in one millisecond.",
@@ -168,6 +166,7 @@ pub fn params_text(r: &StrategyResult, lang: Lang) -> String {
         "dlx-cascade" => format!("{} 级 2^n 秒队列", fact("levels")),
         "fixed-levels" => format!("{} 个等级,向上取整", fact("levels")),
         "plugin" => "x-delayed-message 交换机".into(),
+        "qq-delivery-time" => "一个仲裁队列,x-opt-delivery-time(RabbitMQ 4.4)".into(),
         _ => r.params.clone(),
     }
 }
@@ -193,8 +192,7 @@ pub fn cells(r: &StrategyResult, lang: Lang) -> Vec<String> {
         return row_cells(r).split_off(1);
     }
     if r.not_applicable.is_some() {
-        let n = r.fact("queues_for_delays").map_or(String::new(), grouped);
-        return vec![format!("不适用:{n} 个不同的延迟需要同样多的队列(超过 max_queues);请改用 fixed-levels 或 dlx-cascade")];
+        return vec![not_applicable_zh(r)];
     }
     let mut cells = figure_cells(r, |ms| human(lang, ms)).to_vec();
     cells.push(format!(
@@ -206,9 +204,21 @@ pub fn cells(r: &StrategyResult, lang: Lang) -> Vec<String> {
     cells
 }
 
+/// Why a strategy does not apply, in Chinese (the engine's reason is English).
+fn not_applicable_zh(r: &StrategyResult) -> String {
+    match r.name {
+        "plugin" => "不适用:延迟消息插件无法运行在这个 RabbitMQ 版本上(4.3 起;2026 年 1 月已归档,最后的 v4.2.0 只能运行在 4.2)".into(),
+        "qq-delivery-time" => "不适用:RabbitMQ 4.4 起仲裁队列才会按 x-opt-delivery-time 保留消息;在这个版本上它只是普通 header,所有任务会立即触发".into(),
+        _ => {
+            let n = r.fact("queues_for_delays").map_or(String::new(), grouped);
+            format!("不适用:{n} 个不同的延迟需要同样多的队列(超过 max_queues);请改用 fixed-levels 或 dlx-cascade")
+        }
+    }
+}
+
 pub(super) const HEADER_KEYS: [&str; 11] = [
     "strategy",
-    "works_4_3",
+    "works_on",
     "late_mean",
     "p99",
     "max",
@@ -233,10 +243,7 @@ pub(super) fn template(r: &StrategyResult, lang: Lang) -> &'static str {
             "All {lost} tasks lost with the node: they were all still waiting in classic queues, whose contents live on that one node.",
             "全部 {lost} 个任务随节点丢失:它们都还在经典队列里等待,而经典队列的内容只存在那一个节点上。",
         ),
-        _ if r.not_applicable.is_some() => (
-            "Not applicable: {why}",
-            "不适用:{distinct} 个不同的延迟需要同样多的队列。请用固定等级或二进制级联。",
-        ),
+        _ if r.not_applicable.is_some() => ("Not applicable: {why}", "{why_zh}"),
         "polling-scan" => (
             "Lateness bounded by the {period} period (max {max}); scans up to {rows_per_run} rows per run ({rows} in all, done rows included unless indexed); one instance holds the lock. Fits small tables and coarse deadlines.",
             "延迟受 {period} 扫描周期限制(最大 {max});每次最多扫描 {rows_per_run} 行(共 {rows} 行,未建索引时包括已完成的行);只有持锁的一个实例在跑。适合数据量小、对时间要求不高的场景。",
@@ -297,6 +304,18 @@ pub(super) fn template(r: &StrategyResult, lang: Lang) -> &'static str {
             "On time (max {max}) with {objects} objects; the store survives a restart but not the loss of its node, and its throughput is limited. It runs on RabbitMQ 3.10 to 4.2 only (archived January 2026, cannot run on 4.3).",
             "准时(最大 {max}),只需 {objects} 个对象;存储能扛过重启,但扛不住节点丢失,吞吐量也有限。它只能运行在 RabbitMQ 3.10 至 4.2(2026 年 1 月已归档,无法运行在 4.3 上)。",
         ),
+        "qq-delivery-time" if lost => (
+            "{lost} tasks lost: held messages are replicated quorum-queue state and should survive a lost node; read the run's events. RabbitMQ 4.4 only, from its source.",
+            "丢失了 {lost} 个任务:被保留的消息是有副本的仲裁队列状态,本应扛过节点丢失;请查看运行事件。仅限 RabbitMQ 4.4,依据其源码。",
+        ),
+        "qq-delivery-time" if r.lateness.max_ms > LATE_VERDICT_MS => (
+            "Up to {max} late (mean {mean}): held messages were due while the node was down (released the moment it was back) or the broker was busy; nothing was lost. One quorum queue, no wait queues, no plugin. RabbitMQ 4.4 only, read in its source (not checked against a live broker).",
+            "最多晚 {max}(平均 {mean}):被保留的消息在节点宕机时到期(恢复后立即放行),或 broker 正忙;没有丢失。一个仲裁队列,无需等待队列,也无需插件。仅限 RabbitMQ 4.4,依据其源码(未对照真实 Broker 验证)。",
+        ),
+        "qq-delivery-time" => (
+            "On time (max {max}) with {objects} object, one quorum queue: each message is held until its own x-opt-delivery-time (no head-of-line blocking) and held messages are replicated, so a lost node loses none. RabbitMQ 4.4 only, read in its source (not checked against a live broker).",
+            "准时(最大 {max}),只需 {objects} 个对象、一个仲裁队列:每条消息按自己的 x-opt-delivery-time 保留(没有队头阻塞),被保留的消息有副本,节点丢失也不丢。仅限 RabbitMQ 4.4,依据其源码(未对照真实 Broker 验证)。",
+        ),
         _ => ("", ""),
     };
     if lang == Lang::Zh {
@@ -343,7 +362,9 @@ pub fn verdict(r: &StrategyResult, lang: Lang) -> String {
         ("{work}", format!("{:.1}", r.work_per_task)),
         ("{lost_note}", lost_note),
     ];
-    let mut text = template(r, lang).replace("{early_note}", &early_note);
+    let mut text = template(r, lang)
+        .replace("{early_note}", &early_note)
+        .replace("{why_zh}", &not_applicable_zh(r));
     for (key, value) in fills {
         text = text.replace(key, &value);
     }

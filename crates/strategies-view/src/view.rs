@@ -23,10 +23,9 @@
 use delaylab_engine::scenario::duration::parse_duration;
 use delaylab_engine::strategies::report::grouped;
 use delaylab_engine::strategies::{
-    load, load_workload_str, works_on, Comparison, Outage, OutageKind, StrategyResult, Workload,
-    WorkloadFile, NAMES,
+    load, load_workload_str, works_on_text, Comparison, Outage, OutageKind, StrategyResult,
+    Workload, WorkloadFile, NAMES,
 };
-use delaylab_engine::version::BrokerVersion;
 use delaylab_playground::strategy_costs::{self, CostChoice};
 use leptos::prelude::*;
 
@@ -447,17 +446,15 @@ fn ResultTable(results: RwSignal<Vec<StrategyResult>>, lang: Signal<Lang>) -> im
                             .map(|r| {
                                 let cells = cells(r, lang);
                                 let name = r.name;
-                                // Whether the strategy can run on RabbitMQ 4.3 at all (the
-                                // engine's rule: the delayed-message plugin cannot, D27).
-                                let works = tr(
-                                    lang,
-                                    if works_on(name, BrokerVersion::V4_3) { "yes" } else { "no" },
-                                );
+                                // The versions the strategy runs on at all (the engine's
+                                // rule: the plugin up to 4.2, D27; x-opt-delivery-time
+                                // from 4.4, D34).
+                                let works = works_on_text(name);
                                 if cells.len() < HEADER_KEYS.len() - 2 {
                                     return view! {
                                         <tr data-testid=format!("strat-row-{name}")>
                                             <th scope="row"><code>{name}</code></th>
-                                            <td data-testid="strat-works-4-3">{works}</td>
+                                            <td data-testid="strat-works-on">{works}</td>
                                             <td colspan="9">{cells[0].clone()}</td>
                                         </tr>
                                     }
@@ -466,7 +463,7 @@ fn ResultTable(results: RwSignal<Vec<StrategyResult>>, lang: Signal<Lang>) -> im
                                 view! {
                                     <tr data-testid=format!("strat-row-{name}")>
                                         <th scope="row"><code>{name}</code></th>
-                                        <td data-testid="strat-works-4-3">{works}</td>
+                                        <td data-testid="strat-works-on">{works}</td>
                                         {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
                                     </tr>
                                 }

@@ -14,6 +14,7 @@ use lapin::types::{AMQPValue, LongString, ShortString};
 use lapin::{BasicProperties, Channel, Confirmation, ExchangeKind};
 use serde_json::json;
 
+use delaylab_engine::amqp::delivery_time::DELIVERY_TIME_HEADER;
 use delaylab_engine::scenario::rename::Rename;
 use delaylab_engine::scenario::template::body_of_run;
 use delaylab_engine::scenario::{
@@ -94,6 +95,13 @@ async fn publish(
         id
     };
     let mut headers = convert::to_table(&names.headers(&p.exchange, &pr.headers));
+    // A time, not a duration: the replay's start plus the scaled scenario time, a long.
+    if let Some(v) = pr.headers.get(DELIVERY_TIME_HEADER) {
+        let start_ms = shared.start_ms.get().copied().unwrap_or(0);
+        if let Some(sent) = shared.scale.delivery_time(v, start_ms) {
+            headers.insert(DELIVERY_TIME_HEADER.into(), sent);
+        }
+    }
     headers.insert(
         ID_HEADER.into(),
         AMQPValue::LongString(LongString::from(id.to_string())),

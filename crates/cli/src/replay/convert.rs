@@ -25,6 +25,13 @@ pub fn to_amqp(v: &FieldValue) -> AMQPValue {
             items.iter().map(to_amqp).collect::<Vec<_>>(),
         )),
         FieldValue::Table(t) => AMQPValue::FieldTable(to_table(t)),
+        FieldValue::Timestamp(s) => AMQPValue::Timestamp(*s),
+        FieldValue::Decimal { scale, value } => {
+            AMQPValue::DecimalValue(lapin::types::DecimalValue {
+                scale: *scale,
+                value: *value,
+            })
+        }
     }
 }
 
@@ -59,6 +66,19 @@ pub fn from_amqp(v: &AMQPValue, names: &Rename) -> Value {
         AMQPValue::FieldTable(t) => table_json(t, names),
         AMQPValue::ByteArray(b) => json!(String::from_utf8_lossy(b.as_slice())),
         AMQPValue::Void => Value::Null,
+    }
+}
+
+/// A top-level header as the simulation reports it: a `timestamp` or a `decimal` in the
+/// typed form (`{"$timestamp": s}`, `{"$decimal": "1.50"}`), anything else as
+/// [`from_amqp`] (nested values, e.g. x-death's `time`, stay plain).
+pub fn header_json(v: &AMQPValue, names: &Rename) -> Value {
+    match v {
+        AMQPValue::Timestamp(t) => json!({"$timestamp": t}),
+        AMQPValue::DecimalValue(d) => {
+            json!({"$decimal": delaylab_engine::value::decimal_text(d.scale, d.value)})
+        }
+        other => from_amqp(other, names),
     }
 }
 

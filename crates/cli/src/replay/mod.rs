@@ -306,6 +306,7 @@ async fn replay(
         names: names.clone(),
         scale,
         t0: OnceLock::new(),
+        start_ms: OnceLock::new(),
         rec: Mutex::new(Rec::new(scenario)),
     });
     let mut actions = Actions::open(url).await?;
@@ -334,6 +335,10 @@ async fn replay(
         });
     }
     shared.t0.set(tokio::time::Instant::now()).expect("t0 once");
+    let wall_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    shared.start_ms.set(wall_ms).expect("start once");
     let mut tasks = Vec::new();
     for (((i, c), pre), conn) in scenario
         .consumers

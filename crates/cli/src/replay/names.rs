@@ -62,6 +62,47 @@ impl Scale {
         ((ms as f64 * self.0).round() as i64).max(1)
     }
 
+    /// Real ms -> scenario ms (the inverse of [`Scale::ms_i64`], rounded).
+    pub fn scenario_i64(&self, real_ms: i64) -> i64 {
+        (real_ms as f64 / self.0).round() as i64
+    }
+
+    /// `x-opt-delivery-time` (a time, virtual 0:00 being the Unix epoch) as the broker
+    /// gets it: Unix ms, the replay's start (`start_ms`) plus the scaled scenario time; a
+    /// 64-bit long (a `timestamp`: whole seconds). Any other type is sent as written.
+    pub fn delivery_time(&self, v: &FieldValue, start_ms: i64) -> Option<lapin::types::AMQPValue> {
+        use lapin::types::AMQPValue;
+        match v {
+            FieldValue::Int(n) => Some(AMQPValue::LongLongInt(start_ms + self.ms_i64(*n))),
+            FieldValue::Timestamp(s) => {
+                let real_ms =
+                    start_ms + self.ms_i64(i64::try_from(*s).unwrap_or(i64::MAX / 1000) * 1000);
+                Some(AMQPValue::Timestamp((real_ms / 1000).max(0) as u64))
+            }
+            _ => None,
+        }
+    }
+
+    /// A delivered `x-opt-delivery-time` back in scenario time (as the scenario wrote it).
+    pub fn delivery_time_back(
+        &self,
+        v: &lapin::types::AMQPValue,
+        start_ms: i64,
+    ) -> Option<serde_json::Value> {
+        use lapin::types::AMQPValue;
+        let back = |real: i64| serde_json::json!(self.scenario_i64(real - start_ms));
+        Some(match v {
+            AMQPValue::LongLongInt(n) => back(*n),
+            AMQPValue::LongInt(n) => back(i64::from(*n)),
+            // Whole seconds, sent truncated: rounded up again (exact at scale 1).
+            AMQPValue::Timestamp(s) => {
+                let real = (*s as i64 * 1000 - start_ms) as f64 / self.0;
+                serde_json::json!({"$timestamp": (real / 1000.0).ceil() as i64})
+            }
+            _ => return None,
+        })
+    }
+
     pub fn real(&self, ms: u64) -> std::time::Duration {
         std::time::Duration::from_secs_f64(ms as f64 * self.0 / 1000.0)
     }

@@ -10,6 +10,7 @@ use std::sync::{Mutex, OnceLock};
 use lapin::ErrorKind;
 use serde_json::{json, Map, Value};
 
+use delaylab_engine::amqp::delivery_time::DELIVERY_TIME_HEADER;
 use delaylab_engine::rng::Rng;
 use delaylab_engine::scenario::rename::Rename;
 use delaylab_engine::scenario::Scenario;
@@ -85,6 +86,9 @@ pub struct Shared {
     pub scale: Scale,
     /// The real instant of scenario time 0 (set once, when the timed part starts).
     pub t0: OnceLock<tokio::time::Instant>,
+    /// The wall clock (Unix ms) at `t0`: scenario times (`x-opt-delivery-time`) are
+    /// offsets from it.
+    pub start_ms: OnceLock<i64>,
     pub rec: Mutex<Rec>,
 }
 
@@ -155,13 +159,20 @@ impl Shared {
     /// id header removed, scaled TTL strings back to what the scenario wrote).
     pub fn delivery_json(&self, rec: &Rec, d: &RawDelivery) -> Value {
         let names = &self.names;
-        let mut headers = match d.properties.headers() {
-            Some(h) => match convert::table_json(h, names) {
-                Value::Object(m) => m,
-                _ => Map::new(),
-            },
-            None => Map::new(),
-        };
+        let start_ms = self.start_ms.get().copied().unwrap_or(0);
+        let mut headers: Map<String, Value> =
+            d.properties.headers().as_ref().map_or_else(Map::new, |h| {
+                h.into_iter()
+                    .map(|(k, v)| {
+                        let key = k.as_str();
+                        let json = (key == DELIVERY_TIME_HEADER)
+                            .then(|| self.scale.delivery_time_back(v, start_ms))
+                            .flatten()
+                            .unwrap_or_else(|| convert::header_json(v, names));
+                        (key.to_string(), json)
+                    })
+                    .collect()
+            });
         let id: Option<usize> = headers
             .remove(ID_HEADER)
             .and_then(|v| v.as_str().and_then(|s| s.parse().ok()));

@@ -305,6 +305,8 @@ pub fn raw(v: &FieldValue) -> String {
             format!("[{}]", items.join(","))
         }
         FieldValue::Table(t) => table(t),
+        FieldValue::Timestamp(t) => t.to_string(),
+        FieldValue::Decimal { scale, value } => format!("{{{scale},{value}}}"),
     }
 }
 

@@ -1,7 +1,9 @@
-//! AMQP 0-9-1 rules that are pure functions of their input: parsing of `expiration` and
-//! `x-delay`, validation of queue and exchange arguments, and RabbitMQ's error texts.
+//! AMQP 0-9-1 rules that are pure functions of their input: parsing of `expiration`,
+//! `x-delay` and `x-opt-delivery-time`, validation of queue and exchange arguments, and
+//! RabbitMQ's error texts.
 
 mod declare_args;
+pub mod delivery_time;
 pub(crate) mod erl;
 pub mod error;
 pub mod exchange_args;

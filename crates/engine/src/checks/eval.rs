@@ -2,7 +2,7 @@
 //! pending / passed at T / failed at T (`CheckState`) at any moment of the run.
 //!
 //! ```text
-//! let mut ev = Evaluator::new(&scenario);
+//! let mut ev = Evaluator::for_scenario(&scenario);  // each check expected here or not
 //! loop {                                       // the caller's run loop
 //!     let stop = ev.next_stop_ms();            // a depth or order-lab check's time
 //!     sim.advance(min(target, stop));          // (in slices)
@@ -30,7 +30,9 @@ use super::track::{undecided, Track};
 use crate::event::{Event, EventKind};
 use crate::message::Message;
 use crate::report::lateness::Lateness;
+use crate::scenario::Scenario;
 use crate::sim::Sim;
+use crate::version::BrokerVersion;
 
 pub struct Evaluator {
     checks: Vec<Check>,
@@ -99,6 +101,27 @@ impl Evaluator {
         };
         ev.recompute_deadline();
         ev
+    }
+
+    /// Marks which checks are expected on `v`, the version `s` runs on here
+    /// (`Scenario::check_applies`): the others are evaluated all the same and reported as
+    /// not expected there. `s` is the scenario these checks came from.
+    pub fn expected_on(mut self, s: &Scenario, v: BrokerVersion) -> Evaluator {
+        debug_assert_eq!(
+            s.checks.len(),
+            self.checks.len(),
+            "the scenario's own checks"
+        );
+        for (i, st) in self.states.iter_mut().enumerate() {
+            st.expected_here = s.check_applies(i, v);
+        }
+        self
+    }
+
+    /// The evaluator of `s`'s checks, each marked expected or not on the version `s`
+    /// runs on ([`Evaluator::expected_on`]).
+    pub fn for_scenario(s: &Scenario) -> Evaluator {
+        Evaluator::new(&s.checks).expected_on(s, s.broker_version())
     }
 
     pub fn checks(&self) -> &[Check] {

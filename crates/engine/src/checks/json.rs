@@ -12,7 +12,10 @@
 //! all but the headers), `count` (`value`), `duration` (`ms`), `order`
 //! (`position`, 0-based, and `got`, null when the run ended first), `missing`.
 //! `undecided` (a sentence) is there when `status` is `undecided`, and `live: true`
-//! when the reason is a live broker's.
+//! when the reason is a live broker's. `failure: true` marks a check that states what
+//! goes wrong (a reported failure, reproduced); `versions` the check's own versions;
+//! `expected_here: false` a check not expected on the version this run is on (shown,
+//! never a failure).
 
 use serde_json::{Map, Value};
 
@@ -79,6 +82,16 @@ pub fn state_json(index: usize, c: &Check, s: &CheckState) -> Value {
     if let Some(u) = &s.undecided {
         m.insert("undecided".into(), text::undecided(u).into());
         m.insert("live".into(), u.is_live().into());
+    }
+    if c.failure {
+        m.insert("failure".into(), true.into());
+    }
+    if !c.versions.is_empty() {
+        let list: Vec<Value> = c.versions.iter().map(|v| v.as_str().into()).collect();
+        m.insert("versions".into(), Value::Array(list));
+    }
+    if !s.expected_here {
+        m.insert("expected_here".into(), false.into());
     }
     Value::Object(m)
 }

@@ -18,7 +18,7 @@ pub fn run(
     mut on_event: impl FnMut(&Event, &Sim),
 ) -> (Sim, Evaluator) {
     let mut sim = Sim::with_limits(scenario, limits);
-    let mut ev = Evaluator::new(&scenario.checks);
+    let mut ev = Evaluator::for_scenario(scenario);
     let mut drain = |sim: &mut Sim, ev: &mut Evaluator| {
         while let Some(e) = sim.poll_event() {
             on_event(&e, sim);

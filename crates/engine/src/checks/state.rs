@@ -84,6 +84,11 @@ pub struct CheckState {
     pub msg: Option<u32>,
     pub body: Option<String>,
     pub undecided: Option<Undecided>,
+    /// Whether the check's expectation holds on the version this run is on (its
+    /// `versions`, else the scenario's: `Scenario::check_applies`). A check not expected
+    /// here is still evaluated; reports show what this run saw beside the versions it is
+    /// expected on, never as a failure.
+    pub expected_here: bool,
 }
 
 impl CheckState {
@@ -95,6 +100,7 @@ impl CheckState {
             msg: None,
             body: None,
             undecided: None,
+            expected_here: true,
         }
     }
 

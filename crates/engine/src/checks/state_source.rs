@@ -75,12 +75,8 @@ impl BrokerState for SimState<'_> {
                 DepthMeasure::Ready => q.ready,
                 DepthMeasure::Unacked => q.unacked,
                 DepthMeasure::Overdue => q.overdue,
-                // 4.3 delayed retry: held back, neither ready nor unacked.
-                DepthMeasure::Delayed => self
-                    .sim
-                    .queues()
-                    .find(|x| self.sim.symbols().str(x.name) == name)
-                    .map_or(0, |x| x.set_aside_len()),
+                // Held aside (delayed retry, x-opt-delivery-time): neither ready nor unacked.
+                DepthMeasure::Delayed => q.held_total,
             }),
             DepthTarget::Exchange(name) => snap.exchange(name).map(|x| x.messages_delayed),
         };

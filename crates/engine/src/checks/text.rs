@@ -81,6 +81,10 @@ pub fn expected(c: &Check) -> String {
             bound,
         } => {
             let what = match target {
+                // On a queue, `delayed` counts what the quorum queue holds aside.
+                DepthTarget::Queue(q) if *measure == DepthMeasure::Delayed => {
+                    format!("held (delayed) messages in queue {q}")
+                }
                 DepthTarget::Queue(q) => format!("{} messages in queue {q}", measure.as_str()),
                 DepthTarget::Exchange(x) => format!("messages held by exchange {x}"),
             };

@@ -126,15 +126,17 @@ const MAX_STEP_US: u64 = 1_000_000;
 
 impl CostProfile {
     /// The built-in measured profile for a scenario on `version`: 4.3.6's for the 4.x
-    /// lines (4.0-4.2 were not measured; 4.3.6 is the nearest measured release, with
-    /// the same queue implementations), broker-costs.md's 3.10.8 for 3.10 and 3.13.
+    /// lines (4.0-4.2 and 4.4 were not measured; 4.3.6 is the nearest measured release,
+    /// with the same queue implementations: 4.4's quorum queue is 4.3's state machine
+    /// plus held messages), broker-costs.md's 3.10.8 for 3.10 and 3.13.
     pub fn measured_for(version: BrokerVersion) -> CostProfile {
         match version {
             BrokerVersion::V3_10 | BrokerVersion::V3_13 => CostProfile::measured(),
             BrokerVersion::V4_0
             | BrokerVersion::V4_1
             | BrokerVersion::V4_2
-            | BrokerVersion::V4_3 => CostProfile::measured_4_3(),
+            | BrokerVersion::V4_3
+            | BrokerVersion::V4_4 => CostProfile::measured_4_3(),
         }
     }
 

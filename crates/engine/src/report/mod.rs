@@ -237,16 +237,18 @@ impl Recorder {
     }
 }
 
-/// Queue depths by queue name, and `messages_delayed` by delayed exchange name.
+/// Queue depths by queue name (`held` too when a quorum queue holds messages aside:
+/// delayed retry, `x-opt-delivery-time`), and `messages_delayed` by delayed exchange name.
 pub fn final_state(sim: &Sim) -> Value {
     let syms = sim.symbols();
     let mut queues: Vec<(&str, Value)> = sim
         .queues()
         .map(|q| {
-            (
-                syms.str(q.name),
-                json!({"ready": q.ready_len(), "unacked": q.unacked_len()}),
-            )
+            let mut depth = json!({"ready": q.ready_len(), "unacked": q.unacked_len()});
+            if q.held_len() > 0 {
+                depth["held"] = json!(q.held_len());
+            }
+            (syms.str(q.name), depth)
         })
         .collect();
     queues.sort_by(|a, b| a.0.cmp(b.0));

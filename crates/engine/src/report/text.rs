@@ -40,8 +40,10 @@ pub fn line(e: &Event, sim: &Sim) -> Option<String> {
             if let Some(x) = msg.expiration {
                 let _ = write!(t, " expiration {}", x.text(sim.symbols()));
             }
-            if let Some(d) = msg.headers.get("x-delay") {
-                let _ = write!(t, " x-delay {}", d.to_json());
+            for h in ["x-delay", crate::amqp::delivery_time::DELIVERY_TIME_HEADER] {
+                if let Some(d) = msg.headers.get(h) {
+                    let _ = write!(t, " {h} {}", d.to_json());
+                }
             }
             if *mandatory {
                 t.push_str(" mandatory");
@@ -77,16 +79,18 @@ pub fn line(e: &Event, sim: &Sim) -> Option<String> {
             msg,
             queue,
             expires_at_ms,
+            held,
             ..
-        } => match expires_at_ms {
-            Some(t) => format!(
-                "enqueue     #{} in {}, expires at {}",
-                msg.0,
-                s(*queue),
-                clock(*t)
-            ),
-            None => format!("enqueue     #{} in {}", msg.0, s(*queue)),
-        },
+        } => {
+            let mut t = format!("enqueue     #{} in {}", msg.0, s(*queue));
+            if let Some(h) = held {
+                let _ = write!(t, ", {}", held_words(h));
+            }
+            if let Some(at) = expires_at_ms {
+                let _ = write!(t, ", expires at {}", clock(*at));
+            }
+            t
+        }
         EventKind::Returned {
             msg, code, text, ..
         } => format!("return      #{} {code} {text}", msg.0),
@@ -145,9 +149,25 @@ pub fn line(e: &Event, sim: &Sim) -> Option<String> {
             if *requeue { "nack  " } else { "reject" },
             msg.0
         ),
-        EventKind::Requeued { msg, queue, .. } => {
-            format!("requeue     #{} to {}", msg.0, s(*queue))
-        }
+        EventKind::Requeued {
+            msg, queue, held, ..
+        } => match held {
+            Some(h) => format!("requeue     #{} to {}, {}", msg.0, s(*queue), held_words(h)),
+            None => format!("requeue     #{} to {}", msg.0, s(*queue)),
+        },
+        EventKind::Released {
+            msg,
+            queue,
+            by,
+            late_ms,
+            ..
+        } => format!(
+            "release     #{} in {} (held by {}){}",
+            msg.0,
+            s(*queue),
+            held_by_words(*by),
+            late(*late_ms)
+        ),
         EventKind::ConsumerAttached { consumer, queue } => {
             format!("consume     {} on {}", who(Some(*consumer)), s(*queue))
         }
@@ -177,6 +197,22 @@ pub fn line(e: &Event, sim: &Sim) -> Option<String> {
         _ => return None,
     };
     Some(format!("  {}  {}", clock(e.t_ms), text))
+}
+
+/// "held by x-opt-delivery-time until 0:30:00.000".
+fn held_words(h: &crate::cause::Hold) -> String {
+    format!(
+        "held by {} until {}",
+        held_by_words(h.by),
+        clock(h.until_ms)
+    )
+}
+
+fn held_by_words(by: crate::cause::HeldBy) -> &'static str {
+    match by {
+        crate::cause::HeldBy::DeliveryTime => "x-opt-delivery-time",
+        crate::cause::HeldBy::DelayedRetry => "delayed retry",
+    }
 }
 
 fn late(ms: u64) -> String {
@@ -236,11 +272,15 @@ pub fn summary(result: &serde_json::Value) -> String {
     }
     if let Some(qs) = result["final"]["queues"].as_object() {
         for (q, v) in qs {
-            let _ = writeln!(
+            let _ = write!(
                 out,
                 "queue {q}: {} ready, {} unacked",
                 v["ready"], v["unacked"]
             );
+            if let Some(held) = v.get("held") {
+                let _ = write!(out, ", {held} held");
+            }
+            out.push('\n');
         }
     }
     if let Some(xs) = result["final"]["delayed"].as_object() {

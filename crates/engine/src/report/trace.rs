@@ -66,6 +66,7 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
             queue,
             via,
             expires_at_ms,
+            held,
             ..
         } => {
             put("copy", json!(copy.0));
@@ -73,6 +74,10 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
             put("via", s(*via));
             if let Some(t) = expires_at_ms {
                 put("expires_at_ms", json!(t));
+            }
+            if let Some(h) = held {
+                put("held_until_ms", json!(h.until_ms));
+                put("held_by", json!(h.by.as_str()));
             }
         }
         EventKind::Returned {
@@ -173,9 +178,27 @@ pub fn event_json(e: &Event, sim: &Sim) -> Value {
             put("consumer", consumer_name(*consumer));
             put("requeue", json!(requeue));
         }
-        EventKind::Requeued { copy, queue, .. } => {
+        EventKind::Requeued {
+            copy, queue, held, ..
+        } => {
             put("copy", json!(copy.0));
             put("queue", s(*queue));
+            if let Some(h) = held {
+                put("held_until_ms", json!(h.until_ms));
+                put("held_by", json!(h.by.as_str()));
+            }
+        }
+        EventKind::Released {
+            copy,
+            queue,
+            by,
+            late_ms,
+            ..
+        } => {
+            put("copy", json!(copy.0));
+            put("queue", s(*queue));
+            put("held_by", json!(by.as_str()));
+            put("late_ms", json!(late_ms));
         }
         EventKind::ConsumerAttached { consumer, queue }
         | EventKind::ConsumerDetached { consumer, queue } => {

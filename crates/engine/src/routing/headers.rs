@@ -136,6 +136,15 @@ fn erlang_eq(a: &FieldValue, b: &FieldValue) -> bool {
         (V::Float(x), V::Float(y)) => x == y,
         (V::Int(i), V::Float(f)) | (V::Float(f), V::Int(i)) => int_eq_float(*i, *f),
         (V::Str(x), V::Str(y)) => x == y,
+        // A timestamp decodes to its integer of seconds, a decimal to {Scale, Value}.
+        (V::Timestamp(x), V::Timestamp(y)) => x == y,
+        (V::Timestamp(t), V::Int(i)) | (V::Int(i), V::Timestamp(t)) => {
+            u64::try_from(*i).is_ok_and(|i| i == *t)
+        }
+        (V::Timestamp(t), V::Float(f)) | (V::Float(f), V::Timestamp(t)) => {
+            i64::try_from(*t).is_ok_and(|t| int_eq_float(t, *f))
+        }
+        (V::Decimal { scale: s, value: v }, V::Decimal { scale: t, value: w }) => s == t && v == w,
         (V::Array(xs), V::Array(ys)) => {
             xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| tagged_eq(x, y))
         }
@@ -169,6 +178,8 @@ fn erlang_value(v: &FieldValue) -> String {
         FieldValue::Int(i) => i.to_string(),
         FieldValue::Float(f) => erlang_float(*f),
         FieldValue::Str(s) => erlang_binary(s),
+        FieldValue::Timestamp(t) => t.to_string(),
+        FieldValue::Decimal { scale, value } => format!("{{{scale},{value}}}"),
         FieldValue::Array(items) => {
             let items: Vec<String> = items
                 .iter()

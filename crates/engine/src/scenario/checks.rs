@@ -12,11 +12,24 @@
 //! ]
 //! ```
 //!
+//! A check may name the versions its expectation holds on (`versions`, a subset of the
+//! scenario's): on another version it is still evaluated but "not expected there", so a
+//! preset can state 4.0's outcome and 4.3's side by side. `failure: true` marks a check
+//! that states what goes wrong (a reported failure, reproduced): it must pass like any
+//! other, and a view says "the failure, reproduced" rather than "all good".
+//!
+//! ```json
+//! {"label": "Dead-lettered at its 21st delivery", "versions": ["4.0", "4.1", "4.2"],
+//!  "failure": true, "dead_lettered": {"body": "poison", "reason": "delivery_limit"}}
+//! ```
+//!
 //! Times are the scenario's durations, from its start. Every figure a check bounds is
 //! one a report already shows: lateness is `crate::lateness` (the run result's `late_ms`
 //! and `lateness_ms`), queue depths are the snapshot's, order-lab figures the lab's tally.
 
 use serde_json::{Map, Value};
+
+use crate::version::BrokerVersion;
 
 /// One named assertion.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,6 +40,11 @@ pub struct Check {
     /// What the check means, in plain words (`label`), for people.
     pub label: String,
     pub kind: CheckKind,
+    /// The versions this check's expectation holds on (`versions`), oldest first; empty:
+    /// the scenario's (see `Scenario::check_expected_on`).
+    pub versions: Vec<BrokerVersion>,
+    /// It states what goes wrong (`failure: true`): a reported failure, reproduced.
+    pub failure: bool,
 }
 
 impl Check {
@@ -306,8 +324,8 @@ pub enum DepthMeasure {
     Unacked,
     /// Ready messages past their expiry, waiting behind the head (the snapshot's rule).
     Overdue,
-    /// A delayed exchange: held in the plugin's store; a queue: held back by 4.3's
-    /// delayed retry.
+    /// A delayed exchange: held in the plugin's store; a quorum queue: held aside, by
+    /// 4.3's delayed retry or 4.4's `x-opt-delivery-time` (the snapshot's `held_total`).
     Delayed,
 }
 

@@ -333,4 +333,19 @@ impl Scenario {
             self.versions.clone()
         }
     }
+
+    /// The versions the `index`-th check's expectation holds on, oldest first: its own
+    /// `versions`, else the scenario's (`written_for`).
+    pub fn check_expected_on(&self, index: usize) -> Vec<crate::version::BrokerVersion> {
+        match self.checks.get(index) {
+            Some(c) if !c.versions.is_empty() => c.versions.clone(),
+            _ => self.written_for(),
+        }
+    }
+
+    /// Whether the `index`-th check's expectation holds on `v` (elsewhere it is still
+    /// evaluated, and reported as not expected there rather than as a failure).
+    pub fn check_applies(&self, index: usize, v: crate::version::BrokerVersion) -> bool {
+        self.check_expected_on(index).contains(&v)
+    }
 }

@@ -22,6 +22,7 @@
 
 use std::rc::Rc;
 
+use super::hold::Arrival;
 use super::Sim;
 use crate::cause::{DropCause, LimitHit};
 use crate::death::{Death, Deaths, LastDeath, Reason};
@@ -122,8 +123,18 @@ impl Sim {
         for (rec, delay_ms) in routed.delayed.drain(..) {
             self.store_delayed(dead.clone(), rec, delay_ms);
         }
+        // At-most-once dead-lettering delivers stateless (an untracked enqueue, never
+        // held by x-opt-delivery-time); at-least-once's worker publishes tracked (D40).
+        let at_least_once = self
+            .queue(from)
+            .is_some_and(|q| q.rules.dead_letter_at_least_once);
+        let arrival = if at_least_once {
+            Arrival::Tracked
+        } else {
+            Arrival::Untracked
+        };
         for t in &routed.queues {
-            self.enqueue(t.queue, dead.clone(), dlx, &t.way);
+            self.enqueue(t.queue, dead.clone(), dlx, &t.way, arrival);
         }
         self.recycle(routed);
     }

@@ -13,6 +13,7 @@
 use std::num::NonZeroU32;
 use std::rc::Rc;
 
+use super::hold::Arrival;
 use super::Sim;
 use crate::cause::{DropCause, LateCause};
 use crate::delayed::{ExchangeRecord, Stored};
@@ -101,7 +102,15 @@ impl Sim {
             });
         }
         for t in &routed.queues {
-            self.enqueue(t.queue, msg.clone(), exchange.name, &t.way);
+            // The plugin delivers stateless (untracked): x-opt-delivery-time would not hold
+            // it, were the plugin and a 4.4 quorum queue ever on one node (they are not).
+            self.enqueue(
+                t.queue,
+                msg.clone(),
+                exchange.name,
+                &t.way,
+                Arrival::Untracked,
+            );
         }
         self.recycle(routed);
     }

@@ -2,13 +2,19 @@
 //!
 //! In order:
 //! 1. overflow `reject-publish[-dlx]`: refuse if one more would exceed a limit (checked
-//!    before anything else, so `x-max-length: 0` refuses even with a consumer waiting);
-//! 2. direct delivery: a consumer with capacity takes it at once, TTL plays no part;
-//! 3. queue TTL 0 and no DLX: discarded without being enqueued;
-//! 4. enqueue with expiry = now + min(queue TTL, message TTL), fixed from now on
+//!    before anything else, so `x-max-length: 0` refuses even with a consumer waiting;
+//!    a quorum queue rejects from the publish after the one that went over, until back
+//!    at 80 %);
+//! 2. 4.4 quorum queues: a future `x-opt-delivery-time` holds it aside (`sim/hold.rs`):
+//!    no direct delivery, TTL fixed from now as below, counted by the limits of step 5;
+//! 3. direct delivery: a consumer with capacity takes it at once, TTL plays no part;
+//! 4. queue TTL 0 and no DLX: discarded without being enqueued;
+//! 5. enqueue with expiry = now + min(queue TTL, message TTL), fixed from now on
 //!    (quorum queues: TTL 0 becomes 1 ms);
-//! 5. drop-head: while over a limit, the head is dead-lettered as `maxlen`;
-//! 6. expired messages at the head leave; the head timer is armed.
+//! 6. drop-head: while over a limit, the head is dead-lettered as `maxlen` (held
+//!    messages count but are never dropped; only held ones over the limit: the queue
+//!    hangs, D39);
+//! 7. expired messages at the head leave; the head timer is armed.
 //!
 //! ```text
 //! x-max-length 2, drop-head: publish n1 n2 n3 n4 -> queue [n3 n4], DLQ [n1 n2]
@@ -19,6 +25,7 @@
 
 use std::rc::Rc;
 
+use super::hold::Arrival;
 use super::route::Way;
 use super::Sim;
 use crate::cause::{Admission, DropCause, LimitHit, TtlFrom};
@@ -37,30 +44,38 @@ pub(crate) enum Accepted {
 }
 
 impl Sim {
-    /// Delivers `msg` (arriving through exchange `via`, routed by `way`) to queue `qid`.
+    /// Delivers `msg` (arriving through exchange `via`, routed by `way`, by `arrival`)
+    /// to queue `qid`.
     pub(crate) fn enqueue(
         &mut self,
         qid: QueueId,
         msg: Rc<Message>,
         via: Sym,
         way: &Way,
+        arrival: Arrival,
     ) -> Accepted {
         let Some(q) = self.queue(qid) else {
             return Accepted::Yes;
         };
         let qname = q.name;
+        self.note_quorum_limit(qid); // the state the last command left (evaluate_limit)
         if self.refuses(qid, msg.body_bytes()) {
             return self.refuse(qid, msg);
         }
         let (expires_at_ms, ttl) = self.expiry_for(qid, &msg);
+        let fate = self.delivery_time_fate(qid, &msg, arrival);
+        let held = fate.held();
         let copy = self.new_copy();
+        let mut why = admission(way, ttl);
+        why.delivery_time = fate.ignored();
         self.emit(EventKind::Enqueued {
             msg: msg.id,
             copy,
             queue: qname,
             via,
             expires_at_ms: (expires_at_ms != NEVER).then_some(expires_at_ms),
-            why: admission(way, ttl),
+            held,
+            why,
         });
         let entry = Entry {
             copy,
@@ -70,7 +85,15 @@ impl Sim {
             returns: 0,
             failed: 0,
             away_at_ttl: crate::queue::Away::No,
+            held_by: None,
         };
+        if let Some(hold) = held {
+            let by = entry.msg.id;
+            self.hold(qid, entry, hold);
+            self.drop_head_while_over(qid, Some(by));
+            self.note_quorum_limit(qid);
+            return Accepted::Yes;
+        }
         if self.deliver_direct(qid, entry.clone()) {
             return Accepted::Yes;
         }
@@ -158,7 +181,10 @@ impl Sim {
                 return;
             }
             let limit = length_limit(q, 0, 0, by);
-            let Some(entry) = q.pop_head() else { return };
+            let Some(entry) = q.pop_head() else {
+                self.hang_if_only_held(qid); // nothing ready to drop: the broker loops (D39)
+                return;
+            };
             let copy = Some(entry.copy);
             self.dead_letter(qid, entry.msg, Reason::Maxlen, copy, Some(limit));
         }
@@ -207,6 +233,7 @@ fn admission(way: &Way, ttl: Ttl) -> Admission {
         matched: way.matched,
         key: way.key,
         ttl: from,
+        delivery_time: None,
         more,
     }
 }
@@ -216,8 +243,9 @@ fn admission(way: &Way, ttl: Ttl) -> Admission {
 /// way down to 80 % names the one it has).
 fn length_limit(q: &Queue, msgs: u64, bytes: u64, by: Option<MsgId>) -> LimitHit {
     let r = &q.rules;
-    let over_count = r.max_length.filter(|m| q.ready_len() + msgs > *m);
-    let over_bytes = r.max_length_bytes.filter(|m| q.ready_bytes() + bytes > *m);
+    let (len, held_bytes) = q.len_for_limits();
+    let over_count = r.max_length.filter(|m| len + msgs > *m);
+    let over_bytes = r.max_length_bytes.filter(|m| held_bytes + bytes > *m);
     let (max, in_bytes) = match (over_count, over_bytes, r.max_length) {
         (Some(m), _, _) => (m, false),
         (None, Some(m), _) => (m, true),

@@ -109,7 +109,7 @@ impl Sim {
     }
 
     /// Why an expiry `late_ms` after its time was late: its TTL passed while it was
-    /// away (unacked, held for retry), it took the head after its time (behind `after`),
+    /// away (unacked, held aside), it took the head after its time (behind `after`),
     /// the node was down at its time, or the broker's costs.
     fn expiry_late_cause(
         &self,
@@ -120,7 +120,7 @@ impl Sim {
         match entry.away_at_ttl {
             _ if late_ms == 0 => LateCause::OnTime,
             Away::Unacked => LateCause::Unacked,
-            Away::RetryHeld => LateCause::RetryHeld,
+            Away::Held(by) => LateCause::Held(by),
             Away::No if after.is_some_and(|a| a.to_ms > entry.expires_at_ms) => {
                 LateCause::BehindHead
             }

@@ -1,12 +1,12 @@
 //! The simulated broker: one RabbitMQ node, driven by commands and timers in virtual
 //! time, reporting events.
 //!
-//! Which RabbitMQ is the scenario's `broker`: a version profile from 3.10 to 4.3
+//! Which RabbitMQ is the scenario's `broker`: a version profile from 3.10 to 4.4
 //! ([`crate::version::Profile`], 3.10 when the field is absent). The profile answers
 //! every question where versions differ (`sim/*` never compares versions): whether the
 //! delayed-message exchange plugin runs at all (3.10 to 4.2; 4.3 refuses its exchange
-//! type), quorum queues' delivery limit and 4.3's delayed retry, which declarations are
-//! refused. An `upgrade` action moves a running node to another profile (`upgrade`).
+//! type), quorum queues' delivery limit, 4.3's delayed retry and 4.4's delivery time,
+//! which declarations are refused. An `upgrade` action moves a running node to another profile (`upgrade`).
 //!
 //! Time is the rules' own by default (every step takes zero time). The scenario's
 //! `costs` ([`crate::costs`], measured or a calibrated profile) add what a real broker
@@ -31,7 +31,8 @@
 //! `route` (exchange graph), `enqueue` (TTL, length limits), `expire` (head-only
 //! expiry), `dead_letter`, `consume` (delivery, ack, requeue), `delayed` (the plugin's
 //! store), `topology` (declare, delete, purge), `node` (restart, loss), `ack_timeout`
-//! (the consumer acknowledgement timeout).
+//! (the consumer acknowledgement timeout), `hold` (what a quorum queue holds aside:
+//! 4.3's delayed retry, 4.4's `x-opt-delivery-time`).
 
 mod ack_timeout;
 mod consume;
@@ -40,6 +41,7 @@ mod dead_letter;
 mod delayed;
 mod enqueue;
 mod expire;
+mod hold;
 mod node;
 mod orders;
 mod publish;
@@ -372,7 +374,7 @@ impl Sim {
             Timer::DelayedDue if self.costs.is_some() => self.on_delayed_tick(),
             Timer::DelayedDue => self.on_delayed_timer(),
             Timer::NodeUp => self.node_up_again(),
-            Timer::RetryReady(q) => self.on_retry_timer(q),
+            Timer::HoldRelease(q) => self.on_hold_timer(q),
             Timer::Order(t) => self.fire_order(t),
         }
     }

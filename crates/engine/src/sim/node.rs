@@ -84,7 +84,7 @@ impl Sim {
         for qid in &ids {
             self.expire_head(*qid);
             self.arm_queue_expiry(*qid);
-            self.arm_retry_timer(*qid); // 4.3 delayed retry: what fell due meanwhile
+            self.arm_hold_timer(*qid); // held messages: what fell due meanwhile (D43)
         }
         self.on_delayed_timer();
         for cid in down.reconnect {

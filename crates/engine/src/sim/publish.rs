@@ -2,7 +2,8 @@
 //!
 //! 1. the exchange must exist (404) and not be internal (403);
 //! 2. `expiration` must parse (406 closes the channel; nothing is routed);
-//! 3. routing (a bad string `x-delay` on a delayed exchange closes the connection, 541);
+//! 3. routing (a bad string `x-delay` on a delayed exchange closes the connection, 541;
+//!    4.4: a `decimal` `x-opt-delivery-time` routed to a quorum queue too, D36);
 //! 4. queues take the message (or refuse it: reject-publish);
 //! 5. nothing took it: mandatory -> basic.return 312 NO_ROUTE, else it is dropped;
 //!    a delayed exchange that stored it counts as "routed nowhere" too, so a mandatory
@@ -24,6 +25,7 @@ use crate::sym::Sym;
 use crate::value::{FieldValue, Table};
 
 use super::enqueue::Accepted;
+use super::hold::Arrival;
 
 impl Sim {
     /// Takes the spec by value: its body and headers become the message's.
@@ -43,13 +45,18 @@ impl Sim {
             Ok(r) => r,
             Err(e) => return self.refuse_publish(&msg, e),
         };
+        if let Err(e) = self.check_delivery_time(&msg, &routed.queues) {
+            self.recycle(routed);
+            return self.refuse_publish(&msg, e);
+        }
         let delayed = !routed.delayed.is_empty();
         for (rec, delay_ms) in routed.delayed.drain(..) {
             self.store_delayed(msg.clone(), rec, delay_ms);
         }
         let mut nack = false;
         for t in &routed.queues {
-            nack |= self.enqueue(t.queue, msg.clone(), x, &t.way) == Accepted::Refused;
+            nack |= self.enqueue(t.queue, msg.clone(), x, &t.way, Arrival::Tracked)
+                == Accepted::Refused;
         }
         self.charge_routed(routed.queues.iter().map(|t| t.queue)); // costs: a quorum queue's append
 
@@ -116,6 +123,26 @@ impl Sim {
         }
         if let Some(e) = msg.expiration.filter(|e| !e.is_valid()) {
             parse_expiration(&e.text(&self.syms))?; // for the error
+        }
+        Ok(())
+    }
+
+    /// 4.4 (D36): `rabbit_quorum_queue:deliver/3` converts `x-opt-delivery-time` for the
+    /// quorum queues among the targets, and a `decimal` has no conversion: the channel
+    /// crashes (541, connection closed). Refused whole here (a classic target, delivered
+    /// first by `rabbit_queue_type:deliver0/4`, may have got it: not simulated).
+    fn check_delivery_time(
+        &self,
+        msg: &Message,
+        targets: &[super::route::Target],
+    ) -> Result<(), AmqpError> {
+        let quorum = || {
+            targets
+                .iter()
+                .any(|t| self.queue(t.queue).is_some_and(|q| q.is_quorum()))
+        };
+        if self.profile.quorum_delivery_time && quorum() {
+            crate::amqp::delivery_time::read_delivery_time(&msg.headers)?;
         }
         Ok(())
     }

@@ -10,13 +10,15 @@
 //! - Position: with a limit, served first (3.10 without one: the back); 4.3 always
 //!   first; a channel close returns to the front in every version (D13).
 //! - 4.3 delayed retry (`x-delayed-retry-type` all/failed/returned, `-min`, `-max`):
-//!   the return is set aside for `min(min × max(1, failed count), max)` ms, then goes to
-//!   the back of the returns. Not deliverable and not expiring meanwhile.
+//!   the return is held aside for `min(min × max(1, failed count), max)` ms, then goes
+//!   to the back of the returns (`sim/hold.rs`, the mechanism 4.4's delivery time
+//!   shares). Not deliverable and not expiring meanwhile. A return is never held by its
+//!   `x-opt-delivery-time` (D41): that header holds a message at its arrival only.
 //!
-//! `Requeued` says until when a delayed retry holds it back (`held_until_ms`); a
-//! `delivery_limit` death names the count and the limit. A copy whose TTL passed while
-//! it was unacked or held back is marked (`Entry::away_at_ttl`): only a message in the
-//! queue expires, so that is why its expiry comes late.
+//! `Requeued` says until when a delayed retry holds it (`held`); a `delivery_limit`
+//! death names the count and the limit. A copy whose TTL passed while it was unacked or
+//! held is marked (`Entry::away_at_ttl`): only a message in the queue expires, so that
+//! is why its expiry comes late.
 //!
 //! ```text
 //! 4.0, default limit 20, consumer nacks m every time:
@@ -28,12 +30,11 @@
 //! ```
 
 use super::Sim;
-use crate::cause::LimitHit;
+use crate::cause::{HeldBy, Hold, LimitHit};
 use crate::death::Reason;
 use crate::event::EventKind;
 use crate::ids::QueueId;
 use crate::queue::{Away, Entry};
-use crate::timers::Timer;
 use crate::version::{DelayedRetryKind, QuorumRequeue, ReturnCounting};
 
 /// How a delivery came back.
@@ -66,7 +67,7 @@ impl Sim {
                 msg: entry.msg.id,
                 copy: entry.copy,
                 queue: qname,
-                held_until_ms: None,
+                held: None,
             });
             self.queue_mut(qid).expect("queue").requeue_in_place(entry);
             return;
@@ -92,27 +93,29 @@ impl Sim {
             return self.dead_letter(qid, entry.msg, Reason::DeliveryLimit, copy, Some(hit));
         }
         let now = self.now_ms();
-        // 4.3 delayed retry: whether this return is set aside, and until when (said on
+        // 4.3 delayed retry: whether this return is held aside, and until when (said on
         // the event, so a view can show the hold without re-deriving the rule).
-        let held_until_ms = retry.and_then(|retry| {
+        let held = retry.and_then(|retry| {
             let delay = match retry.kind {
                 DelayedRetryKind::All => true,
                 DelayedRetryKind::Failed => failed,
                 DelayedRetryKind::Returned => !failed,
             };
-            delay.then(|| now.saturating_add(retry.delay_ms(entry.failed)))
+            delay.then(|| Hold {
+                until_ms: now.saturating_add(retry.delay_ms(entry.failed)),
+                by: HeldBy::DelayedRetry,
+            })
         });
         self.emit(EventKind::Requeued {
             msg: entry.msg.id,
             copy: entry.copy,
             queue: qname,
-            held_until_ms,
+            held,
         });
-        let q = self.queue_mut(qid).expect("queue");
-        if let Some(ready_at) = held_until_ms {
-            q.set_aside(ready_at, entry);
-            return self.arm_retry_timer(qid);
+        if let Some(hold) = held {
+            return self.hold(qid, entry, hold);
         }
+        let q = self.queue_mut(qid).expect("queue");
         let front = match profile.quorum_requeue {
             QuorumRequeue::AlwaysFront => true,
             // A closing channel or connection returns what it held to the front in every
@@ -125,43 +128,5 @@ impl Sim {
         } else {
             q.push_back(entry);
         }
-    }
-
-    pub(crate) fn arm_retry_timer(&mut self, qid: QueueId) {
-        let now = self.now_ms();
-        let Some(q) = self.queue_mut(qid) else { return };
-        let Some(at) = q.next_set_aside_ms() else {
-            q.retry_timer_at_ms = None;
-            return;
-        };
-        let at = at.max(now); // one that fell due while the node was down: now
-        if q.retry_timer_at_ms != Some(at) {
-            q.retry_timer_at_ms = Some(at);
-            self.arm(at, Timer::RetryReady(qid));
-        }
-    }
-
-    /// Delayed retry: the set-aside messages whose time came go to the back of the
-    /// returns (ahead of the ready messages), then head-only expiry applies to them.
-    pub(crate) fn on_retry_timer(&mut self, qid: QueueId) {
-        let now = self.now_ms();
-        let Some(q) = self.queue_mut(qid) else { return };
-        if q.retry_timer_at_ms != Some(now) {
-            return; // stale
-        }
-        q.retry_timer_at_ms = None;
-        if !self.node_up {
-            return;
-        }
-        let q = self.queue_mut(qid).expect("queue");
-        for mut e in q.take_ready_set_aside(now) {
-            if e.away_at_ttl == Away::No && now >= e.expires_at_ms {
-                e.away_at_ttl = Away::RetryHeld; // its TTL passed while held back
-            }
-            q.push_return(e);
-        }
-        self.arm_retry_timer(qid);
-        self.expire_head(qid);
-        self.try_deliver(qid);
     }
 }

@@ -197,6 +197,8 @@ impl Sim {
             } else {
                 None
             },
+            dead_letter_at_least_once: cfg.dead_letter_strategy
+                == queue_args::DeadLetterStrategy::AtLeastOnce,
         };
         let id = QueueId(self.queues.len() as u32);
         let mut q = Queue::new(id, sym, rules, self.now_ms());

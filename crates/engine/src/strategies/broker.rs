@@ -23,6 +23,7 @@
 //! PerMessageTtl      delay.wait (per-message expiration) -DLX delay.dlx-> delay.due
 //! PerTtlQueues(ttls) delay.wait.<ttl> (x-message-ttl)    -DLX delay.dlx-> delay.due
 //! DelayedExchange    delay.delayed (x-delayed-message, direct)         -> delay.due
+//! QuorumDeliveryTime delay.due is a quorum queue: publish to it with x-opt-delivery-time
 //! ```
 
 use super::stats::Tally;
@@ -55,6 +56,9 @@ pub enum DelayTopology<'a> {
     PerTtlQueues(&'a [u64]),
     /// The delayed-message exchange `DELAYED_EXCHANGE`: publish with `x-delay`.
     DelayedExchange,
+    /// RabbitMQ 4.4: `DUE_QUEUE` is a quorum queue; publish to it with
+    /// `x-opt-delivery-time` (the due time, virtual 0:00 being the Unix epoch).
+    QuorumDeliveryTime,
 }
 
 /// The scenario of a delay topology: its objects, and an auto-ack consumer on `DUE_QUEUE`.
@@ -75,6 +79,15 @@ pub fn delay_scenario(name: &str, topology: DelayTopology) -> Scenario {
             s.topology
                 .bindings
                 .push(BindingDef::queue(DELAYED_EXCHANGE, DUE_QUEUE, DUE_QUEUE));
+            s
+        }
+        DelayTopology::QuorumDeliveryTime => {
+            let mut s = base_scenario(name);
+            let due = &mut s.topology.queues[0];
+            debug_assert_eq!(due.name, DUE_QUEUE);
+            due.arguments
+                .insert("x-queue-type", FieldValue::str("quorum"));
+            s.broker = Some(crate::version::BrokerVersion::V4_4);
             s
         }
     }

@@ -282,7 +282,7 @@ fn config(o: &Obj, name: &str) -> R<Config> {
                 },
             }
         }
-        other @ (Config::DlxPerMessage | Config::Plugin) => {
+        other @ (Config::DlxPerMessage | Config::Plugin | Config::QuorumDeliveryTime) => {
             o.check_keys(&[])?;
             other
         }

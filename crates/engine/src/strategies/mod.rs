@@ -17,6 +17,7 @@
 //! | `dlx-cascade`     | 2^n-second queues, routed by bits      | the engine's `Sim`              |
 //! | `fixed-levels`    | 18 fixed levels (RocketMQ), rounded up | the engine's `Sim`              |
 //! | `plugin`          | the delayed-message exchange's store   | the engine's `Sim`              |
+//! | `qq-delivery-time`| a 4.4 quorum queue, x-opt-delivery-time| the engine's `Sim` (4.4)        |
 //!
 //! The broker strategies publish through a real `Sim`, so head-of-line blocking, a
 //! restart (`RestartNode`) and a lost node (`LoseNode`) are the simulator's, not a
@@ -38,6 +39,7 @@ mod fixed_levels;
 pub mod load;
 mod plugin;
 mod polling_scan;
+pub mod qq_delivery_time;
 pub mod report;
 mod stats;
 mod store_notify;
@@ -53,7 +55,7 @@ pub use stats::{Lateness, SeriesPoint};
 pub use workload::{DelayMix, Outage, OutageKind, Task, Workload, WorkloadSpec};
 
 /// The strategies, in the order tables list them.
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 10] = [
     "polling-scan",
     "store-poll",
     "store-notify",
@@ -63,6 +65,7 @@ pub const NAMES: [&str; 9] = [
     "dlx-cascade",
     "fixed-levels",
     "plugin",
+    "qq-delivery-time",
 ];
 
 /// RocketMQ's 18 delay levels: `1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h`.
@@ -114,6 +117,8 @@ pub enum Config {
         levels_ms: Vec<u64>,
     },
     Plugin,
+    /// One 4.4 quorum queue, each task published with its `x-opt-delivery-time`.
+    QuorumDeliveryTime,
 }
 
 impl Config {
@@ -141,6 +146,7 @@ impl Config {
                 levels_ms: ROCKETMQ_LEVELS_MS.to_vec(),
             },
             "plugin" => Config::Plugin,
+            "qq-delivery-time" => Config::QuorumDeliveryTime,
             _ => return None,
         })
     }
@@ -156,6 +162,7 @@ impl Config {
             Config::DlxCascade { .. } => "dlx-cascade",
             Config::FixedLevels { .. } => "fixed-levels",
             Config::Plugin => "plugin",
+            Config::QuorumDeliveryTime => qq_delivery_time::NAME,
         }
     }
 }
@@ -252,14 +259,40 @@ pub fn build(config: &Config, workload: &Workload) -> Box<dyn Strategy> {
         Config::DlxCascade { levels } => Box::new(dlx_cascade::new(workload, levels)),
         Config::FixedLevels { levels_ms } => Box::new(fixed_levels::new(workload, &levels_ms)),
         Config::Plugin => plugin::new(workload),
+        Config::QuorumDeliveryTime => qq_delivery_time::new(workload),
     }
 }
 
-/// Whether a strategy can run on RabbitMQ `version` at all: every strategy but
-/// `plugin` works on every version; the delayed-message plugin has no build for 4.3
-/// (rabbitmq-versions.md D27: archived January 2026, last release v4.2.0 for 4.2).
+/// Whether a strategy can run on RabbitMQ `version` at all: `plugin` only where the
+/// delayed-message plugin runs (no build for 4.3: rabbitmq-versions.md D27, archived
+/// January 2026, last release v4.2.0 for 4.2); `qq-delivery-time` only where quorum
+/// queues read `x-opt-delivery-time` (4.4, D34); every other one everywhere.
 pub fn works_on(name: &str, version: crate::version::BrokerVersion) -> bool {
-    name != "plugin" || version.profile().delayed_plugin
+    let p = version.profile();
+    match name {
+        "plugin" => p.delayed_plugin,
+        qq_delivery_time::NAME => p.quorum_delivery_time,
+        _ => true,
+    }
+}
+
+/// The versions a strategy runs on, oldest first.
+pub fn works_on_versions(name: &str) -> Vec<crate::version::BrokerVersion> {
+    crate::version::BrokerVersion::ALL
+        .into_iter()
+        .filter(|v| works_on(name, *v))
+        .collect()
+}
+
+/// The tables' "works on" cell: `3.10-4.4`, `3.10-4.2`, `4.4` (each strategy's versions
+/// are one run of consecutive profiles).
+pub fn works_on_text(name: &str) -> String {
+    let v = works_on_versions(name);
+    match (v.first(), v.last()) {
+        (Some(a), Some(b)) if a == b => a.to_string(),
+        (Some(a), Some(b)) => format!("{a}-{b}"),
+        _ => "-".to_string(),
+    }
 }
 
 /// Why `plugin` cannot run on a version without the plugin (its `not_applicable`).

@@ -2,8 +2,10 @@
 //! and as an aligned text table.
 //!
 //! ```text
-//! strategy         works on 4.3  late mean   p99      max      lost  rows scanned  objects  peak stored  work/task
-//! polling-scan     yes           29.9s       59.4s    59.9s    0     1.2e9         0        98,811       6,020 rows
+//! strategy          works on  late mean  p99    max    lost  rows scanned  objects  peak stored  work/task
+//! polling-scan      3.10-4.4  29.9s      59.4s  59.9s  0     1.2e9         0        98,811       6,020 rows
+//! plugin            3.10-4.2  0ms        0ms    0ms    0     0             2        98,811       5.0 events
+//! qq-delivery-time  4.4       0ms        0ms    0ms    0     0             1        98,811       4.0 events
 //! ```
 
 use serde_json::{json, Map, Value};
@@ -35,6 +37,7 @@ pub fn result_json(r: &StrategyResult) -> Value {
         "work_unit": r.work_unit,
         "facts": facts,
         "works_on_4_3": super::works_on(r.name, crate::version::BrokerVersion::V4_3),
+        "works_on": super::works_on_versions(r.name).iter().map(|v| v.as_str()).collect::<Vec<_>>(),
     });
     if let Some(why) = &r.not_applicable {
         o["not_applicable"] = json!(why);
@@ -121,13 +124,14 @@ pub const HEADERS: [&str; 10] = [
     "parameters",
 ];
 
-/// The CLI table's extra column, after the strategy's name: whether it can run on
-/// RabbitMQ 4.3 at all (the delayed-message plugin cannot, D27).
-pub const WORKS_ON_4_3: &str = "works on 4.3";
+/// The CLI table's extra column, after the strategy's name: the RabbitMQ versions it
+/// runs on at all (the delayed-message plugin up to 4.2, D27; a quorum queue's
+/// `x-opt-delivery-time` from 4.4, D34).
+pub const WORKS_ON: &str = "works on";
 
 pub fn text_table(results: &[StrategyResult]) -> String {
     let headers: Vec<String> = std::iter::once(HEADERS[0])
-        .chain(std::iter::once(WORKS_ON_4_3))
+        .chain(std::iter::once(WORKS_ON))
         .chain(HEADERS[1..].iter().copied())
         .map(String::from)
         .collect();
@@ -135,8 +139,7 @@ pub fn text_table(results: &[StrategyResult]) -> String {
         .iter()
         .map(|r| {
             let mut cells = row_cells(r);
-            let works = super::works_on(r.name, crate::version::BrokerVersion::V4_3);
-            cells.insert(1, if works { "yes" } else { "no" }.to_string());
+            cells.insert(1, super::works_on_text(r.name));
             cells
         })
         .collect();
@@ -186,5 +189,13 @@ mod tests {
         assert_eq!(human_ms(-3_600_000.0), "-1.00h");
         assert_eq!(grouped(1_234_567), "1,234,567");
         assert_eq!(grouped(12), "12");
+    }
+
+    #[test]
+    fn works_on_is_a_range_of_versions() {
+        use crate::strategies::works_on_text;
+        assert_eq!(works_on_text("polling-scan"), "3.10-4.4");
+        assert_eq!(works_on_text("plugin"), "3.10-4.2");
+        assert_eq!(works_on_text("qq-delivery-time"), "4.4");
     }
 }

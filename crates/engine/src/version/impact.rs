@@ -15,6 +15,8 @@
 //!   D8  orders.work              DeliveryLimit none -> 20
 //! the same 4.0 -> 4.3:
 //!   D9  orders.work              NackCounts false (nack requeue no longer counts)
+//! qq-delivery-time-4-4 (x-opt-delivery-time to a quorum queue) 4.4 -> 4.3:
+//!   D34 order.close.qq           DeliveryTimeHeld false (delivered at once)
 //! ```
 
 use super::{notes, BrokerVersion, Confidence, Profile, QuorumRequeue, ReturnCounting};
@@ -65,6 +67,9 @@ pub enum Change {
     HeadersExact { exact: bool },
     /// A null `x-delay` closes the connection with 541 (D28).
     VoidXDelayCloses { closes: bool },
+    /// A quorum queue holds a message published with `x-opt-delivery-time` until then
+    /// (4.4, D34), or delivers it at once (an ordinary header).
+    DeliveryTimeHeld { held: bool },
 }
 
 /// One difference for this scenario.
@@ -421,9 +426,24 @@ impl Diff<'_> {
         self.publishes_where(|p| pred(&p.properties.headers))
     }
 
-    /// What the scenario's publishes carry: x-death, expiration, x-delay (D1, D6, D28).
+    /// What the scenario's publishes carry: x-death, expiration, x-delay,
+    /// x-opt-delivery-time (D1, D6, D28, D34).
     fn publishes(&mut self) {
         let (from, to) = (self.from, self.to);
+        let delivery_time = crate::amqp::delivery_time::DELIVERY_TIME_HEADER;
+        if from.quorum_delivery_time != to.quorum_delivery_time
+            && !self
+                .publishes_with(|h| h.contains_key(delivery_time))
+                .is_empty()
+        {
+            // The quorum queues are where it is read (a classic queue never reads it).
+            let objects: Vec<String> = queues(self.s)
+                .filter(|q| is_quorum(q))
+                .map(|q| q.name.clone())
+                .collect();
+            let held = to.quorum_delivery_time;
+            self.add("D34", objects, Change::DeliveryTimeHeld { held });
+        }
         if from.client_x_death != to.client_x_death {
             let objects = self.publishes_with(|h| h.get("x-death").is_some());
             let merged = to.client_x_death == super::ClientXDeath::Merge;
@@ -536,6 +556,35 @@ mod tests {
         let back = impact(&s, V4_3, V4_2);
         assert!(matches!(back[0].change, Change::Accepted { code: 406, .. }));
         assert!(impact(&s, V3_10, V4_2).iter().all(|i| i.row != "D27"));
+    }
+
+    #[test]
+    fn d34_a_delivery_time_to_a_quorum_queue_is_held_on_4_4_only() {
+        let s = load_str(
+            r#"{"version":1,"topology":{"queues":[{"name":"qq","arguments":{"x-queue-type":"quorum"}},{"name":"cq"}]},
+               "actions":[{"at":0,"publish":{"routing_key":"qq","body":"m","properties":{"headers":{"x-opt-delivery-time":60000}}}}]}"#,
+        )
+        .unwrap();
+        let v = impact(&s, V4_3, V4_4);
+        assert_eq!(rows(&v), ["D34"]);
+        assert_eq!(v[0].objects, ["qq"], "the classic queue never reads it");
+        assert_eq!(v[0].change, Change::DeliveryTimeHeld { held: true });
+        assert_eq!(v[0].confidence, Confidence::Run);
+        assert_eq!(
+            impact(&s, V4_4, V4_2)[0].change,
+            Change::DeliveryTimeHeld { held: false }
+        );
+        assert!(
+            impact(&s, V4_2, V4_3).is_empty(),
+            "nothing changes before 4.4"
+        );
+        // Without the header, 4.3 -> 4.4 changes nothing for this scenario.
+        let plain = load_str(
+            r#"{"version":1,"topology":{"queues":[{"name":"qq","arguments":{"x-queue-type":"quorum"}}]},
+               "actions":[{"at":0,"publish":{"routing_key":"qq","body":"m"}}]}"#,
+        )
+        .unwrap();
+        assert!(impact(&plain, V4_3, V4_4).is_empty());
     }
 
     #[test]

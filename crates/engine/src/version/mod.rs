@@ -8,12 +8,15 @@
 //! release notes of one release (`shared/docs/rabbitmq-versions.md` §0): 3.13 is 3.13.7,
 //! 4.1 4.1.8, 4.2 4.2.9, each with the plugin build for it; the 4.0 rules were read in
 //! 4.0.9's source and 4.3's in 4.3.5's, then checked live on 4.0.5 and 4.3.6 (where the
-//! two differ, the live broker is followed and the notes say so). A fresh single node,
-//! all feature flags on, default configuration, AMQP 0-9-1 clients.
+//! two differ, the live broker is followed and the notes say so). 4.4 is 4.4.0, read in
+//! the source of the branch it was released from ([`SOURCE_4_4`], rabbitmq-versions.md
+//! §5.4): no 4.4 broker runs here, so nothing of it is live-checked and a first visit
+//! keeps opening on 4.3. A fresh single node, all feature flags on, default
+//! configuration, AMQP 0-9-1 clients.
 //!
 //! What differs lives in one place: [`Profile`] (`profile.rs`), a set of named rules the
 //! simulation asks (`sim/*` never compares versions). [`notes`] lists, per version, the
-//! differences from 3.10 with their row id (D1..D33), source and confidence, for the
+//! differences from 3.10 with their row id (D1..D40), source and confidence, for the
 //! playground's badge.
 //!
 //! ```text
@@ -31,6 +34,11 @@ mod profile;
 pub use notes::{notes, Confidence, Note};
 pub use profile::*;
 
+/// Where 4.4's rules were read: rabbitmq-server branch `qq-vNext` at `c6ab3c91aec6`
+/// (2026-08-21, the head of PR #16583 "QQ: v9", which became 4.4.0's quorum queues), with
+/// `qq-vNext-claim-deferred` (`cee5142351`, hours newer, deferral tokens only).
+pub const SOURCE_4_4: &str = "qq-vNext c6ab3c91aec6";
+
 /// A version profile (see the module docs for the patch release each stands for).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum BrokerVersion {
@@ -41,20 +49,22 @@ pub enum BrokerVersion {
     V4_1,
     V4_2,
     V4_3,
+    V4_4,
 }
 
 impl BrokerVersion {
     /// Every profile, oldest first.
-    pub const ALL: [BrokerVersion; 6] = [
+    pub const ALL: [BrokerVersion; 7] = [
         BrokerVersion::V3_10,
         BrokerVersion::V3_13,
         BrokerVersion::V4_0,
         BrokerVersion::V4_1,
         BrokerVersion::V4_2,
         BrokerVersion::V4_3,
+        BrokerVersion::V4_4,
     ];
 
-    /// As written in a scenario's `broker` field: `"3.10"`, ..., `"4.3"`.
+    /// As written in a scenario's `broker` field: `"3.10"`, ..., `"4.4"`.
     pub fn as_str(self) -> &'static str {
         match self {
             BrokerVersion::V3_10 => "3.10",
@@ -63,6 +73,7 @@ impl BrokerVersion {
             BrokerVersion::V4_1 => "4.1",
             BrokerVersion::V4_2 => "4.2",
             BrokerVersion::V4_3 => "4.3",
+            BrokerVersion::V4_4 => "4.4",
         }
     }
 
@@ -78,16 +89,20 @@ impl BrokerVersion {
             BrokerVersion::V4_1 => "4.1.8",
             BrokerVersion::V4_2 => "4.2.9",
             BrokerVersion::V4_3 => "4.3.6",
+            BrokerVersion::V4_4 => "4.4.0",
         }
     }
 
     /// The release whose source the rules were read in, when it is not
     /// [`BrokerVersion::patch_release`] (rabbitmq-versions.md §0: 4.0 from 4.0.9, 4.3 from
-    /// 4.3.5; the live broker decides where they differ, see the version notes).
+    /// 4.3.5; the live broker decides where they differ, see the version notes). 4.4's
+    /// rules were read on the branch that became 4.4.0 (no v4.4.0 tag was in any stored
+    /// snapshot): [`SOURCE_4_4`].
     pub fn source_release(self) -> &'static str {
         match self {
             BrokerVersion::V4_0 => "4.0.9",
             BrokerVersion::V4_3 => "4.3.5",
+            BrokerVersion::V4_4 => SOURCE_4_4,
             other => other.patch_release(),
         }
     }
@@ -100,7 +115,7 @@ impl BrokerVersion {
             BrokerVersion::V4_0 => Some("v4.0.7"),
             BrokerVersion::V4_1 => Some("v4.1.0"),
             BrokerVersion::V4_2 => Some("v4.2.0"),
-            BrokerVersion::V4_3 => None,
+            BrokerVersion::V4_3 | BrokerVersion::V4_4 => None,
         }
     }
 
@@ -134,13 +149,13 @@ impl BrokerVersion {
         BrokerVersion::ALL.into_iter().find(|v| v.as_str() == s)
     }
 
-    /// `"3.10", "3.13", "4.0", "4.1", "4.2" or "4.3"`, for error messages.
+    /// `"3.10", "3.13", "4.0", "4.1", "4.2", "4.3" or "4.4"`, for error messages.
     pub fn allowed_list() -> String {
         let quoted: Vec<String> = BrokerVersion::ALL
             .iter()
             .map(|v| format!("\"{}\"", v.as_str()))
             .collect();
-        let (last, rest) = quoted.split_last().expect("six versions");
+        let (last, rest) = quoted.split_last().expect("several versions");
         format!("{} or {last}", rest.join(", "))
     }
 
@@ -170,8 +185,11 @@ mod tests {
         }
         assert_eq!(
             BrokerVersion::allowed_list(),
-            "\"3.10\", \"3.13\", \"4.0\", \"4.1\", \"4.2\" or \"4.3\""
+            "\"3.10\", \"3.13\", \"4.0\", \"4.1\", \"4.2\", \"4.3\" or \"4.4\""
         );
+        assert_eq!(BrokerVersion::V4_4.label(), "RabbitMQ 4.4 (4.4.0)");
+        assert_eq!(BrokerVersion::V4_4.source_release(), SOURCE_4_4);
+        assert_eq!(BrokerVersion::V4_4.plugin_release(), None);
         assert_eq!(BrokerVersion::default(), BrokerVersion::V3_10);
         assert_eq!(BrokerVersion::V4_3.label(), "RabbitMQ 4.3 (4.3.6)");
         assert_eq!(BrokerVersion::V4_0.label(), "RabbitMQ 4.0 (4.0.5)");
@@ -200,5 +218,8 @@ mod tests {
             .iter()
             .filter(|w| **w > v)
             .all(|w| !w.live_checked()));
+        // 4.4 is read in the source only: a first visit keeps opening on 4.3.
+        assert_eq!(v, BrokerVersion::V4_3);
+        assert!(!BrokerVersion::V4_4.live_checked());
     }
 }

@@ -155,7 +155,7 @@ pub struct Profile {
     pub quorum_requeue: QuorumRequeue,
     /// D15 (see [`QuorumExpiry`]).
     pub quorum_expiry: QuorumExpiry,
-    /// D16: quorum delayed retry (`x-delayed-retry-type/-min/-max`), 4.3 only
+    /// D16: quorum delayed retry (`x-delayed-retry-type/-min/-max`), 4.3 and later
     /// (`S@v4.3.5 rabbit_fifo.erl return_one/8`, `calculate_ready_at/4`).
     pub delayed_retry: bool,
     /// D21 (see [`ConsumerTimeout`]; `sim/ack_timeout.rs`).
@@ -183,6 +183,26 @@ pub struct Profile {
     /// D32: a headers exchange compares values with `=:=` (1 no longer matches 1.0),
     /// 3.13+ (`S@v3.13.0 rabbit_exchange_type_headers.erl`).
     pub headers_exact_match: bool,
+    /// D34 (4.4, [code], [run] on the branch's state machine): a quorum queue holds a
+    /// message published with `x-opt-delivery-time` (Unix ms; virtual time 0 is the
+    /// epoch) later than now until that time: enqueued (confirmed, counted toward the
+    /// length limits, its TTL running from publish) but not ready, then released to the
+    /// back of the returns, ahead of the ready backlog, by an exact timer; held messages
+    /// go in order of (their own time, arrival), no head-of-line blocking between them
+    /// (`qq-vNext c6ab3c91aec6 rabbit_quorum_queue.erl deliver/3,
+    /// annotate_delivery_time/1`; `rabbit_fifo.erl maybe_enqueue/8, get_delivery_time/2,
+    /// delayed_in/5, expire_shallow/2`; rabbitmq-versions.md §5.4). False: the header is
+    /// an ordinary one, delivered unchanged (4.3's state machine v8 reads it only in an
+    /// AMQP 1.0 `modified` outcome; classic queues never read it). Rules in
+    /// `amqp/delivery_time.rs` (the header's types) and `sim/hold.rs`.
+    ///
+    /// ```text
+    /// 4.4, quorum queue q, consumer c: publish at 0:00 with x-opt-delivery-time
+    ///   1800000 (30:00), 300000 (5:00), 10000 (0:10)
+    ///   -> 0:00 enqueued, held (ready 0); 0:10, 5:00, 30:00 released and delivered
+    /// 4.3, or a classic queue: all three delivered at 0:00
+    /// ```
+    pub quorum_delivery_time: bool,
 }
 
 /// The consumer timeout RabbitMQ uses by default (`deps/rabbit/Makefile`).
@@ -197,7 +217,9 @@ impl Profile {
         use BrokerVersion::*;
         let v313 = version >= V3_13;
         let v4 = version >= V4_0;
-        let v43 = version == V4_3;
+        // Newer profiles inherit: 4.4 does everything 4.3 does unless a field says not.
+        let v43 = version >= V4_3;
+        let v44 = version >= V4_4;
         Profile {
             version,
             client_x_death: if v4 {
@@ -250,6 +272,7 @@ impl Profile {
             x_delay_mc_types: v313,
             classic_refuses_quorum_args: v43,
             headers_exact_match: v313,
+            quorum_delivery_time: v44,
         }
     }
 

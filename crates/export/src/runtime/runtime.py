@@ -3,8 +3,12 @@
 SCALE = float(os.environ.get("TIME_SCALE", "1"))
 PREFIX = "dl-%08x-" % random.SystemRandom().getrandbits(32)
 ID_HEADER = "x-delaylab-id"
+DELIVERY_TIME = "x-opt-delivery-time"
 # Scaled expiration strings -> as the scenario wrote them (for the report).
 TTL_WRITTEN = {}
+# Wall-clock Unix ms at the scenario's 0:00 (set when the run starts): the scenario's
+# times (x-opt-delivery-time) are offsets from it.
+START_MS = 0
 
 
 def n(name):
@@ -27,6 +31,32 @@ def ttl(expiration, read_as=None):
     sent = str(ms(int(expiration) if read_as is None else read_as))
     TTL_WRITTEN[sent] = expiration
     return sent
+
+
+def at_ms(v):
+    """x-opt-delivery-time as a long: Unix ms, the program's start plus the scenario's time."""
+    return START_MS + ms(v)
+
+
+def at_s(v):
+    """x-opt-delivery-time as an AMQP timestamp (whole seconds), from the scenario's seconds."""
+    return datetime.datetime.fromtimestamp((START_MS + ms(v * 1000)) // 1000, datetime.timezone.utc)
+
+
+def header_value(key, v):
+    """A delivered header as the simulation reports it: x-opt-delivery-time back in the
+    scenario's time, a timestamp or a decimal in the typed form, the rest plain."""
+    if isinstance(v, datetime.datetime):
+        secs = v.timestamp()
+        if key == DELIVERY_TIME:
+            # Sent truncated to whole seconds: rounded up again (exact at TIME_SCALE 1).
+            return {"$timestamp": math.ceil((secs * 1000 - START_MS) / SCALE / 1000)}
+        return {"$timestamp": int(secs)}
+    if isinstance(v, decimal.Decimal):
+        return {"$decimal": str(v)}
+    if key == DELIVERY_TIME and isinstance(v, int) and not isinstance(v, bool):
+        return round((v - START_MS) / SCALE)
+    return unmap(v)
 
 
 def unmap(v):
@@ -154,7 +184,7 @@ class Run:
             self.record(queue, "basic.get", r[0], r[1], r[2])
 
     def record(self, queue, consumer, method, props, body):
-        headers = unmap(dict(props.headers or {}))
+        headers = {k: header_value(k, v) for k, v in (props.headers or {}).items()}
         i = headers.pop(ID_HEADER, None)
         published = self.published_at[int(i)] if i is not None and i.isdigit() and int(i) < len(self.published_at) else None
         p = {}
@@ -243,7 +273,9 @@ class Run:
 
     def run(self, plan, end_ms, grace_ms):
         """The timed actions in the simulation's order (ties: first runs, then position)."""
+        global START_MS
         self.t0 = time.monotonic()
+        START_MS = time.time_ns() // 1_000_000
         for c in self.consumers:
             if c.to_ms is not None and c.to_ms < c.from_ms:
                 continue

@@ -51,6 +51,10 @@ pub(super) fn value(v: &FieldValue) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        FieldValue::Timestamp(s) => format!("AMQPValue::Timestamp({s})"),
+        FieldValue::Decimal { scale, value } => format!(
+            "AMQPValue::DecimalValue(lapin::types::DecimalValue {{ scale: {scale}, value: {value} }})"
+        ),
     }
 }
 
@@ -62,6 +66,8 @@ pub(super) fn arg(a: &Arg) -> String {
             l.iter().map(arg).collect::<Vec<_>>().join(", ")
         ),
         Arg::Ms(ms) => format!("ms_arg({ms})"),
+        Arg::DeliveryTime(t) => format!("AMQPValue::LongLongInt(delivery_time({t}))"),
+        Arg::DeliveryTimeS(s) => format!("AMQPValue::Timestamp(delivery_time_s({s}))"),
         Arg::Plain(v) => value(v),
     }
 }

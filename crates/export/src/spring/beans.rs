@@ -121,6 +121,9 @@ pub fn arg(a: &Arg) -> String {
             l.iter().map(arg).collect::<Vec<_>>().join(", ")
         ),
         Arg::Ms(ms) => java::int(*ms),
+        // ScenarioRunner's helpers: the application's start plus the scenario's time.
+        Arg::DeliveryTime(t) => format!("deliveryTime({t}L)"),
+        Arg::DeliveryTimeS(s) => format!("deliveryTimeS({s}L)"),
         Arg::Plain(v) => value(v),
     }
 }

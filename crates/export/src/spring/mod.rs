@@ -90,6 +90,9 @@ pub fn paragraphs(plan: &Plan, t: &Texts) -> Vec<String> {
     if plan.uses_plugin() {
         out.push(t.get(Lesson::Plugin).to_string());
     }
+    if plan.uses_delivery_time() {
+        out.push(t.get(Lesson::DeliveryTimeChecked).to_string());
+    }
     let mut p = t.get(Lesson::LeftOut).to_string();
     for l in all_left_out(plan) {
         p.push_str("\n- ");

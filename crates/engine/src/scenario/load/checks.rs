@@ -126,7 +126,7 @@ impl<'a> Names<'a> {
 }
 
 fn check(o: &Obj, names: &Names) -> R<Check> {
-    let mut allowed = vec!["name", "label"];
+    let mut allowed = vec!["name", "label", "versions", "failure"];
     allowed.extend_from_slice(KINDS);
     o.check_keys(&allowed)?;
     let present: Vec<&str> = KINDS
@@ -175,7 +175,36 @@ fn check(o: &Obj, names: &Names) -> R<Check> {
             }
         }
     };
-    Ok(Check { name, label, kind })
+    let versions = check_versions(o, names)?;
+    let failure = o.bool_or("failure", false)?;
+    Ok(Check {
+        name,
+        label,
+        kind,
+        versions,
+        failure,
+    })
+}
+
+/// A check's `versions`: where its expectation holds, among the versions the scenario
+/// is written for (a check can only be run on those: `delaylab test`).
+fn check_versions(o: &Obj, names: &Names) -> R<Vec<crate::version::BrokerVersion>> {
+    let versions = super::versions_list(o, "the scenario's versions")?;
+    let written_for = names.s.written_for();
+    for (i, v) in versions.iter().enumerate() {
+        if !written_for.contains(v) {
+            let list: Vec<String> = written_for.iter().map(|w| format!("\"{w}\"")).collect();
+            return fail(
+                format!("{}[{i}]", o.p("versions")),
+                format!(
+                    "\"{v}\" is not one of the versions the scenario is written for ({}); \
+                     add it to the scenario's versions first",
+                    list.join(", ")
+                ),
+            );
+        }
+    }
+    Ok(versions)
 }
 
 fn label(o: &Obj) -> R<String> {
@@ -644,6 +673,52 @@ mod tests {
         );
         assert_eq!(s.checks[11].id(11), "l.1");
         assert_eq!(s.checks[10].id(10), "check-11");
+    }
+
+    #[test]
+    fn a_check_names_the_versions_it_holds_on_and_whether_it_states_a_failure() {
+        use crate::version::BrokerVersion::*;
+        let mut v = with(json!([
+            {"label": "a", "versions": ["4.3", "4.0"], "failure": true, "error": {"never": true}},
+            {"label": "b", "error": {"never": true}}
+        ]));
+        v["versions"] = json!(["4.0", "4.1", "4.3"]);
+        let s = ok(v.clone());
+        assert_eq!(s.checks[0].versions, vec![V4_0, V4_3]);
+        assert!(s.checks[0].failure);
+        assert!(s.checks[1].versions.is_empty() && !s.checks[1].failure);
+        // Expected on its own versions; the other on the scenario's.
+        assert_eq!(s.check_expected_on(0), vec![V4_0, V4_3]);
+        assert_eq!(s.check_expected_on(1), vec![V4_0, V4_1, V4_3]);
+        assert!(s.check_applies(0, V4_3) && !s.check_applies(0, V4_1));
+        assert!(s.check_applies(1, V4_1) && !s.check_applies(1, V3_10));
+        // Written back as read.
+        let again = crate::scenario::load_value(&crate::scenario::save::to_value(&s)).unwrap();
+        assert_eq!(again.checks, s.checks);
+
+        v["checks"][0]["versions"] = json!(["4.2"]);
+        assert_err(
+            v.clone(),
+            "checks[0].versions[0]",
+            "\"4.2\" is not one of the versions the scenario is written for (\"4.0\", \"4.1\", \"4.3\")",
+        );
+        v["checks"][0]["versions"] = json!([]);
+        assert_err(
+            v.clone(),
+            "checks[0].versions",
+            "an empty list; leave versions out to mean the scenario's versions",
+        );
+        v["checks"][0]["versions"] = json!(["4.0", "4.0"]);
+        assert_err(v.clone(), "checks[0].versions[1]", "listed twice");
+        v["checks"][0]["versions"] = json!(["4.0"]);
+        v["checks"][0]["failure"] = json!("yes");
+        assert_err(v, "checks[0].failure", "");
+        // A scenario without `versions` is written for its broker alone.
+        assert_err(
+            with(json!([{"label": "a", "versions": ["4.3"], "error": {"never": true}}])),
+            "checks[0].versions[0]",
+            "(\"3.10\")",
+        );
     }
 
     #[test]

@@ -160,21 +160,56 @@ pub(super) fn table(v: &Value, path: &str) -> R<Table> {
     let Value::Object(m) = v else {
         return fail(path, expected("an object (a field table)", v));
     };
-    if let Some(mut segments) = too_deep(v, 1) {
-        segments.reverse();
-        let mut p = path.to_string();
-        for seg in segments {
-            match seg {
-                Seg::Key(k) => p = join(&p, k),
-                Seg::Index(i) => p = index(&p, i),
-            }
-        }
+    if let Some(segments) = too_deep(v, 1) {
         return fail(
-            p,
+            path_of(path, segments),
             format!("nested more than {MAX_HEADER_DEPTH} levels deep (MAX_HEADER_DEPTH)"),
         );
     }
+    for (k, c) in m {
+        if let Some((mut segments, why)) = bad_typed(c) {
+            segments.push(Seg::Key(k));
+            return fail(path_of(path, segments), why);
+        }
+    }
     Ok(Table::from_json_map(m))
+}
+
+fn path_of(path: &str, mut segments: Vec<Seg<'_>>) -> String {
+    segments.reverse();
+    let mut p = path.to_string();
+    for seg in segments {
+        match seg {
+            Seg::Key(k) => p = join(&p, k),
+            Seg::Index(i) => p = index(&p, i),
+        }
+    }
+    p
+}
+
+/// The path (innermost segment first) to the first malformed typed value
+/// (`{"$timestamp": ...}`, `{"$decimal": ...}`, `crate::value::typed_from_json`), and why.
+/// Called after the depth check, so its recursion is bounded.
+fn bad_typed(v: &Value) -> Option<(Vec<Seg<'_>>, String)> {
+    match v {
+        Value::Object(m) => match crate::value::typed_from_json(m) {
+            Some(Err(why)) => Some((Vec::new(), why)),
+            Some(Ok(_)) => None,
+            None => m.iter().find_map(|(k, c)| {
+                bad_typed(c).map(|(mut s, why)| {
+                    s.push(Seg::Key(k));
+                    (s, why)
+                })
+            }),
+        },
+        Value::Array(items) => items.iter().enumerate().find_map(|(i, c)| {
+            bad_typed(c).map(|(mut s, why)| {
+                s.push(Seg::Index(i));
+                (s, why)
+            })
+        }),
+        _ => None,
+    }
 }
 
 enum Seg<'a> {
@@ -252,6 +287,31 @@ mod tests {
             json!({"actions": [{"at": 0, "purge": {"queue": long}}]}),
             "actions[0].purge.queue",
             "MAX_NAME_BYTES",
+        );
+    }
+
+    #[test]
+    fn typed_header_values_load_and_a_malformed_one_names_its_path() {
+        let s = ok(publish_with(json!({"headers": {
+            "x-opt-delivery-time": {"$timestamp": 1800}, "price": {"$decimal": "1.50"}}})));
+        let crate::scenario::ActionKind::Publish(p) = &s.actions[0].kind else {
+            panic!("a publish")
+        };
+        let h = &p.properties.headers;
+        assert_eq!(
+            h.get("x-opt-delivery-time"),
+            Some(&crate::value::FieldValue::Timestamp(1800))
+        );
+        assert_eq!(h.get("price").unwrap().amqp_type_name(), "decimal");
+        assert_err(
+            publish_with(json!({"headers": {"t": [1, {"$timestamp": "soon"}]}})),
+            "actions[0].publish.properties.headers.t[1]",
+            "$timestamp takes whole seconds",
+        );
+        assert_err(
+            json!({"topology": {"queues": [{"name": "q", "arguments": {"x": {"$decimal": 1}}}]}}),
+            "topology.queues[0].arguments.x",
+            "$decimal takes a decimal number",
         );
     }
 

@@ -175,8 +175,14 @@ fn broker_field(root: &Obj) -> R<Option<crate::version::BrokerVersion>> {
 /// link), like `delaylab run --broker`, runs there, and the page says what changes
 /// (`version::impact::off_version`).
 fn versions_field(root: &Obj) -> R<Vec<crate::version::BrokerVersion>> {
-    let path = root.p("versions");
-    let Some(v) = root.get("versions") else {
+    versions_list(root, "the broker's version alone")
+}
+
+/// A `versions` key of `o` (the scenario's, or a check's): a non-empty list of distinct
+/// versions, oldest first; absent: empty, which means `absent_means`.
+pub(super) fn versions_list(o: &Obj, absent_means: &str) -> R<Vec<crate::version::BrokerVersion>> {
+    let path = o.p("versions");
+    let Some(v) = o.get("versions") else {
         return Ok(Vec::new());
     };
     let Some(items) = v.as_array() else {
@@ -188,7 +194,7 @@ fn versions_field(root: &Obj) -> R<Vec<crate::version::BrokerVersion>> {
     if items.is_empty() {
         return fail(
             path,
-            "an empty list; leave versions out to mean the broker's version alone",
+            format!("an empty list; leave versions out to mean {absent_means}"),
         );
     }
     let mut out = Vec::with_capacity(items.len());
@@ -553,7 +559,7 @@ pub(crate) mod tests {
         assert_err(json!({"versions": []}), "versions", "an empty list");
         assert_err(json!({"versions": "4.3"}), "versions", "a list of versions");
         assert_err(
-            json!({"versions": ["3.10", "4.4"]}),
+            json!({"versions": ["3.10", "4.5"]}),
             "versions[1]",
             "unknown RabbitMQ version",
         );
@@ -584,10 +590,14 @@ pub(crate) mod tests {
             ok(json!({"broker": "3.10"})).broker,
             Some(BrokerVersion::V3_10)
         );
+        assert_eq!(
+            ok(json!({"broker": "4.4"})).broker,
+            Some(BrokerVersion::V4_4)
+        );
         assert_err(
-            json!({"broker": "4.4"}),
+            json!({"broker": "4.5"}),
             "broker",
-            "unknown RabbitMQ version \"4.4\"; expected \"3.10\", \"3.13\", \"4.0\", \"4.1\", \"4.2\" or \"4.3\"",
+            "unknown RabbitMQ version \"4.5\"; expected \"3.10\", \"3.13\", \"4.0\", \"4.1\", \"4.2\", \"4.3\" or \"4.4\"",
         );
         assert_err(json!({"broker": 4.3}), "broker", "a version string");
     }

@@ -12,6 +12,13 @@ pub(super) fn check(c: &Check) -> Value {
         m.insert("name".into(), json!(n));
     }
     m.insert("label".into(), json!(c.label));
+    if !c.versions.is_empty() {
+        let list: Vec<&str> = c.versions.iter().map(|v| v.as_str()).collect();
+        m.insert("versions".into(), json!(list));
+    }
+    if c.failure {
+        m.insert("failure".into(), json!(true));
+    }
     let (key, body) = match &c.kind {
         CheckKind::Happens {
             what,

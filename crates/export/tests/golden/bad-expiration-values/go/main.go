@@ -182,9 +182,58 @@ var (
 	// Scaled expiration strings -> as the scenario wrote them (for the report).
 	ttlWritten   = map[string]string{}
 	ttlWrittenMu sync.Mutex
+	// Wall-clock Unix ms at the scenario's 0:00 (set when the run starts): the scenario's
+	// times (x-opt-delivery-time) are offsets from it.
+	startMs int64
 )
 
 const idHeader = "x-delaylab-id"
+const deliveryTimeHeader = "x-opt-delivery-time"
+
+// deliveryTime: x-opt-delivery-time as a long, Unix ms: the program's start plus the
+// scenario's time.
+func deliveryTime(v int64) int64 { return startMs + ms(v) }
+
+// deliveryTimeS: x-opt-delivery-time as an AMQP timestamp (whole seconds), from the
+// scenario's seconds.
+func deliveryTimeS(v int64) time.Time { return time.Unix((startMs+ms(v*1000))/1000, 0) }
+
+// headerValue: a delivered header as the simulation reports it: x-opt-delivery-time back
+// in the scenario's time, a timestamp or a decimal in the typed form, the rest plain.
+func headerValue(key string, v interface{}) interface{} {
+	switch x := v.(type) {
+	case time.Time:
+		if key == deliveryTimeHeader {
+			// Sent truncated to whole seconds: rounded up again (exact at TIME_SCALE 1).
+			return Obj{"$timestamp": int64(math.Ceil(float64(x.Unix()*1000-startMs) / scale / 1000))}
+		}
+		return Obj{"$timestamp": x.Unix()}
+	case amqp.Decimal:
+		return Obj{"$decimal": decimalText(x)}
+	case int64:
+		if key == deliveryTimeHeader {
+			return int64(math.Round(float64(x-startMs) / scale))
+		}
+	case int32:
+		if key == deliveryTimeHeader {
+			return int64(math.Round(float64(int64(x)-startMs) / scale))
+		}
+	}
+	return plain(v)
+}
+
+// decimalText: 150 with scale 2 -> "1.50".
+func decimalText(d amqp.Decimal) string {
+	digits := strconv.FormatUint(uint64(uint32(d.Value)), 10)
+	for len(digits) <= int(d.Scale) {
+		digits = "0" + digits
+	}
+	if d.Scale == 0 {
+		return digits
+	}
+	cut := len(digits) - int(d.Scale)
+	return digits[:cut] + "." + digits[cut:]
+}
 
 func envScale() float64 {
 	f, err := strconv.ParseFloat(os.Getenv("TIME_SCALE"), 64)
@@ -465,7 +514,10 @@ func (r *Run) Get(queue string) {
 }
 
 func (r *Run) record(queue, consumer string, d amqp.Delivery) {
-	headers := plain(d.Headers).(Obj)
+	headers := Obj{}
+	for k, v := range d.Headers {
+		headers[k] = headerValue(k, v)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var published interface{}
@@ -601,6 +653,7 @@ func (r *Run) detach(c *Consumer) {
 // Play runs the timed actions in the simulation's order (ties: first runs, then position).
 func (r *Run) Play(plan []Timed, endMs, graceMs int64) {
 	r.t0, r.started = time.Now(), true
+	startMs = r.t0.UnixMilli()
 	for _, c := range r.consumers {
 		c := c
 		if c.ToMs != nil && *c.ToMs < c.FromMs {

@@ -86,8 +86,37 @@ public class Scenario {
     static final double SCALE = Double.parseDouble(System.getenv().getOrDefault("TIME_SCALE", "1"));
     static final String PREFIX = String.format("dl-%08x-", new java.security.SecureRandom().nextInt());
     static final String ID_HEADER = "x-delaylab-id";
+    static final String DELIVERY_TIME = "x-opt-delivery-time";
     /** Scaled expiration strings -> as the scenario wrote them (for the report). */
     static final Map<String, String> TTL_WRITTEN = new ConcurrentHashMap<>();
+    /** Wall-clock Unix ms at the scenario's 0:00 (set when the run starts): the scenario's
+     *  times (x-opt-delivery-time) are offsets from it. */
+    static volatile long startMs = 0;
+
+    /** x-opt-delivery-time as a long, Unix ms: the program's start plus the scenario's time. */
+    static Long deliveryTime(long v) {
+        return startMs + ms(v);
+    }
+
+    /** x-opt-delivery-time as an AMQP timestamp (whole seconds), from the scenario's seconds. */
+    static Date deliveryTimeS(long v) {
+        return new Date((startMs + ms(v * 1000)) / 1000 * 1000);
+    }
+
+    /** A delivered header as the simulation reports it: x-opt-delivery-time back in the
+     *  scenario's time, a timestamp or a decimal in the typed form, the rest plain. */
+    static Object headerValue(String key, Object v) {
+        if (v instanceof Date) {
+            long secs = ((Date) v).getTime() / 1000;
+            // Sent truncated to whole seconds: rounded up again (exact at TIME_SCALE 1).
+            if (key.equals(DELIVERY_TIME)) secs = (long) Math.ceil((secs * 1000 - startMs) / SCALE / 1000);
+            return table("$timestamp", secs);
+        }
+        if (v instanceof java.math.BigDecimal) return table("$decimal", ((java.math.BigDecimal) v).toPlainString());
+        if (key.equals(DELIVERY_TIME) && (v instanceof Long || v instanceof Integer))
+            return Math.round((((Number) v).longValue() - startMs) / SCALE);
+        return plain(v);
+    }
 
     /** The broker-side name of a scenario exchange or queue (built-in names stay). */
     static String n(String name) {
@@ -282,8 +311,9 @@ public class Scenario {
         }
 
         void record(String queue, String consumer, Envelope env, AMQP.BasicProperties props, byte[] body) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> headers = (Map<String, Object>) plain(props.getHeaders() == null ? Map.of() : props.getHeaders());
+            Map<String, Object> headers = new LinkedHashMap<>();
+            if (props.getHeaders() != null)
+                for (Map.Entry<String, Object> e : props.getHeaders().entrySet()) headers.put(e.getKey(), headerValue(e.getKey(), e.getValue()));
             Object id = headers.remove(ID_HEADER);
             Long published = null;
             if (id instanceof String && isNumber((String) id)) {
@@ -424,6 +454,7 @@ public class Scenario {
                 .thenComparingInt(t -> t.index).thenComparingInt(t -> t.run));
             warmUp();
             t0 = System.nanoTime();
+            startMs = System.currentTimeMillis();
             for (Consumer c : consumers) {
                 if (c.toMs != null && c.toMs < c.fromMs) continue;
                 if (c.fromMs > 0) timers.schedule(new Runnable() {

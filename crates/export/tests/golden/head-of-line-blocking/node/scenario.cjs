@@ -94,8 +94,39 @@ function timedActions(run) {
 const SCALE = Number(process.env.TIME_SCALE || '1') > 0 ? Number(process.env.TIME_SCALE || '1') : 1;
 const PREFIX = 'dl-' + require('crypto').randomBytes(4).toString('hex') + '-';
 const ID_HEADER = 'x-delaylab-id';
+const DELIVERY_TIME = 'x-opt-delivery-time';
 // Scaled expiration strings -> as the scenario wrote them (for the report).
 const TTL_WRITTEN = new Map();
+// Wall-clock Unix ms at the scenario's 0:00 (set when the run starts): the scenario's
+// times (x-opt-delivery-time) are offsets from it.
+let START_MS = 0;
+
+/** x-opt-delivery-time as a long: Unix ms, the program's start plus the scenario's time. */
+function deliveryTime(v) {
+  return { '!': 'long', value: START_MS + ms(v) };
+}
+
+/** x-opt-delivery-time as an AMQP timestamp (whole seconds), from the scenario's seconds. */
+function deliveryTimeS(v) {
+  return { '!': 'timestamp', value: Math.floor((START_MS + ms(v * 1000)) / 1000) };
+}
+
+/** A delivered header as the simulation reports it: x-opt-delivery-time back in the
+ *  scenario's time, a timestamp or a decimal in the typed form, the rest plain. */
+function headerValue(key, v) {
+  if (v && v['!'] === 'timestamp') {
+    const secs = Number(v.value);
+    // Sent truncated to whole seconds: rounded up again (exact at TIME_SCALE 1).
+    return { $timestamp: key === DELIVERY_TIME ? Math.ceil((secs * 1000 - START_MS) / SCALE / 1000) : secs };
+  }
+  if (v && v['!'] === 'decimal') {
+    const digits = String(v.value.digits).padStart(v.value.places + 1, '0');
+    const cut = digits.length - v.value.places;
+    return { $decimal: v.value.places === 0 ? digits : digits.slice(0, cut) + '.' + digits.slice(cut) };
+  }
+  if (key === DELIVERY_TIME && typeof v === 'number') return Math.round((v - START_MS) / SCALE);
+  return plain(v);
+}
 
 /** The broker-side name of a scenario exchange or queue (built-in names stay). */
 function n(name) {
@@ -278,7 +309,8 @@ class Run {
   }
 
   record(queue, consumer, m) {
-    const headers = plain(m.properties.headers || {});
+    const headers = {};
+    for (const [k, v] of Object.entries(m.properties.headers || {})) headers[k] = headerValue(k, v);
     const id = headers[ID_HEADER];
     delete headers[ID_HEADER];
     const published = typeof id === 'string' && /^[0-9]+$/.test(id) && Number(id) < this.publishedAt.length
@@ -357,6 +389,7 @@ class Run {
   async run(plan, endMs, graceMs) {
     plan.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]);
     this.t0 = process.hrtime.bigint();
+    START_MS = Date.now();
     for (const c of this.consumers) {
       if (c.toMs !== null && c.toMs < c.fromMs) continue;
       if (c.fromMs > 0) setTimeout(() => this.attach(c), this.until(c.fromMs));

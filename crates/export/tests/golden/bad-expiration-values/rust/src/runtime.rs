@@ -133,6 +133,27 @@ fn real(ms_: u64) -> Duration {
     Duration::from_secs_f64(ms_ as f64 * *SCALE / 1000.0)
 }
 
+/// The header a 4.4 quorum queue holds a message by.
+const DELIVERY_TIME: &str = "x-opt-delivery-time";
+
+/// Wall-clock Unix ms at the scenario's 0:00 (set when the run starts): the scenario's
+/// times (x-opt-delivery-time) are offsets from it.
+static START_MS: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(0);
+
+fn start_ms() -> i64 {
+    START_MS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// x-opt-delivery-time as a long, Unix ms: the program's start plus the scenario's time.
+pub fn delivery_time(v: i64) -> i64 {
+    start_ms() + ms(v)
+}
+
+/// x-opt-delivery-time as an AMQP timestamp (whole seconds), from the scenario's seconds.
+pub fn delivery_time_s(v: u64) -> u64 {
+    ((start_ms() + ms((v as i64).saturating_mul(1000))) / 1000).max(0) as u64
+}
+
 /// An expiration string of ms, scaled; still a string (the broker wants a shortstr).
 pub fn ttl(expiration: &str) -> ShortString {
     ttl_read_as(expiration, expiration.parse().unwrap_or(0))
@@ -422,6 +443,10 @@ impl Run {
             .t0
             .set(Instant::now())
             .expect("the run starts once");
+        let wall_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        START_MS.store(wall_ms, std::sync::atomic::Ordering::Relaxed);
         for (i, c) in self.consumers.iter().enumerate() {
             let pre = self.early.remove(&i);
             self.tasks.push(tokio::spawn(consume(

@@ -9,7 +9,7 @@ use lapin::BasicProperties;
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
-use super::{lock, real, unmap, ID_HEADER, SCALE, TTL_WRITTEN};
+use super::{lock, real, start_ms, unmap, DELIVERY_TIME, ID_HEADER, SCALE, TTL_WRITTEN};
 
 #[derive(Default)]
 pub(super) struct Rec {
@@ -80,13 +80,11 @@ impl Shared {
 
     pub(super) fn record(&self, d: &lapin::message::Delivery, queue: &str, consumer: &str) {
         let at = self.now_ms();
-        let mut headers = match d.properties.headers() {
-            Some(h) => match table_json(h) {
-                Value::Object(m) => m,
-                _ => Map::new(),
-            },
-            None => Map::new(),
-        };
+        let mut headers: Map<String, Value> = d.properties.headers().as_ref().map_or_else(Map::new, |h| {
+            h.into_iter()
+                .map(|(k, v)| (k.as_str().to_string(), header_json(k.as_str(), v)))
+                .collect()
+        });
         let id: Option<usize> = headers
             .remove(ID_HEADER)
             .and_then(|v| v.as_str().and_then(|s| s.parse().ok()));
@@ -129,6 +127,34 @@ impl Shared {
         }));
         drop(rec);
         eprintln!("{at:>8} ms  {consumer:<12} <- {queue:<24} {body}");
+    }
+}
+
+/// A delivered header as the simulation reports it: x-opt-delivery-time back in the
+/// scenario's time, a timestamp or a decimal in the typed form, the rest as `value_json`.
+fn header_json(key: &str, v: &AMQPValue) -> Value {
+    let back = |real_ms: i64| ((real_ms - start_ms()) as f64 / *SCALE).round() as i64;
+    match v {
+        // Sent truncated to whole seconds: rounded up again (exact at TIME_SCALE 1).
+        AMQPValue::Timestamp(t) if key == DELIVERY_TIME => {
+            json!({"$timestamp": ((*t as i64 * 1000 - start_ms()) as f64 / *SCALE / 1000.0).ceil() as i64})
+        }
+        AMQPValue::Timestamp(t) => json!({"$timestamp": t}),
+        AMQPValue::DecimalValue(d) => json!({"$decimal": decimal_text(d.scale, d.value)}),
+        AMQPValue::LongLongInt(x) if key == DELIVERY_TIME => json!(back(*x)),
+        AMQPValue::LongInt(x) if key == DELIVERY_TIME => json!(back(i64::from(*x))),
+        other => value_json(other),
+    }
+}
+
+/// 150 with scale 2 -> "1.50".
+fn decimal_text(scale: u8, value: u32) -> String {
+    let digits = format!("{value:0>width$}", width = usize::from(scale) + 1);
+    let (int, frac) = digits.split_at(digits.len() - usize::from(scale));
+    if frac.is_empty() {
+        int.to_string()
+    } else {
+        format!("{int}.{frac}")
     }
 }
 

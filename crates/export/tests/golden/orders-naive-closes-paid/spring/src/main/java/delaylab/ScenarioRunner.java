@@ -84,6 +84,19 @@ public class ScenarioRunner implements CommandLineRunner {
         return (System.nanoTime() - t0) / 1_000_000;
     }
 
+    /** Wall-clock Unix ms at the scenario's 0:00 (set when the timed actions start). */
+    static volatile long startMs = System.currentTimeMillis();
+
+    /** x-opt-delivery-time as a long, Unix ms: the start plus the scenario's time. */
+    static Long deliveryTime(long v) {
+        return startMs + v;
+    }
+
+    /** x-opt-delivery-time as an AMQP timestamp (whole seconds), from the scenario's seconds. */
+    static Date deliveryTimeS(long v) {
+        return new Date((startMs + v * 1000) / 1000 * 1000);
+    }
+
     /** What a listener (or basic.get) saw, as a log line. */
     static void seen(String consumer, String queue, Message message) {
         log.info("{} ms  {} <- {}  {}", nowMs(), consumer, queue, new String(message.getBody(), StandardCharsets.UTF_8));
@@ -125,6 +138,7 @@ public class ScenarioRunner implements CommandLineRunner {
         plan.sort(Comparator.comparingLong(Timed::atMs).thenComparing(Timed::repeat)
             .thenComparingInt(Timed::index).thenComparingInt(Timed::run));
         t0 = System.nanoTime();
+        startMs = System.currentTimeMillis();
         for (Timed x : plan) {
             if (x.atMs() > END_MS) continue;
             long wait = x.atMs() - nowMs();
