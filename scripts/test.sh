@@ -44,6 +44,12 @@ step "cargo build --release" cargo build --release || true
 # Every preset's lesson as checks (issue 24), on every version its `versions` names: a
 # lesson that stops being true on a version fails here instead of misleading a reader.
 step "preset checks on every version they name (delaylab test)" target/release/delaylab test scenarios/*.json || true
+# The engine's speed and memory (issue 27): every bench topology at 1,000,000 delayed
+# messages, best of 5, the engine's CPU time as a multiple of the floor's (a bare binary
+# heap, measured in the same process, so a slower or busier runner moves both) and peak heap
+# bytes per waiting message. Fails above 2x or 250 B (they are ~1.2-2x and 176-239 B).
+step "engine speed and memory (delaylab bench, 4 topologies x 1M, <= 2x floor, <= 250 B)" \
+  target/release/delaylab bench --messages 1000000 --runs 5 --max-ratio 2 --max-bytes 250 || true
 # The engine's golden traces again, compiled to wasm and run in headless Chromium through
 # wasm-pack (crates/engine-js/tests/wasm_golden.rs includes the engine's test): the browser
 # must give byte-identical results. --mode no-install: wasm-bindgen(-test-runner) from PATH

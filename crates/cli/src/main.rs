@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! delaylab run SCENARIO.json [--format json|text] [--trace FILE.jsonl]
-//! delaylab bench --messages N --topology dlx-per-message|dlx-per-queue|plugin|qq-delivery-time [--format json]
+//! delaylab bench [--messages N] [--topology dlx-per-message|dlx-per-queue|plugin|qq-delivery-time]... [--runs K] [--format json] [--max-ratio R] [--max-bytes B]
 //! delaylab replay SCENARIO.json --amqp URL [--time-scale F] [--broker V] | --check
 //! delaylab calibrate --amqp URL [--out FILE] [--broker V] [--queue-type classic|quorum]
 //! delaylab diff A.json B.json [--tolerance-ms N] [--unordered QUEUE]...
@@ -15,10 +15,12 @@
 
 mod alloc;
 mod bench;
+mod bench_cmd;
 mod broker;
 mod calibrate;
 mod compare;
 mod costs;
+mod cpu;
 mod diff;
 mod export;
 mod export_code;
@@ -70,12 +72,13 @@ enum Cmd {
         #[arg(long)]
         costs: Option<String>,
     },
-    /// Measure the engine: N delayed messages through one topology, run to completion.
+    /// Measure the engine: N delayed messages through each topology, run to completion.
     Bench {
         #[arg(long, default_value_t = 1_000_000)]
         messages: u64,
+        /// The topology to measure (repeatable); without it, every topology.
         #[arg(long, value_enum)]
-        topology: bench::Topology,
+        topology: Vec<bench::Topology>,
         #[arg(long, default_value_t = 42)]
         seed: u64,
         /// Run the engine and the floor this many times each and report the fastest of
@@ -87,6 +90,13 @@ enum Cmd {
         /// Broker costs: ideal, measured, or a cost file from `calibrate`.
         #[arg(long, default_value = "ideal")]
         costs: String,
+        /// Fail (exit 1) if a topology's engine takes more than this many times the
+        /// floor's CPU time.
+        #[arg(long)]
+        max_ratio: Option<f64>,
+        /// Fail (exit 1) if a topology's peak heap per waiting message is over this many bytes.
+        #[arg(long)]
+        max_bytes: Option<f64>,
     },
     /// Run a scenario on a live RabbitMQ and print the same JSON as `run`.
     Replay {
@@ -256,24 +266,27 @@ fn main() -> ExitCode {
             runs,
             format,
             costs,
+            max_ratio,
+            max_bytes,
         } => {
-            let costs = match costs::parse(&costs) {
+            let mode = match costs::parse(&costs) {
                 Ok(c) => c,
                 Err(e) => {
                     eprintln!("{e}");
                     return ExitCode::from(2);
                 }
             };
-            let figures = bench::best_of(runs, messages, topology, seed, &costs);
-            let mut report = bench::report(messages, topology, &figures);
-            report["costs"] = serde_json::json!(costs::name(&costs));
-            match format {
-                Format::Json => println!("{report}"),
-                Format::Text => {
-                    println!("{}", serde_json::to_string_pretty(&report).expect("json"))
-                }
-            }
-            ExitCode::SUCCESS
+            bench_cmd::main(bench_cmd::Options {
+                messages,
+                topologies: topology,
+                seed,
+                runs,
+                format,
+                costs_name: costs::name(&mode),
+                costs: mode,
+                max_ratio,
+                max_bytes,
+            })
         }
         Cmd::Replay {
             scenario,

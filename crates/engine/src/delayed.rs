@@ -195,7 +195,7 @@ impl DelayedStore {
                 None => return,
             }
         };
-        held.sort_unstable_by(release_order);
+        sort_for_release(&mut held);
         warm(&held);
         self.releasing = held.into();
         self.base = bucket;
@@ -334,6 +334,21 @@ fn warm(held: &[Held]) {
             m.body.as_bytes().first().copied(),
             m.headers.iter().next().map(|(k, _)| k.len()),
         ));
+    }
+}
+
+/// Sorts a bucket into release order. Usually every message of a bucket came through
+/// one exchange (one shared record): then (due, copy) is the order, compared as plain
+/// integers without looking at the records (a third of sorting a bucket).
+fn sort_for_release(held: &mut [Held]) {
+    let one_exchange = held.split_first().is_none_or(|(first, rest)| {
+        rest.iter()
+            .all(|h| Rc::ptr_eq(&h.2.exchange, &first.2.exchange))
+    });
+    if one_exchange {
+        held.sort_unstable_by_key(|h| (h.0, h.1));
+    } else {
+        held.sort_unstable_by(release_order);
     }
 }
 

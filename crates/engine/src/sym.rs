@@ -22,7 +22,15 @@ pub struct Symbols {
     ids: HashMap<Rc<str>, Sym, FxBuild>,
     names: Vec<Rc<str>>,
     header_keys: HashSet<Rc<str>, FxBuild>,
+    /// The last names `intern` returned, newest first: a stream of publishes names the
+    /// same exchange and routing key again and again, and comparing with these is cheaper
+    /// than hashing (a lookup is only ever a shortcut: the answer is the map's).
+    recent: [Option<Sym>; RECENT],
 }
+
+/// How many recently interned names `intern` compares before hashing: an exchange and
+/// a routing key.
+const RECENT: usize = 2;
 
 type FxBuild = BuildHasherDefault<FxHasher>;
 
@@ -42,10 +50,20 @@ impl FxHasher {
 
 impl Hasher for FxHasher {
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
+        // Whole words read directly; only the tail is copied into a zero-padded word.
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.add(u64::from_le_bytes(word.try_into().expect("8 bytes")));
+        }
+        let tail = words.remainder();
+        if !tail.is_empty() {
+            // Little-endian, zero-padded, byte by byte (a copy into a word array is a
+            // call to memcpy for a length only known at run time).
+            let word = tail
+                .iter()
+                .rev()
+                .fold(0u64, |w, b| (w << 8) | u64::from(*b));
+            self.add(word);
         }
     }
 
@@ -60,13 +78,26 @@ impl Hasher for FxHasher {
 
 impl Symbols {
     pub fn intern(&mut self, s: &str) -> Sym {
-        if let Some(&sym) = self.ids.get(s) {
-            return sym;
+        for (i, sym) in self.recent.iter().enumerate() {
+            if let Some(sym) = *sym {
+                if *self.names[sym.0 as usize] == *s {
+                    self.recent[..=i].rotate_right(1);
+                    return sym;
+                }
+            }
         }
-        let sym = Sym(u32::try_from(self.names.len()).expect("fewer than 2^32 names"));
-        let name: Rc<str> = Rc::from(s);
-        self.names.push(name.clone());
-        self.ids.insert(name, sym);
+        let sym = match self.ids.get(s) {
+            Some(&sym) => sym,
+            None => {
+                let sym = Sym(u32::try_from(self.names.len()).expect("fewer than 2^32 names"));
+                let name: Rc<str> = Rc::from(s);
+                self.names.push(name.clone());
+                self.ids.insert(name, sym);
+                sym
+            }
+        };
+        self.recent.rotate_right(1);
+        self.recent[0] = Some(sym);
         sym
     }
 
@@ -107,5 +138,37 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(t.str(a), "order.delay.queue");
         assert_eq!(t.get("missing"), None);
+    }
+
+    #[test]
+    fn recent_names_answer_as_the_map_does() {
+        let mut t = Symbols::default();
+        let names = ["x", "k1", "x", "k2", "k1", "", "x", "", "k2"];
+        let first: Vec<Sym> = names.iter().map(|n| t.intern(n)).collect();
+        let mut fresh = Symbols::default();
+        let order = ["x", "k1", "k2", ""].map(|n| fresh.intern(n));
+        for (n, sym) in names.iter().zip(&first) {
+            assert_eq!(t.get(n), Some(*sym));
+            assert_eq!(t.str(*sym), *n);
+        }
+        assert_eq!(
+            [first[0], first[1], first[3], first[5]],
+            order,
+            "first-seen order"
+        );
+    }
+
+    #[test]
+    fn the_hash_reads_whole_words_and_a_padded_tail() {
+        let hash = |bytes: &[u8]| {
+            let mut h = FxHasher::default();
+            h.write(bytes);
+            h.finish()
+        };
+        let mut by_word = FxHasher::default();
+        by_word.add(u64::from_le_bytes(*b"delay.wa"));
+        by_word.add(u64::from_le_bytes([b'i', b't', 0, 0, 0, 0, 0, 0]));
+        assert_eq!(hash(b"delay.wait"), by_word.finish());
+        assert_ne!(hash(b"ab"), hash(b"ba"));
     }
 }

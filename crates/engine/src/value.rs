@@ -205,6 +205,21 @@ impl Table {
         }
     }
 
+    /// A table of `entries` in this order; their keys must differ. Keys already shared
+    /// (one `Rc<str>` for many tables) are kept, not copied: a client publishing a
+    /// million messages with one header allocates only each table's slice.
+    pub fn from_entries(entries: Vec<(Rc<str>, FieldValue)>) -> Table {
+        for (i, (k, _)) in entries.iter().enumerate() {
+            assert!(
+                entries[..i].iter().all(|(e, _)| e != k),
+                "header key {k:?} given twice"
+            );
+        }
+        Table {
+            entries: entries.into_boxed_slice(),
+        }
+    }
+
     /// Replaces each key with `shared(key)`, an equal string shared with other tables.
     pub fn share_keys(&mut self, mut shared: impl FnMut(&str) -> Rc<str>) {
         for (k, _) in self.entries.iter_mut() {
@@ -366,5 +381,20 @@ mod tests {
         t.insert_front("b", FieldValue::Int(3));
         let keys: Vec<&str> = t.iter().map(|(k, _)| k).collect();
         assert_eq!(keys, ["b", "a"]);
+    }
+
+    #[test]
+    fn from_entries_keeps_shared_keys_and_refuses_a_repeated_one() {
+        let key: Rc<str> = Rc::from("x-delay");
+        let t = Table::from_entries(vec![(key.clone(), FieldValue::Int(5))]);
+        assert_eq!(t.get("x-delay"), Some(&FieldValue::Int(5)));
+        assert_eq!(Rc::strong_count(&key), 2, "the key is shared, not copied");
+        let twice = std::panic::catch_unwind(|| {
+            Table::from_entries(vec![
+                (Rc::from("a"), FieldValue::Int(1)),
+                (Rc::from("a"), FieldValue::Int(2)),
+            ])
+        });
+        assert!(twice.is_err());
     }
 }

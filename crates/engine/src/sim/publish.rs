@@ -180,7 +180,7 @@ impl Sim {
             properties: mut p,
             ..
         } = spec;
-        if body.contains(crate::scenario::template::RUN_NUMBER) {
+        if crate::scenario::template::has_run_number(&body) {
             body = crate::scenario::template::body_of_run(&body, run);
         }
         let (headers, extra) = self.split_route_headers(std::mem::take(&mut p.headers));
@@ -232,12 +232,43 @@ impl Sim {
 }
 
 /// The properties besides expiration, delivery mode and headers, if any is set.
+///
+/// Asked field by field: building the rest and comparing it with a default one moved and
+/// compared 256 bytes per publish. The pattern names every field, so a new property
+/// does not compile until it is placed here.
 fn rare_props(p: Properties) -> Option<Box<Properties>> {
-    let rare = Properties {
+    let Properties {
+        expiration: _,
+        delivery_mode: _,
+        headers: _,
+        priority,
+        message_id,
+        correlation_id,
+        content_type,
+        content_encoding,
+        reply_to,
+        timestamp,
+        kind,
+        user_id,
+        app_id,
+    } = &p;
+    let strings = [
+        message_id,
+        correlation_id,
+        content_type,
+        content_encoding,
+        reply_to,
+        kind,
+        user_id,
+        app_id,
+    ];
+    if priority.is_none() && timestamp.is_none() && strings.iter().all(|s| s.is_none()) {
+        return None;
+    }
+    Some(Box::new(Properties {
         expiration: None,
         delivery_mode: None,
         headers: Table::new(),
         ..p
-    };
-    (rare != Properties::default()).then(|| Box::new(rare))
+    }))
 }

@@ -25,6 +25,7 @@
 //!   -> Q, way: binding "" of AE (fanout), hops [X -alternate-> AE]
 //! ```
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::Sim;
@@ -70,13 +71,21 @@ pub(crate) struct Way {
 /// Buffers kept from one routing to the next.
 #[derive(Debug, Default)]
 pub(crate) struct RouteBuffers {
+    /// The walk's own buffers, borrowed by `walk` (which only reads the rest of the
+    /// `Sim`) in place: taking them out of the `Sim` and putting them back moved and
+    /// dropped four vectors per routing.
+    walk: RefCell<WalkBuffers>,
+    /// Results given back with `recycle`, empty.
+    spare: Vec<Routed>,
+}
+
+#[derive(Debug, Default)]
+struct WalkBuffers {
     visited: Vec<Sym>,
     /// Exchanges to visit, each with the hop that led to it (`START` for the first).
     work: Vec<(Sym, u32)>,
     /// Hops taken from exchange to exchange, each with the hop that led to its source.
     hops: Vec<(Hop, u32)>,
-    /// Results given back with `recycle`, empty.
-    spare: Vec<Routed>,
 }
 
 impl Sim {
@@ -87,10 +96,8 @@ impl Sim {
         msg: &Message,
         allow_delay: bool,
     ) -> Result<Routed, AmqpError> {
-        let mut bufs = std::mem::take(&mut self.route_buffers);
-        let mut out = bufs.spare.pop().unwrap_or_default();
-        let walked = self.walk(start, msg, allow_delay, &mut bufs, &mut out);
-        self.route_buffers = bufs;
+        let mut out = self.route_buffers.spare.pop().unwrap_or_default();
+        let walked = self.walk(start, msg, allow_delay, &mut out);
         match walked {
             Ok(()) => Ok(out),
             Err(e) => {
@@ -112,16 +119,15 @@ impl Sim {
         start: Sym,
         msg: &Message,
         allow_delay: bool,
-        bufs: &mut RouteBuffers,
         out: &mut Routed,
     ) -> Result<(), AmqpError> {
         let keys: &[Sym] = &msg.routing_keys;
-        let RouteBuffers {
+        let mut bufs = self.route_buffers.walk.borrow_mut();
+        let WalkBuffers {
             visited,
             work,
             hops,
-            ..
-        } = bufs;
+        } = &mut *bufs;
         visited.clear();
         work.clear();
         hops.clear();
@@ -188,11 +194,9 @@ impl Sim {
 
     /// Routes a message the delayed store releases: the wrapped type of the exchange as
     /// recorded at publish, with the bindings of now; no second delay.
+    /// An exchange deleted meanwhile routes nowhere (the walk skips a missing exchange).
     pub(crate) fn route_released(&mut self, rec: &ExchangeRecord, msg: &Message) -> Routed {
-        match self.exchanges.get(&rec.name) {
-            Some(_) => self.route(rec.name, msg, false).unwrap_or_default(),
-            None => Routed::default(),
-        }
+        self.route(rec.name, msg, false).unwrap_or_default()
     }
 
     /// Adds queue `name` if it exists and was not reached already (one copy per queue:
