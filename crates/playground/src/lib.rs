@@ -13,9 +13,9 @@
 //!   back but user inputs.
 
 pub mod chart;
+pub mod check_form;
 pub mod checks_elsewhere;
 pub mod checks_field_zh;
-pub mod check_form;
 pub mod checks_run;
 pub mod checks_view;
 pub mod checks_words;
