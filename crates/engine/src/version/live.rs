@@ -75,6 +75,7 @@ pub const LIVE_CASES: &[(&str, &[&str])] = &[
     ("v25-global-qos", &["D25"]),
     ("v26-topic-hash-cap", &["D26"]),
     ("v27-delayed-exchange-without-plugin", &["D7", "D27"]),
+    ("v30-dead-letter-delivery-count", &["D30"]),
     ("v32-headers-exact-match", &["D32"]),
     ("v34-delivery-time-ignored", &["D34"]),
     ("x01-mandatory-and-missing-targets", &["replay"]),

@@ -199,7 +199,7 @@ const ROWS: &[Row] = &[
     row("D28", V3_13, V4_2, Code, true, NOT_LIVE, "",
         "A void (null) x-delay closes the connection with 541 (3.10: no delay). Also, per the code, a signed-byte x-delay gives no delay and a decimal one 541: scenario JSON has no such types.",
         "P@v3.13.0 rabbit_delayed_message_utils:get_delay/1"),
-    row("D30", V4_0, V4_4, Code, true, NOT_LIVE, "",
+    row("D30", V4_0, V4_4, Code, true, LIVE_4, "v30-dead-letter-delivery-count",
         "A message dead-lettered out of a quorum queue carries its failed-delivery count (a basic.reject requeue=false adds one) into a quorum target: delivered from there as redelivered, with x-delivery-count (4.3: and x-acquired-count), counted toward that queue's delivery limit. (4.3 also carries it from classic sources, per the code: not simulated.)",
         "S@v4.0.9 rabbit_fifo.erl annotate_msg/2, maybe_set_msg_delivery_count/2; rabbit_fifo_client.erl add_delivery_count_header/2"),
     row("D31", V4_3, V4_4, Code, true, LIVE_4_3, "v23-queue-arguments-4-3",
