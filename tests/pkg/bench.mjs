@@ -37,16 +37,22 @@ const SIZE_GOAL_BYTES = 150 * 1000;
  * Scenario checks (issue 24: their loader, the evaluator sim.checks() runs as events come,
  * its words) added 33 KB: 370.2 KB measured (365.1 + 5.1); 380 KB leaves 10 KB and still
  * catches both regressions above.
+ * RabbitMQ 4.4 (issue 27: a seventh profile, the hold of x-opt-delivery-time), the field's
+ * rules (issue 28: at-least-once dead letters retried, nack multiple, republish, consumer
+ * timeouts) and what was checked live per scenario (issue 29: version::live) added 30 KB:
+ * 404.8 KB measured (399.6 + 5.2); 420 KB leaves 15 KB and still catches both regressions
+ * above. Not shrunk yet: the goal (150 KB) is further away than it was.
  */
-const SIZE_BUDGET_BYTES = 380 * 1000;
+const SIZE_BUDGET_BYTES = 420 * 1000;
 /**
  * compare()'s module (pkg/compare/, fetched on its first call; 399.8 KB when it was split
  * out, the size the whole package had): reported, guarded loosely. It holds the whole
  * engine, so it grew with it: scenario checks and the causes a message's story names
  * (issues 22 and 24) made it 440.2 KB; 460 KB leaves 20 KB and still catches the whole
- * package at opt-level 3 (+63 KB).
+ * package at opt-level 3 (+63 KB). 4.4 and the field's rules (issues 27, 28) made it
+ * 471.4 KB: 490 KB.
  */
-const COMPARE_BUDGET_BYTES = 460 * 1000;
+const COMPARE_BUDGET_BYTES = 490 * 1000;
 const RATIO_GOAL = 1.3;
 const MESSAGES = 1_000_000;
 const TOPOLOGIES = ['dlx-per-message', 'dlx-per-queue', 'plugin'];

@@ -282,7 +282,6 @@ impl Sim {
         let now_ms = now_ms.max(self.now_ms);
         while !self.halted {
             if sliced && self.events.len() >= EVENT_SLICE {
-                self.note_time();
                 return Progress::More;
             }
             let Some((t, timer)) = self.timers.pop_due(now_ms) else {
@@ -315,17 +314,7 @@ impl Sim {
         if !self.halted {
             self.now_ms = now_ms;
         }
-        self.note_time();
         Progress::Idle
-    }
-
-    /// Tells every queue where the clock is, once per advance (not per timer): what
-    /// keeps a snapshot's overdue count a few steps at any size (`Queue::overdue`).
-    fn note_time(&mut self) {
-        let now = self.now_ms;
-        for q in self.queues.iter_mut().flatten() {
-            q.note_time(now);
-        }
     }
 
     /// Applies a user command at `now_ms` (after everything due by then).
