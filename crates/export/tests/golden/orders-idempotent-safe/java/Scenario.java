@@ -688,6 +688,7 @@ public class Scenario {
                             if (outcome.equals("ack")) ch.basicAck(tag, false);
                             else if (outcome.equals("reject")) ch.basicReject(tag, false);
                             else if (outcome.equals("reject_requeue")) ch.basicReject(tag, true);
+                            else if (outcome.equals("nack_multiple")) ch.basicNack(tag, true, true);
                             else ch.basicNack(tag, false, true);
                         }
                         c.held.decrementAndGet();

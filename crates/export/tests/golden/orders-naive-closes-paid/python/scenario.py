@@ -626,6 +626,8 @@ class Run:
                 ch.basic_reject(method.delivery_tag, requeue=False)
             elif outcome == "reject_requeue":
                 ch.basic_reject(method.delivery_tag, requeue=True)
+            elif outcome == "nack_multiple":
+                ch.basic_nack(method.delivery_tag, multiple=True, requeue=True)
             else:
                 ch.basic_nack(method.delivery_tag, requeue=True)
             c.held -= 1

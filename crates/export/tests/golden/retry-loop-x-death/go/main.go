@@ -576,6 +576,8 @@ func (r *Run) attach(c *Consumer) {
 					err = d.Reject(false)
 				case "reject_requeue":
 					err = d.Reject(true)
+				case "nack_multiple":
+					err = d.Nack(true, true)
 				default:
 					err = d.Nack(false, true)
 				}

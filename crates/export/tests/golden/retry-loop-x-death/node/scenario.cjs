@@ -383,6 +383,7 @@ class Run {
         if (outcome === 'ack') ch.ack(m);
         else if (outcome === 'reject') ch.reject(m, false);
         else if (outcome === 'reject_requeue') ch.reject(m, true);
+        else if (outcome === 'nack_multiple') ch.nack(m, true, true);
         else ch.nack(m, false, true);
         c.held--;
       } catch (e) {

@@ -81,6 +81,7 @@ public class Listeners {
                 case "ack" -> channel.basicAck(tag, false);
                 case "reject" -> channel.basicReject(tag, false);
                 case "reject_requeue" -> channel.basicReject(tag, true);
+                case "nack_multiple" -> channel.basicNack(tag, true, true);
                 default -> channel.basicNack(tag, false, true); // requeue
             }
         } catch (IOException e) {
