@@ -187,6 +187,9 @@ pub enum Outcome {
     RejectRequeue,
     /// basic.nack requeue=true: back to the queue, redelivered.
     Requeue,
+    /// basic.nack multiple=true requeue=true: this delivery and every earlier one the
+    /// consumer still holds go back.
+    NackMultiple,
 }
 
 /// The outcome plan of a consumer.

@@ -119,6 +119,14 @@ pub(super) async fn consume(
                         })
                         .await
                 }
+                Outcome::NackMultiple => {
+                    acker
+                        .nack(BasicNackOptions {
+                            multiple: true,
+                            requeue: true,
+                        })
+                        .await
+                }
             };
             if r.is_ok() {
                 let mut rec = shared.rec();
