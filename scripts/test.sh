@@ -48,18 +48,18 @@ step "preset checks on every version they name (delaylab test)" target/release/d
 # messages, best of 5, the engine's CPU time as a multiple of the floor's (a bare binary
 # heap, measured in the same process, so a slower or busier runner moves both) and peak heap
 # bytes per waiting message. The bound is 2x and 250 B; dlx-per-message (1.4-1.5x,
-# 177 B) is held to it. The others are not there yet (measured on main: dlx-per-queue
-# 1.9x, the plugin's store 2.5-2.6x, the 4.4 quorum queue's held messages 5.6x and 251 B;
-# about a third of their time is the kernel clearing fresh pages): each is held a little
-# above where it stands, so that it cannot slip further unseen, and tightened as it gets
-# faster.
+# 177 B) is held to it. The others are not there yet (measured on main, idle: dlx-per-queue
+# 1.9-2.0x, the plugin's store 2.6-2.75x, the 4.4 quorum queue's held messages 5.6-5.9x and
+# 251 B; the floor itself moves by +-10 % from run to run; about a third of their time is
+# the kernel clearing fresh pages): each is held about 15 % above where it stands, so that
+# it cannot slip further unseen, and tightened as it gets faster.
 bench() {  # bench TOPOLOGY MAX_RATIO MAX_BYTES
   target/release/delaylab bench --messages 1000000 --runs 5 --topology "$1" --max-ratio "$2" --max-bytes "$3"
 }
 step "engine speed and memory: dlx-per-message x 1M (<= 2x floor, <= 250 B)" bench dlx-per-message 2 250 || true
-step "engine speed and memory: dlx-per-queue x 1M (<= 2.3x floor, <= 250 B; goal 2x)" bench dlx-per-queue 2.3 250 || true
-step "engine speed and memory: plugin x 1M (<= 3x floor, <= 250 B; goal 2x)" bench plugin 3 250 || true
-step "engine speed and memory: qq-delivery-time x 1M (<= 6.8x floor, <= 260 B; goal 2x, 250 B)" bench qq-delivery-time 6.8 260 || true
+step "engine speed and memory: dlx-per-queue x 1M (<= 2.4x floor, <= 250 B; goal 2x)" bench dlx-per-queue 2.4 250 || true
+step "engine speed and memory: plugin x 1M (<= 3.2x floor, <= 250 B; goal 2x)" bench plugin 3.2 250 || true
+step "engine speed and memory: qq-delivery-time x 1M (<= 7x floor, <= 260 B; goal 2x, 250 B)" bench qq-delivery-time 7 260 || true
 # The engine's golden traces again, compiled to wasm and run in headless Chromium through
 # wasm-pack (crates/engine-js/tests/wasm_golden.rs includes the engine's test): the browser
 # must give byte-identical results. --mode no-install: wasm-bindgen(-test-runner) from PATH
