@@ -108,10 +108,12 @@ function readScenario(file, id) {
   for (const k of ['name', 'description', 'watch']) {
     if (s[k] !== undefined && typeof s[k] !== 'string') throw new Error(`first-paint: ${file}: $.${k} is not a string`);
   }
-  return { id, name: s.name ?? '', description: s.description ?? '', watch: s.watch ?? '' };
+  return { id, name: s.name ?? '', description: s.description ?? '', watch: s.watch ?? '', field: s.report !== undefined };
 }
 
-/** The gallery as the app lists it: the sandbox, then every preset by file name. */
+/** The gallery as the app lists it: the sandbox, then every preset by file name, less the
+ * presets that replay a report (src/app/panels/gallery.rs lists those under "From the
+ * field", a section of a chunk fetched once the page works: not on the first paint). */
 export function presets(root = ROOT) {
   const dir = path.join(root, 'scenarios');
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
@@ -119,7 +121,7 @@ export function presets(root = ROOT) {
   if (sandbox.length !== 1) throw new Error(`first-paint: want one ${SANDBOX.file} under src/ or crates/, found ${sandbox.length}`);
   return [
     readScenario(sandbox[0], SANDBOX.id),
-    ...files.map((f) => readScenario(path.join(dir, f), f.slice(0, -'.json'.length))),
+    ...files.map((f) => readScenario(path.join(dir, f), f.slice(0, -'.json'.length))).filter((p) => !p.field),
   ];
 }
 

@@ -405,6 +405,8 @@ pub fn Topology() -> impl IntoView {
                         // this queue, not ready, not unacked; the next release's countdown.
                         if q.held_total > 0 {
                             t.push_str(&format!(" · ◷ {} {}", c.tr("held"), q.held_total));
+                            // The countdown where the box has room for it whole (the Queues
+                            // panel gives every held message's): never a squeezed line.
                             if let Some(h) = q.held.first() {
                                 let left = super::runner::span(h.remaining_ms);
                                 let lang = c.lang.get();
@@ -414,7 +416,10 @@ pub fn Topology() -> impl IntoView {
                                     &[("left", &left)],
                                 );
                                 let comma = if lang == Lang::Zh { "," } else { ", " };
-                                t.push_str(&format!("{comma}{next}"));
+                                let whole = format!("{t}{comma}{next}");
+                                if squeeze(whole.chars().count(), w).is_none() {
+                                    t = whole;
+                                }
                             }
                         }
                         t

@@ -20,7 +20,7 @@ export const tests = [
       assert.equal(await page.locator('[data-testid="alert"]').count(), 0, 'nothing refused: it works on 4.3');
       // The header says what the tool does, true on every version.
       const tagline = await page.locator('.tagline').textContent();
-      assert.match(tagline, /3\.10 to 4\.3/);
+      assert.match(tagline, /3\.10 to 4\.4/);
       // The texts do not send a 4.3 user to the plugin; the comparison says where it runs.
       const texts = `${await page.locator('[data-testid="scenario-name"]').textContent()} ${await page.locator('.watch .desc').textContent()} ${await page.locator('[data-testid="watch"]').textContent()}`;
       assert.doesNotMatch(texts, /plugin|x-delayed/i, texts);

@@ -58,6 +58,12 @@ export const tests = [
       assert.match(expired, /^0:30:00\.000 Expired in order\.delay\.queue/);
       assert.ok(expired.includes('24:00.0 late: its TTL passed at 0:06:00.000, but only the head of a queue expires'), expired);
       assert.ok(expired.includes('It waited behind #1 A, the head of order.delay.queue from 0:00:00.000 to 0:30:00.000'), expired);
+      // The click keeps the chart where it was (page-infra.test.mjs) and offers the story.
+      await page.click('[data-testid="late-story"]');
+      await page.waitForFunction(() => {
+        const r = document.querySelector('[data-testid="story"]')?.getBoundingClientRect();
+        return r && r.top < window.innerHeight && r.bottom > 0;
+      });
       assert.ok(await inView(page, '[data-testid="story"]'), 'the story came into view');
       // Its way in and its death, each with the rule.
       const enq = await storyStep(page, 'enqueued');
@@ -165,6 +171,7 @@ export const tests = [
       const expired = await storyStep(page, 'expired');
       assert.ok(expired.includes('迟到 24:00.0:它的 TTL 已于 0:06:00.000 到期,但只有队头的消息才会过期'), expired);
       assert.ok(expired.includes('#1 A 从 0:00:00.000 到 0:30:00.000 位于 order.delay.queue 的队头'), expired);
+      await page.click('[data-testid="late-story"]');
       await page.waitForFunction(() => {
         const r = document.querySelector('[data-testid="story"]')?.getBoundingClientRect();
         return r && r.top < window.innerHeight && r.bottom > 0;

@@ -39,7 +39,8 @@ pub fn Queues() -> impl IntoView {
         <section class="panel queues" aria-labelledby="queues-h">
             <h2 id="queues-h">{move || c.tr("queues")}</h2>
             <p class="hint">{move || c.tr("queues_hint")}</p>
-            <div class="queue-list">
+            // Scrolls inside an embed (embed.css caps its height): reachable by keyboard (axe).
+            <div class="queue-list" tabindex="0" role="region" aria-labelledby="queues-h">
                 <For each=move || names.get() key=|n| n.clone() children=move |(_, name)| view! { <QueueCard name /> } />
                 <For each=move || delayed.get() key=|n| n.clone() children=move |name| view! { <DelayedCard name /> } />
             </div>
