@@ -4,6 +4,7 @@ a live broker (`delaylab replay`): drain time and lateness p50 / p99 must agree 
 relative tolerance (default 35 %).
 
     python3 scripts/costs_compare.py SIM.json LIVE.json [--ideal IDEAL.json] [--tolerance 0.35]
+        [--advisory KEY[,KEY...] --why TEXT]
 
 Lateness is measured as broker-costs.md measures it: delivery time - (publish time +
 the message's own expiration, read from x-death's original-expiration). Drain time is
@@ -19,6 +20,9 @@ in a drain of 2.2 s: the first half of the burst took 1.5 s). Both are checked.
 
 The drain's shape is printed too (not checked): the time from the first delivery to the
 first, 10th, 25th, 50th, 75th percentile and last delivery, simulated and live.
+
+--advisory names figures that are printed with their ratio but do not decide (each with
+the reason, --why, printed beside it): tests/costs/advisory.txt lists them per workload.
 
 Exit 0 agree, 1 differ, 2 bad input.
 """
@@ -104,6 +108,19 @@ def main():
         i = args.index("--ideal")
         ideal = load(args[i + 1])
         del args[i:i + 2]
+    advisory, why = set(), ""
+    if "--advisory" in args:
+        i = args.index("--advisory")
+        advisory = {k for k in args[i + 1].split(",") if k}
+        del args[i:i + 2]
+    if "--why" in args:
+        i = args.index("--why")
+        why = args[i + 1]
+        del args[i:i + 2]
+    if advisory and not why:
+        print("costs_compare.py: --advisory needs --why (the reason a figure does not decide)",
+              file=sys.stderr)
+        sys.exit(2)
     if len(args) != 2:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
@@ -115,13 +132,23 @@ def main():
     keys = ["drain_ms", "p50_ms", "p99_ms"]
     if ideal is not None:
         keys += ["beyond_p50_ms", "beyond_p99_ms"]
+    unknown = advisory - set(keys)
+    if unknown:
+        print(f"costs_compare.py: --advisory names no figure of this comparison: {sorted(unknown)}",
+              file=sys.stderr)
+        sys.exit(2)
     for k in keys:
         s, l = sim[k], live[k]
         ratio = s / l if l else (1.0 if s == 0 else float("inf"))
         inside = abs(ratio - 1) <= tol
-        ok &= inside
-        print(f"  {k:<15} {s:>10} {l:>10}  {ratio:5.2f} "
-              f"{'ok' if inside else 'OUTSIDE +-%d %%' % round(tol * 100)}")
+        verdict = 'ok' if inside else 'OUTSIDE +-%d %%' % round(tol * 100)
+        if k in advisory:
+            verdict += " (advisory, not checked)"
+        else:
+            ok &= inside
+        print(f"  {k:<15} {s:>10} {l:>10}  {ratio:5.2f} {verdict}")
+    if advisory:
+        print(f"  advisory: {', '.join(sorted(advisory))}: {why}")
     marks = " ".join(f"{p}%" for p in SHAPE)
     print(f"  drain shape, ms since the first delivery at {marks}:")
     print(f"    simulated {' '.join(str(x) for x in sim['shape'])}")

@@ -45,6 +45,11 @@ const FOLDED_PANELS = [
   { cls: 'edit-topology', marker: 'edit_note', key: 'edit' },
 ];
 
+/** The timeline under the controls (src/app/timeline.rs TimelineBar): its track, its
+ *  marks' row and its one-line note, as at start (no mark found yet), in the table with a
+ *  `"tl_label"` arm (crates/playground/src/i18n_infra.rs). */
+const TIMELINE = { marker: 'tl_label', keys: ['tl_label', 'tl_none'] };
+
 /** The lesson and quiz links above the gallery (src/app/panels/gallery.rs): their words
  *  are in the table with a `"learn"` arm (crates/playground/src/i18n_page.rs). */
 const LEARN = { marker: 'learn', keys: ['learn', 'lesson_link', 'quiz_link'] };
@@ -135,6 +140,7 @@ export function firstPaintHtml(root = ROOT) {
 function firstPaintSource(root) {
   const w = englishWords(root);
   const learn = tableWords(root, LEARN.marker, LEARN.keys);
+  const tl = tableWords(root, TIMELINE.marker, TIMELINE.keys);
   const list = presets(root);
   const start = list[0];
   const cards = list.map((p) => `
@@ -152,6 +158,7 @@ function firstPaintSource(root) {
       <div class="ctl-group jump"><label for="fp-jump">${esc(w.jump_to)}</label><input id="fp-jump" placeholder="40:00, 2h17m" size="9" disabled /><button type="button" disabled>${esc(w.go)}</button></div>
       <button type="button" class="small go-publish" disabled>${esc(w.publish)}<span aria-hidden="true"> ↓</span></button>
       <p class="ctl-status first-paint-status" role="status"></p>
+      <div class="timeline"><input type="range" class="tl-range" min="0" max="1" value="0" aria-label="${esc(tl.tl_label)}" disabled /><div class="tl-marks" aria-hidden="true"></div><p class="tl-note">${esc(tl.tl_none)}</p></div>
     </section>
     <main class="grid" aria-busy="true">
       <aside class="area-left">

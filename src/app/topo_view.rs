@@ -391,7 +391,8 @@ pub fn Topology() -> impl IntoView {
                 NodeKind::Queue => s
                     .queue(&nm)
                     .map(|q| {
-                        let mut t = format!("{} {}", c.tr("ready"), q.ready);
+                        let ready = format!("{} {}", c.tr("ready"), q.ready);
+                        let mut t = ready.clone();
                         // A wait queue (no consumer) that holds overdue messages, or a
                         // queue holding messages for a delayed retry, says so in the room
                         // "unacked 0" took: the line stays whole at 13 units.
@@ -417,8 +418,20 @@ pub fn Topology() -> impl IntoView {
                                 );
                                 let comma = if lang == Lang::Zh { "," } else { ", " };
                                 let whole = format!("{t}{comma}{next}");
-                                if squeeze(whole.chars().count(), w).is_none() {
+                                // Without "ready 0" where it does not fit (nothing ready:
+                                // the held count says where the messages are); with some
+                                // ready, the countdown only where there is room.
+                                let bare = whole
+                                    .strip_prefix(&format!("{ready} · "))
+                                    .filter(|_| q.ready == 0)
+                                    .map(str::to_string);
+                                let fits = |l: &String| squeeze(l.chars().count(), w).is_none();
+                                if fits(&whole) {
                                     t = whole;
+                                } else if let Some(b) = bare {
+                                    // "◷ held 3, next 0:10.0": fits a queue's box (21 of
+                                    // its 21 characters); squeezed only in a narrower one.
+                                    t = b;
                                 }
                             }
                         }

@@ -60,6 +60,14 @@ function layout(page, rootSel) {
     };
     const one = (s) => root.querySelector(s);
     const text = (e) => e?.textContent.replace(/\s+/g, ' ').trim();
+    // The gallery without its "From the field" section: the app mounts it from a chunk,
+    // below the cards (nothing above it moves), so the static page has none.
+    const galleryText = (e) => {
+      if (!e) return e;
+      const copy = e.cloneNode(true);
+      copy.querySelectorAll('[data-testid="field"]').forEach((f) => f.remove());
+      return text(copy);
+    };
     return {
       boxes: {
         header: box(one('header.top')),
@@ -76,7 +84,7 @@ function layout(page, rootSel) {
       watchTop: box(one('.watch')),
       texts: {
         header: text(one('header.top')),
-        gallery: text(one('.gallery')),
+        gallery: galleryText(one('.gallery')),
         desc: text(one('.watch .desc')),
         watch: text(one('.watch-text')),
         play: text(one('[data-testid="play"], .controls .primary')),

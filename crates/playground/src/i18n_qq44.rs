@@ -34,7 +34,7 @@ const WORDS: &[(&str, &str, &str)] = &[
     // Held messages: the Queues panel's chips, the topology box.
     ("held_due", "◷ due in {left} ({at})", "◷ {left} 后放行({at})"),
     ("held_retry", "⟳ retry in {left}, attempt {n}", "⟳ {left} 后重试,第 {n} 次投递"),
-    ("held_next", "next in {left}", "{left} 后放行下一条"),
+    ("held_next", "next {left}", "{left} 后放行下一条"),
     // The sandbox's paths.
     ("qp_wait", "Through a DLX wait queue", "经 DLX 等待队列"),
     (

@@ -40,7 +40,7 @@ pub fn Queues() -> impl IntoView {
             <h2 id="queues-h">{move || c.tr("queues")}</h2>
             <p class="hint">{move || c.tr("queues_hint")}</p>
             // Scrolls inside an embed (embed.css caps its height): reachable by keyboard (axe).
-            <div class="queue-list" tabindex="0" role="region" aria-labelledby="queues-h">
+            <div class="queue-list" tabindex="0" aria-label=move || c.tr("queues")>
                 <For each=move || names.get() key=|n| n.clone() children=move |(_, name)| view! { <QueueCard name /> } />
                 <For each=move || delayed.get() key=|n| n.clone() children=move |name| view! { <DelayedCard name /> } />
             </div>
