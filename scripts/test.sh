@@ -186,7 +186,8 @@ port="$(cat "$portfile")"
 [ -n "$port" ] || { echo "could not start the static server (see tests/artifacts/http-server.log)"; exit 1; }
 echo "serving dist/ at http://127.0.0.1:${port}/ (pid $server_pid)"
 t0=$SECONDS
-if BASE_URL="http://127.0.0.1:${port}/" node tests/browser/run.mjs; then
+# Only a failed test's page is saved (tests/artifacts/*.png): two full-page shots a test.
+if BASE_URL="http://127.0.0.1:${port}/" DELAYLAB_SCREENSHOTS=failed node tests/browser/run.mjs; then
   browser_rc=0
 else
   browser_rc=$?

@@ -17,7 +17,8 @@
 // debug assertions logs them, as `scripts/serve-check.sh`'s) (allowConsole: [RegExp]
 // excuses matching messages). After every test,
 // pass or fail, the page is saved as tests/artifacts/<file>--<test>--desktop.png (1440x900)
-// and --phone.png (390x844). FILTER keeps tests whose "file › name" contains it (or one of
+// and --phone.png (390x844); with DELAYLAB_SCREENSHOTS=failed (CI) only a failed test's
+// (two full-page shots per test, about a fifth of the suite's time). FILTER keeps tests whose "file › name" contains it (or one of
 // its `|`-separated parts: `smoke.test.mjs|page-infra.test.mjs`).
 // The last line printed is exactly `N passed, M failed`; the exit code is 1 if M > 0.
 import assert from 'node:assert/strict';
@@ -36,6 +37,12 @@ const ROOT = path.resolve(HERE, '..', '..');
 const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
 const BASE_URL = new URL(process.env.BASE_URL || 'http://127.0.0.1:8080/').href;
 const FILTER = process.argv[2] || '';
+/** `all` (default: every test's page is saved) or `failed` (only a failed test's). */
+const SCREENSHOTS = process.env.DELAYLAB_SCREENSHOTS || 'all';
+if (!['all', 'failed'].includes(SCREENSHOTS)) {
+  console.log(`DELAYLAB_SCREENSHOTS=${SCREENSHOTS}: expected all or failed`);
+  process.exit(2);
+}
 const DEFAULT_TIMEOUT_MS = 60_000;
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -165,10 +172,12 @@ for (const test of queue) {
   } finally {
     clearTimeout(timer);
   }
-  try {
-    await t.screenshot();
-  } catch (e) {
-    problems.push(`screenshot failed: ${e.message || e}`);
+  if (SCREENSHOTS === 'all' || error || problems.length > 0) {
+    try {
+      await t.screenshot();
+    } catch (e) {
+      problems.push(`screenshot failed: ${e.message || e}`);
+    }
   }
   await context.close().catch(() => {});
 
