@@ -11,6 +11,7 @@ pub mod checked;
 pub mod chunks;
 pub mod clock;
 pub mod compare;
+pub mod compare_lanes;
 pub mod compare_parting;
 pub mod deferred;
 pub mod edit;
@@ -30,6 +31,7 @@ pub mod panels;
 pub mod share;
 pub mod strategies;
 pub mod timeline;
+pub mod topo_info;
 pub mod topo_view;
 pub mod version;
 

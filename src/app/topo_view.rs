@@ -8,8 +8,8 @@ use wasm_bindgen::JsCast;
 
 use super::runner::MoveKind;
 use super::topo::{self, EdgeKind, NodeKind, TNode};
+use super::topo_info::{squeeze, trunc};
 use super::Ctx;
-use delaylab_playground::i18n::Lang;
 use delaylab_playground::per_load::PerLoad;
 use delaylab_playground::{topo_fit, topo_route};
 
@@ -30,22 +30,6 @@ struct Drag {
     x: f64,
     y: f64,
     scale: f64,
-}
-
-/// The `textLength` that fits `chars` characters of the 13-unit monospace info line (the
-/// counters, style.css) into a box `box_w` wide, or none when they fit as they are.
-fn squeeze(chars: usize, box_w: f64) -> Option<String> {
-    const CHAR_W: f64 = 7.9;
-    let room = box_w - 18.0;
-    (chars as f64 * CHAR_W > room).then(|| format!("{room:.0}"))
-}
-
-fn trunc(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        s.chars().take(max - 1).collect::<String>() + "…"
-    }
 }
 
 /// Frames the first measure waits at most for the frame to be in the page and laid out:
@@ -387,91 +371,8 @@ pub fn Topology() -> impl IntoView {
             .collect_view();
         let nm = name.clone();
         let info = Memo::new(move |_| -> String {
-            c.snap.with(|s| match kind {
-                NodeKind::Queue => s
-                    .queue(&nm)
-                    .map(|q| {
-                        let ready = format!("{} {}", c.tr("ready"), q.ready);
-                        let mut t = ready.clone();
-                        // A wait queue (no consumer) that holds overdue messages, or a
-                        // queue holding messages for a delayed retry, says so in the room
-                        // "unacked 0" took: the line stays whole at 13 units.
-                        if q.unacked > 0 || (q.overdue == 0 && q.held_total == 0) {
-                            t.push_str(&format!(" · {} {}", c.tr("unacked"), q.unacked));
-                        }
-                        if q.overdue > 0 {
-                            t.push_str(&format!(" · ⚠ {} {}", c.tr("overdue"), q.overdue));
-                        }
-                        // Held aside (4.3 delayed retry, 4.4 x-opt-delivery-time): in
-                        // this queue, not ready, not unacked; the next release's countdown.
-                        if q.held_total > 0 {
-                            t.push_str(&format!(" · ◷ {} {}", c.tr("held"), q.held_total));
-                            // The countdown where the box has room for it whole (the Queues
-                            // panel gives every held message's): never a squeezed line.
-                            if let Some(h) = q.held.first() {
-                                let left = super::runner::span(h.remaining_ms);
-                                let lang = c.lang.get();
-                                let next = delaylab_playground::i18n_qq44::say(
-                                    lang,
-                                    "held_next",
-                                    &[("left", &left)],
-                                );
-                                let comma = if lang == Lang::Zh { "," } else { ", " };
-                                let whole = format!("{t}{comma}{next}");
-                                // Without "ready 0" where it does not fit (nothing ready:
-                                // the held count says where the messages are); with some
-                                // ready, the countdown only where there is room.
-                                let bare = whole
-                                    .strip_prefix(&format!("{ready} · "))
-                                    .filter(|_| q.ready == 0)
-                                    .map(str::to_string);
-                                let fits = |l: &String| squeeze(l.chars().count(), w).is_none();
-                                if fits(&whole) {
-                                    t = whole;
-                                } else if let Some(b) = bare {
-                                    // "◷ held 3, next 0:10.0": fits a queue's box (21 of
-                                    // its 21 characters); squeezed only in a narrower one.
-                                    t = b;
-                                }
-                            }
-                        }
-                        t
-                    })
-                    .unwrap_or_default(),
-                NodeKind::Exchange => s
-                    .exchanges
-                    .iter()
-                    .find(|x| x.name == nm && x.is_delayed())
-                    .map(|x| match &x.refusing {
-                        // Kept after an upgrade to a version without the plugin: every
-                        // publish through it is refused (the reason is in its label).
-                        Some((code, _)) => c.tr("x_refusing").replace("{code}", &code.to_string()),
-                        None => format!("◷ messages_delayed {}", x.messages_delayed),
-                    })
-                    .unwrap_or_default(),
-                NodeKind::Consumer => s
-                    .consumers
-                    .iter()
-                    .find(|x| x.name == nm)
-                    .map(|x| {
-                        let state = if x.stopped {
-                            c.tr("c_stopped")
-                        } else if x.attached {
-                            ""
-                        } else {
-                            c.tr("c_not_attached")
-                        };
-                        let sep = if state.is_empty() { "" } else { " · " };
-                        let cap = if x.prefetch == 0 {
-                            "∞".to_string()
-                        } else {
-                            x.prefetch.to_string()
-                        };
-                        format!("{} {}/{cap}{sep}{state}", c.tr("unacked"), x.unacked)
-                    })
-                    .unwrap_or_default(),
-                NodeKind::Publisher => String::new(),
-            })
+            c.snap
+                .with(|s| super::topo_info::info_line(&c, s, kind, &nm, w))
         });
         // A long line ("ready 2 · unacked 0 · ⚠ overdue 1") is squeezed into its box
         // rather than spilling over the border or being cut where the drawing ends.
