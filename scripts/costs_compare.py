@@ -96,27 +96,26 @@ def beyond(deliveries, ideal, path):
     return extra
 
 
+def take(args, flag):
+    """The value after `flag` in `args` (both removed), or None without it."""
+    if flag not in args:
+        return None
+    i = args.index(flag)
+    if i + 1 >= len(args):
+        print(f"costs_compare.py: {flag} needs a value", file=sys.stderr)
+        sys.exit(2)
+    value = args[i + 1]
+    del args[i:i + 2]
+    return value
+
+
 def main():
     args = sys.argv[1:]
-    tol = 0.35
-    ideal = None
-    if "--tolerance" in args:
-        i = args.index("--tolerance")
-        tol = float(args[i + 1])
-        del args[i:i + 2]
-    if "--ideal" in args:
-        i = args.index("--ideal")
-        ideal = load(args[i + 1])
-        del args[i:i + 2]
-    advisory, why = set(), ""
-    if "--advisory" in args:
-        i = args.index("--advisory")
-        advisory = {k for k in args[i + 1].split(",") if k}
-        del args[i:i + 2]
-    if "--why" in args:
-        i = args.index("--why")
-        why = args[i + 1]
-        del args[i:i + 2]
+    tol = float(take(args, "--tolerance") or 0.35)
+    ideal_path = take(args, "--ideal")
+    ideal = load(ideal_path) if ideal_path else None
+    advisory = {k for k in (take(args, "--advisory") or "").split(",") if k}
+    why = take(args, "--why") or ""
     if advisory and not why:
         print("costs_compare.py: --advisory needs --why (the reason a figure does not decide)",
               file=sys.stderr)
