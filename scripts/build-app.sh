@@ -40,7 +40,14 @@ PROFILE_DIR="$PROFILE"
 [ "$PROFILE" = dev ] && PROFILE_DIR=debug
 LINKED="$TARGET_DIR/wasm32-unknown-unknown/$PROFILE_DIR/delaylab-app.wasm"
 
-(cd "$ROOT" && cargo build --offline --profile "$PROFILE" --target wasm32-unknown-unknown --bin delaylab-app)
+if [ "$PROFILE" = wasm-release ]; then
+  # With the lazy modules' crates, as scripts/build-js.sh builds them (one invocation: the
+  # dependencies compile once; scripts/lib/wasm-release.sh). After build-js.sh, nothing to do.
+  . "$ROOT/scripts/lib/wasm-release.sh"
+  wasm_release_build
+else
+  (cd "$ROOT" && cargo build --offline --profile "$PROFILE" --target wasm32-unknown-unknown --bin delaylab-app)
+fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT"

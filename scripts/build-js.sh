@@ -3,25 +3,29 @@
 # code exporter into pkg-export/ (the playground's Export code menu loads it when opened)
 # and the strategy comparison's panel into pkg-strategies/ (loaded when it comes near):
 #   bash scripts/build-js.sh [--serve]
-# = wasm-pack build --target web of crates/engine-js (profile pkg-release, LTO) twice: the
-# main module without compare() and pkg/compare/ with it; wasm-opt (npm binaryen 132,
-# node_modules/.bin) on each, TypeScript types, the crate's README.
-# Offline: `--mode no-install` makes wasm-pack use the wasm-bindgen on PATH (it must be
-# Cargo.lock's version, which setup.sh installs) or fail, never download one; and
-# this script runs the first wasm-opt on PATH, which is checked below to be binaryen 132
-# (Debian's wasm-opt 108 breaks the module). Tools: scripts/setup.sh --js.
+# Each module: cargo builds the crate's cdylib for wasm32, wasm-bindgen-cli (Cargo.lock's
+# version, on PATH: scripts/setup.sh) writes the JS glue, the wasm and TypeScript types
+# (what `wasm-pack build --target web` does, without wasm-pack to install: its release
+# took 1 min 41 s to compile on a bare machine, and it ran cargo once per crate, which
+# compiled the shared dependencies again for each: scripts/lib/wasm-release.sh), then
+# wasm-opt (npm binaryen 132, node_modules/.bin; checked below: Debian's wasm-opt 108
+# breaks the module):
+#   pkg/          crates/engine-js without compare(), [profile.pkg-release] (LTO), -O3
+#   pkg/compare/  crates/engine-js with compare(), release, -O3
+#   pkg-export/ and pkg-strategies/: crates/export-js and crates/strategies-view,
+#                 [profile.wasm-release] with the app (scripts/lib/wasm-release.sh), -Oz
+# and the package's package.json and README.
 #
 # --serve (scripts/serve.sh, in the background once the playground is up): the same
 # files, built for this machine rather than for publishing: Cargo.toml's [profile.serve]
 # (the profile the app was just built with, so the dependencies are compiled already),
-# cargo and wasm-bindgen-cli directly (no wasm-pack to install: what serving installs,
-# scripts/setup.sh --serve, is enough), no wasm-opt. Measured on a bare machine: README,
-# "Run it".
+# no wasm-opt. Measured on a bare machine: README, "Run it".
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 WASM_OPT_VERSION="version_132"   # = scripts/setup.sh
+. "$ROOT/scripts/lib/wasm-release.sh"
 
 die() { printf -- 'build-js.sh: %s\n' "$*" >&2; exit 1; }
 SERVE=0
@@ -30,10 +34,8 @@ case "${1:-}" in
   "") ;;
   *) die "unknown argument: $1 (usage: build-js.sh [--serve])" ;;
 esac
-if [ "$SERVE" = 1 ]; then
-  command -v wasm-bindgen >/dev/null || die "wasm-bindgen missing: bash scripts/setup.sh --serve"
-else
-  command -v wasm-pack >/dev/null || die "wasm-pack missing: bash scripts/setup.sh --js"
+command -v wasm-bindgen >/dev/null || die "wasm-bindgen missing: bash scripts/setup.sh --serve"
+if [ "$SERVE" = 0 ]; then
   case "$(wasm-opt --version 2>/dev/null || true)" in
     *"($WASM_OPT_VERSION)"*) ;;
     *) die "the first wasm-opt on PATH is not binaryen $WASM_OPT_VERSION ($(command -v wasm-opt || echo none)): run bash scripts/setup.sh" ;;
@@ -41,35 +43,28 @@ else
 fi
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 
-# --serve: what wasm-pack --target web does, without it: the crate's cdylib in the serve
-# profile, then wasm-bindgen into OUT_DIR (JS glue, wasm, TypeScript types).
-serve_build() {   # serve_build CRATE_DIR OUT_DIR OUT_NAME CARGO_ARGS...
-  local crate="$1" out="$2" name="$3"; shift 3
-  local lib   # the package's name, as cargo names its wasm (delaylab_engine_js)
-  lib="$(awk -F'"' '/^name = / { gsub(/-/, "_", $2); print $2; exit }' "$crate/Cargo.toml")"
-  (cd "$crate" && cargo build --offline --lib --profile serve --target wasm32-unknown-unknown "$@")
+# The crate's package name as cargo names its wasm (delaylab-engine-js -> delaylab_engine_js).
+lib_name() { awk -F'"' '/^name = / { gsub(/-/, "_", $2); print $2; exit }' "$1/Cargo.toml"; }
+# wasm-bindgen --target web of PROFILE's build of CRATE_DIR into OUT_DIR as OUT_NAME, then
+# (not --serve) wasm-opt with FLAG.
+bindgen() {   # bindgen CRATE_DIR PROFILE OUT_DIR OUT_NAME WASM_OPT_FLAG
+  local crate="$1" profile="$2" out="$3" name="$4" flag="$5"
   mkdir -p "$ROOT/$out"
   wasm-bindgen --target web --out-dir "$ROOT/$out" --out-name "$name" \
-    "$TARGET_DIR/wasm32-unknown-unknown/serve/$lib.wasm"
+    "$TARGET_DIR/wasm32-unknown-unknown/$profile/$(lib_name "$crate").wasm"
+  [ "$SERVE" = 1 ] || wasm-opt "$flag" "$out/${name}_bg.wasm" -o "$out/${name}_bg.wasm"
 }
 
-# Each module: wasm-pack with a Cargo profile, then wasm-opt -O3 (speed; -Oz measured
-# 0.2 KB smaller), run here rather than by wasm-pack so the flags are in one place.
-WASM_OPT_FLAGS=(-O3)
+# The engine's package (crates/engine-js), once per module: PROFILE, cargo's feature flags.
 pkg_build() {   # pkg_build PROFILE OUT_DIR OUT_NAME CARGO_ARGS...
   local profile="$1" out="$2" name="$3"; shift 3
-  if [ "$SERVE" = 1 ]; then
-    serve_build crates/engine-js "$out" "$name" "$@"
-    # What wasm-pack writes beside: the crate's README and a package.json (rewritten below).
-    cp crates/engine-js/README.md "$out/README.md"
-    printf '{"version": "%s", "license": "MIT", "module": "%s.js", "types": "%s.d.ts", "files": ["%s_bg.wasm", "%s.js", "%s.d.ts"], "sideEffects": ["./snippets/*"]}\n' \
-      "$(awk -F'"' '/^version = / { print $2; exit }' crates/engine-js/Cargo.toml)" "$name" "$name" "$name" "$name" "$name" >"$out/package.json"
-    return
-  fi
-  wasm-pack --quiet build crates/engine-js --target web --profile "$profile" --no-opt \
-    --mode no-install --out-dir "$ROOT/$out" --out-name "$name" -- "$@"
-  wasm-opt "${WASM_OPT_FLAGS[@]}" "$out/${name}_bg.wasm" -o "$out/${name}_bg.wasm"
-  rm -f "$out/.gitignore"   # wasm-pack writes `*`; the root .gitignore keeps pkg/ out of git
+  [ "$SERVE" = 0 ] || profile=serve
+  cargo build --offline --lib -p delaylab-engine-js --profile "$profile" --target wasm32-unknown-unknown "$@"
+  bindgen crates/engine-js "$profile" "$out" "$name" -O3
+  # What wasm-pack wrote beside: the crate's README and a package.json (rewritten below).
+  cp crates/engine-js/README.md "$out/README.md"
+  printf '{"version": "%s", "license": "MIT", "module": "%s.js", "types": "%s.d.ts", "files": ["%s_bg.wasm", "%s.js", "%s.d.ts"], "sideEffects": ["./snippets/*"]}\n' \
+    "$(awk -F'"' '/^version = / { print $2; exit }' crates/engine-js/Cargo.toml)" "$name" "$name" "$name" "$name" "$name" >"$out/package.json"
 }
 rm -rf pkg
 # The main module, what a training page downloads: everything but compare(), with the
@@ -144,12 +139,12 @@ lazy_build() {   # lazy_build CRATE_DIR OUT_DIR OUT_NAME
   local crate="$1" out="$2" name="$3"
   rm -rf "$out"
   if [ "$SERVE" = 1 ]; then
-    serve_build "$crate" "$out" "$name"
+    (cd "$crate" && cargo build --offline --lib --profile serve --target wasm32-unknown-unknown)
+    bindgen "$crate" serve "$out" "$name" -Oz
   else
-    wasm-pack --quiet build "$crate" --target web --profile wasm-release --mode no-install \
-      --out-dir "$ROOT/$out" --out-name "$name"
+    wasm_release_build   # every crate of the list at once; the second call finds them built
+    bindgen "$crate" "$WASM_RELEASE_PROFILE" "$out" "$name" -Oz
   fi
-  rm -f "$out/.gitignore" "$out/package.json" "$out/README.md"
   [ -s "$out/${name}_bg.wasm" ] && [ -s "$out/$name.js" ] || die "$out/ is incomplete: $(ls "$out")"
 }
 # The code exporter (crates/export-js) as pkg-export/, imported when the "Export code" menu

@@ -159,7 +159,27 @@ else
     pids+=("$!")
   done
   echo "-- the suites of RabbitMQ ${VERSIONS// /, } run side by side (pids ${pids[*]}); each prints when all are done"
-  trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
+  show_logs() {
+    for v in $VERSIONS; do echo "== RabbitMQ $v"; cat "$logs/$v.log"; done
+  }
+  # Stopped from outside (scripts/test.sh's bound, Ctrl-C): what each suite got to is shown.
+  # (Printed first: the suites may take a while to stop their brokers.)
+  trap 'echo "conformance.sh: stopped after $((SECONDS - START)) s; each suite so far:"; show_logs; kill "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
+  # Meanwhile, a line a minute: how far each suite is (what a caller printing this log while
+  # it waits can show).
+  while :; do
+    alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 1 ] || break
+    sleep 5
+    if [ $(( (SECONDS - START) % 60 )) -lt 5 ]; then
+      line="-- $((SECONDS - START)) s:"
+      for v in $VERSIONS; do
+        line="$line $v $(grep -c -E '^(ok|skip|FAIL) ' "$logs/$v.log" 2>/dev/null || true) done ($(grep -E '^(ok|skip|FAIL) ' "$logs/$v.log" 2>/dev/null | tail -n 1 | cut -d' ' -f1-5 | cut -c1-60));"
+      done
+      echo "$line"
+    fi
+  done
   for pid in "${pids[@]}"; do wait "$pid" || true; done
   for v in $VERSIONS; do
     echo "== RabbitMQ $v"

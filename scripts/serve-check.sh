@@ -6,7 +6,7 @@
 # headless Chromium by the smoke tests and the page-infra tests (the timeline, the panels
 # whose module is still being built, the check editor, the embed's size: what a newcomer
 # meets first). It compiles a profile of its own: about 10 min of CPU (5 on two cores).
-#   bash scripts/serve-check.sh        (scripts/test.sh runs it after the trunk build)
+#   bash scripts/serve-check.sh        (scripts/test.sh runs it after the release page)
 # Closing line: the browser runner's "N passed, M failed".
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -5,7 +5,7 @@
 #
 # Only what serving needs is installed (scripts/setup.sh --serve: the wasm32 target,
 # wasm-bindgen-cli, wasm-split-cli, the npm packages); what the tests need (Chromium,
-# RabbitMQ, Trunk, wasm-pack, ...) is scripts/test.sh's. The page is built without Trunk
+# RabbitMQ, the exported programs' toolchains, ...) is scripts/test.sh's. The page is built without Trunk
 # (scripts/build-page.mjs: the same page `trunk build` makes, through the same post_build
 # hook) into target/serve-dist/, its own folder, so that a running serve and
 # scripts/test.sh (dist/) never clobber each other, and served by scripts/static-server.mjs.

@@ -5,17 +5,22 @@
 # Only the package registries are reachable (crates.io, npm, PyPI, apt): see
 # shared/docs/toolchain.md for why each version is what it is.
 #
-#   bash scripts/setup.sh [--serve | --js] [--without-rabbitmq]
+#   bash scripts/setup.sh [--serve] [--without-rabbitmq]
 #
 # --serve (scripts/serve.sh): only what building and serving the playground needs: the
 #   wasm32 target, wasm-bindgen-cli (Cargo.lock's version), wasm-split-cli, the crates
-#   (cargo fetch) and the npm packages (wasm-opt from binaryen).
-# --js: that, and wasm-pack for the engine's JS modules as published (scripts/build-js.sh;
-#   serve.sh builds its own with `build-js.sh --serve`, which needs no wasm-pack).
-# Neither (scripts/test.sh): all of it, and what the tests need: Chromium, rabbitmq-server
-#   from apt (not started; scripts/conformance.sh starts its own node), Trunk 0.21.14,
-#   then every scripts/setup.d/*.sh part (test-only: the exported programs' toolchains,
-#   the 4.x brokers' chroots, ...).
+#   (cargo fetch) and the npm packages (wasm-opt from binaryen). That is also all that
+#   scripts/build-js.sh needs (--js, accepted, means the same).
+# Without it (scripts/test.sh): that, and what the tests need: Chromium, rabbitmq-server
+#   from apt (not started; scripts/conformance.sh starts its own node), then every
+#   scripts/setup.d/*.sh part (test-only: the exported programs' toolchains, the 4.x
+#   brokers' chroots, ...). Those come from apt and the registries, not from compiling:
+#   they are installed in the background while the Rust tools compile, and waited for at
+#   the end (a bare machine, 2026-12-04: 13.5 min one after the other, of which 7 min
+#   compiling Trunk and 1 min 41 s wasm-pack, neither needed any more).
+# Trunk is not installed: scripts/build-page.mjs builds the page Trunk.toml describes.
+# For a page that rebuilds on change, install it yourself (`cargo install trunk --version
+# 0.21.14 --locked`, about 7 minutes) and run `trunk serve --skip-version-check`.
 # --without-rabbitmq (or DELAYLAB_WITH_RABBITMQ=0) skips rabbitmq-server; --with-rabbitmq is
 # accepted (the default).
 # Afterwards, put the tools on PATH the way scripts/serve.sh and scripts/test.sh do:
@@ -25,19 +30,17 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-TRUNK_VERSION="0.21.14"
 SPLIT_VERSION="0.2.4"                   # wasm_split_cli_support: wasm-split-cli
 WASM_OPT_VERSION="version_132"          # npm binaryen@132.0.0, pinned in package.json
-WASM_PACK_VERSION="0.15.1"
 WITH_RABBITMQ="${DELAYLAB_WITH_RABBITMQ:-1}"
-PART=all                                # all | serve | js
+PART=all                                # all | serve
 for arg in "$@"; do
   case "$arg" in
     --serve) PART=serve ;;
-    --js) PART=js ;;
+    --js) PART=serve ;;
     --with-rabbitmq) WITH_RABBITMQ=1 ;;
     --without-rabbitmq) WITH_RABBITMQ=0 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
@@ -55,6 +58,50 @@ lock_version() {
   ' Cargo.lock
 }
 
+# ============ what the tests need besides (all but --serve), in the background ============
+# apt (Chromium, RabbitMQ) and then every scripts/setup.d/*.sh part (a toolchain for
+# exported code, the brokers' chroots, ...), one after the other (they share apt's lock),
+# while the foreground compiles the Rust tools; its printout is shown when it is done.
+test_parts() {
+  # fonts-wqy-microhei: CJK glyphs, so the Chinese UI renders in headless screenshots.
+  local apt_pkgs=(chromium chromium-driver fonts-wqy-microhei) missing=() p part
+  [ "$WITH_RABBITMQ" = 1 ] && apt_pkgs+=(rabbitmq-server)
+  for p in "${apt_pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    command -v apt-get >/dev/null || die "apt-get not found; install ${missing[*]} by hand"
+    local SUDO=""
+    if [ "$(id -u)" != 0 ]; then
+      command -v sudo >/dev/null || die "need root (or sudo) to apt-get install ${missing[*]}"
+      SUDO="sudo"
+    fi
+    say "apt-get install ${missing[*]}"
+    $SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    say "apt packages present: ${apt_pkgs[*]}"
+  fi
+  [ -x /usr/bin/chromium ] || die "/usr/bin/chromium missing after install"
+  command -v chromedriver >/dev/null || die "chromedriver not on PATH after install (the wasm golden test needs it)"
+  say "chromium $(dpkg-query -W -f='${Version}' chromium)"
+  # Each scripts/setup.d/*.sh installs (idempotently) what one part of the tests needs beyond
+  # the above; one that fails fails setup.
+  for part in "$ROOT"/scripts/setup.d/*.sh; do
+    [ -e "$part" ] || continue
+    say "$(basename "$part")"
+    bash "$part" || die "$(basename "$part") failed"
+  done
+}
+test_pid=""
+if [ "$PART" = all ]; then
+  test_log="$(mktemp)"
+  ( t0=$SECONDS; test_parts; say "test parts done in $((SECONDS - t0)) s" ) > "$test_log" 2>&1 &
+  test_pid=$!
+  trap '[ -z "$test_pid" ] || kill "$test_pid" 2>/dev/null; rm -f "$test_log"' EXIT
+  say "apt, Chromium, RabbitMQ and scripts/setup.d/ in the background (pid $test_pid)"
+fi
+
 # ============ what serving the playground needs (--serve) ==================================
 # --- Rust: wasm32 target, wasm-bindgen-cli, wasm-split-cli ---------------------------------
 command -v cargo >/dev/null || die "cargo not found (install Rust with rustup first)"
@@ -70,7 +117,7 @@ WB_VERSION="$(lock_version wasm-bindgen)"
 if command -v wasm-bindgen >/dev/null && [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$WB_VERSION" ]; then
   say "wasm-bindgen $WB_VERSION present"
 else
-  say "cargo install wasm-bindgen-cli $WB_VERSION (about 3 minutes on a bare machine)"
+  say "cargo install wasm-bindgen-cli $WB_VERSION (1 min 45 s on a bare machine)"
   # No --locked: one of its locked dependencies is no longer on the registry.
   # --no-default-features: no TLS stack (rustls, ring); its only HTTP client is the test
   # runner's, which talks to a chromedriver on this machine over plain HTTP.
@@ -82,11 +129,11 @@ fi
 if cargo install --list 2>/dev/null | grep -q "^wasm_split_cli_support v$SPLIT_VERSION:" && command -v wasm-split-cli >/dev/null; then
   say "wasm-split-cli $SPLIT_VERSION present"
 else
-  say "cargo install wasm_split_cli_support $SPLIT_VERSION (wasm-split-cli, about 2 minutes)"
+  say "cargo install wasm_split_cli_support $SPLIT_VERSION (wasm-split-cli, about 1 minute)"
   cargo install wasm_split_cli_support --version "$SPLIT_VERSION" --features build-binary --locked --force
 fi
 
-# Trunk builds with `cargo --offline` (Trunk.toml: offline = true), and the native builds never
+# The page builds with `cargo --offline` (scripts/build-app.sh, build-js.sh), and the native builds never
 # download the wasm32-only crates (leptos, ...): fetch every platform's dependencies now.
 say "cargo fetch"
 cargo fetch --quiet
@@ -114,68 +161,9 @@ if [ "$PART" = serve ]; then
   exit 0
 fi
 
-# ============ the engine's JS modules (--js; scripts/build-js.sh) ==========================
-# wasm-pack from crates.io builds pkg/, pkg-export/ and pkg-strategies/ and runs `wasm-pack
-# test` of the engine's golden traces (scripts/test.sh). It never downloads here: it is
-# always run with `--mode no-install`, which makes it take wasm-bindgen (and
-# wasm-bindgen-test-runner) from PATH (Cargo.lock's version, above) or fail, and
-# chromedriver from PATH (Debian's chromium-driver, below). wasm-opt is npm binaryen 132
-# from node_modules/.bin (see scripts/build-js.sh).
-if command -v wasm-pack >/dev/null && wasm-pack --version 2>/dev/null | grep -qw "$WASM_PACK_VERSION"; then
-  say "wasm-pack $WASM_PACK_VERSION present"
-else
-  say "cargo install wasm-pack $WASM_PACK_VERSION (about 3 minutes on a bare machine)"
-  cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked
-fi
-if [ "$PART" = js ]; then
-  say "ok (JS modules): wasm-pack $WASM_PACK_VERSION"
-  exit 0
-fi
-
-# ============ what the tests need besides (scripts/test.sh) ================================
-# --- apt: Chromium (+ chromedriver) for the browser tests, optionally RabbitMQ -------------
-# fonts-wqy-microhei: CJK glyphs, so the Chinese UI renders in headless screenshots.
-apt_pkgs=(chromium chromium-driver fonts-wqy-microhei)
-[ "$WITH_RABBITMQ" = 1 ] && apt_pkgs+=(rabbitmq-server)
-missing=()
-for p in "${apt_pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  command -v apt-get >/dev/null || die "apt-get not found; install ${missing[*]} by hand"
-  SUDO=""
-  if [ "$(id -u)" != 0 ]; then
-    command -v sudo >/dev/null || die "need root (or sudo) to apt-get install ${missing[*]}"
-    SUDO="sudo"
-  fi
-  say "apt-get install ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-else
-  say "apt packages present: ${apt_pkgs[*]}"
-fi
-[ -x /usr/bin/chromium ] || die "/usr/bin/chromium missing after install"
-command -v chromedriver >/dev/null || die "chromedriver not on PATH after install (wasm-pack test needs it)"
-
-# --- Trunk: builds dist/ for the tests (scripts/test.sh) and rebuilds on change (serve.sh) -
-if command -v trunk >/dev/null && trunk --version 2>/dev/null | grep -qw "$TRUNK_VERSION"; then
-  say "trunk $TRUNK_VERSION present"
-else
-  say "cargo install trunk $TRUNK_VERSION (several minutes on a bare machine)"
-  # Trunk's own release profile is fat LTO in one codegen unit: minutes of single-threaded
-  # linking for a few percent of speed in a tool that mostly waits for cargo.
-  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-    cargo install trunk --version "$TRUNK_VERSION" --locked
-fi
-
-
-say "ok: trunk $TRUNK_VERSION, wasm-bindgen $WB_VERSION, wasm-opt $WASM_OPT_VERSION, $(node --version | sed 's/^/node /'), chromium $(dpkg-query -W -f='${Version}' chromium)"
-
-# --- test parts: each scripts/setup.d/*.sh installs (idempotently) what one part of the
-# tests needs beyond the above (a toolchain for exported code, brokers, ...); none is run
-# for --serve or --js. Each is run with this script's PATH; one that fails fails setup.
-for part in "$ROOT"/scripts/setup.d/*.sh; do
-  [ -e "$part" ] || continue
-  say "$(basename "$part")"
-  bash "$part" || die "$(basename "$part") failed"
-done
+say "waiting for the background part (apt, scripts/setup.d/)"
+rc=0; wait "$test_pid" || rc=$?
+test_pid=""
+sed 's/^/  /' "$test_log"
+[ "$rc" = 0 ] || die "the background part failed (exit $rc; its printout is above)"
+say "ok: wasm-bindgen $WB_VERSION, wasm-split-cli $SPLIT_VERSION, wasm-opt $WASM_OPT_VERSION, $(node --version | sed 's/^/node /')"

@@ -51,8 +51,10 @@ app() {   # app NAME: builds the worktree's app as dist/ has it and prints its s
 
 app app
 
-(cd "$TREE" && wasm-pack --quiet build crates/engine-js --target web --profile wasm-release --no-opt \
-  --mode no-install --out-dir "$WORK/pkgz" --out-name e -- --no-default-features)
+(cd "$TREE" && cargo build --offline --lib -p delaylab-engine-js --profile wasm-release \
+  --target wasm32-unknown-unknown --no-default-features --quiet)
+wasm-bindgen --target web --out-dir "$WORK/pkgz" --out-name e \
+  "${CARGO_TARGET_DIR:-$TREE/target}/wasm32-unknown-unknown/wasm-release/delaylab_engine_js.wasm"
 wasm-opt -Oz "$WORK/pkgz/e_bg.wasm" -o "$WORK/pkgz/e.wasm"
 sizes package-z "$WORK/pkgz/e.wasm"
 js=$(gzip -9c "$WORK/pkgz/e.js" | wc -c)

@@ -2,10 +2,12 @@
 # Everything CI checks, in order:  bash scripts/test.sh
 #   setup -> fmt, clippy -> cargo test --workspace -> cargo build --release -> preset checks,
 #   bench -> [conformance suite on live RabbitMQ 3.10.8, 4.0.5 and 4.3.6, in the background
-#   (scripts/conformance.sh)] -> wasm tests, JS packages, trunk build --release (dist/) ->
+#   (scripts/conformance.sh)] -> wasm tests, JS packages, the page (release, dist/) ->
 #   browser tests (headless Chromium against dist/ on 127.0.0.1) -> the conformance suite's
 #   verdict -> exported programs and broker costs against live brokers.
 # Runs every step it can even after a failure, then exits non-zero if any step failed.
+# Every section's title says when it began ([+MM:SS] since the start), and the last lines
+# printed are each step's time: a run stopped from outside still shows where it was.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -19,22 +21,30 @@ cleanup() {
   [ -z "$portfile" ] || rm -f "$portfile"
 }
 trap cleanup EXIT
-section() { printf '\n========== %s ==========\n' "$*"; }
-failed=()
+elapsed() { printf '+%02d:%02d' $((SECONDS / 60)) $((SECONDS % 60)); }
+section() { printf '\n========== %s [%s] ==========\n' "$*" "$(elapsed)"; }
+failed=(); timings=()
+timed() {  # timed NAME VERDICT SECONDS: one line of the closing table
+  timings+=("$(printf '%6s s  %-6s %s' "$3" "$2" "$1")")
+}
 step() {  # step NAME CMD...: run CMD, time it, remember a failure and carry on
   local name="$1"; shift
   section "$name"
   local t0=$SECONDS
   if "$@"; then
     echo "-- $name: ok ($((SECONDS - t0)) s)"
+    timed "$name" ok $((SECONDS - t0))
   else
     local rc=$?
     echo "-- $name: FAILED (exit $rc, $((SECONDS - t0)) s)"
+    timed "$name" FAILED $((SECONDS - t0))
     failed+=("$name")
     return 1
   fi
 }
 finish() {
+  printf '\n========== step times (whole run %s) ==========\n' "$(elapsed)"
+  printf '%s\n' "${timings[@]}"
   if [ "${#failed[@]}" -gt 0 ]; then
     printf '\ntest.sh: FAILED steps: %s\n' "$(IFS=,; echo "${failed[*]}")" >&2
     exit 1
@@ -42,9 +52,11 @@ finish() {
 }
 
 section "setup"
+t0=$SECONDS
 bash scripts/setup.sh
+timed "setup (scripts/setup.sh)" ok $((SECONDS - t0))
 export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
-export TRUNK_SKIP_VERSION_CHECK=true CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 # Habits (issue 13): formatted, and no clippy warning natively or in the app's wasm build.
 step "cargo fmt --check" cargo fmt --all --check || true
@@ -86,7 +98,9 @@ step "engine speed and memory: qq-delivery-time x 1M (<= 8.5x floor, <= 260 B; g
 live_dir="$(mktemp -d)"
 section "conformance suite (live RabbitMQ 3.10.8, 4.0.5, 4.3.6): started in the background"
 # (DELAYLAB_BIN: the release build above, so that it never waits on cargo's lock meanwhile.)
-( t0=$SECONDS; rc=0; DELAYLAB_BIN="$ROOT/target/release/delaylab" bash scripts/conformance.sh > "$live_dir/log" 2>&1 || rc=$?
+# Bounded: about 7 min here; a suite still running after 40 is stuck (each replay has its
+# own bound, tests/conformance/run.sh), and is stopped printing how far each version got.
+( t0=$SECONDS; rc=0; DELAYLAB_BIN="$ROOT/target/release/delaylab" timeout -k 120 2400 bash scripts/conformance.sh > "$live_dir/log" 2>&1 || rc=$?
   echo "$rc $((SECONDS - t0))" > "$live_dir/rc" ) &
 live_pid=$!
 renice -n 15 -p $$ > /dev/null 2>&1 || echo "(could not lower this script's priority: the builds compete with the brokers)"
@@ -95,28 +109,37 @@ echo "pid $live_pid; its printout follows the browser tests"
 join_live() {
   [ -n "${live_pid:-}" ] || return 0
   section "conformance suite (live RabbitMQ 3.10.8, 4.0.5, 4.3.6)"
+  # While it runs: its latest progress line (conformance.sh prints one a minute), every minute.
+  local waited=$SECONDS
+  while kill -0 "$live_pid" 2>/dev/null; do
+    sleep 5
+    if [ $(( (SECONDS - waited) % 60 )) -lt 5 ]; then
+      echo "  [$(elapsed)] still running: $(grep -E '^-- [0-9]+ s:' "$live_dir/log" 2>/dev/null | tail -n 1)"
+    fi
+  done
   wait "$live_pid" 2>/dev/null || true
   live_pid=""
   cat "$live_dir/log" 2>/dev/null || true
   local rc s
   read -r rc s < "$live_dir/rc" 2>/dev/null || { rc=1; s=0; }
-  if [ "$rc" = 0 ]; then echo "-- conformance suite: ok ($s s, in the background)"
-  else echo "-- conformance suite: FAILED (exit $rc, $s s)"; failed+=("conformance suite"); fi
+  if [ "$rc" = 0 ]; then echo "-- conformance suite: ok ($s s, in the background; waited for $((SECONDS - waited)) s)"; timed "conformance suite (background; waited $((SECONDS - waited)) s)" ok "$s"
+  else echo "-- conformance suite: FAILED (exit $rc, $s s)"; failed+=("conformance suite"); timed "conformance suite (background)" FAILED "$s"; fi
   rm -rf "$live_dir"
   renice -n 0 -p $$ > /dev/null 2>&1 || true
 }
 
-# The engine's golden traces again, compiled to wasm and run in headless Chromium through
-# wasm-pack (crates/engine-js/tests/wasm_golden.rs includes the engine's test): the browser
-# must give byte-identical results. --mode no-install: wasm-bindgen(-test-runner) from PATH
-# (Cargo.lock's version) or fail, never a download; Debian's chromedriver from setup.sh.
-WASM_BINDGEN_TEST_TIMEOUT=900 step "engine golden traces in wasm (wasm-pack test, headless Chromium)" \
-  wasm-pack test --headless --chrome --mode no-install --chromedriver "$(command -v chromedriver)" \
-  crates/engine-js --test wasm_golden || true
-# --- the engine as a JavaScript package (issue 15): pkg/, before trunk (dist/ copies it) ---
+# The engine's golden traces again, compiled to wasm and run in headless Chromium
+# (crates/engine-js/tests/wasm_golden.rs includes the engine's test): the browser must give
+# byte-identical results. cargo runs the test through wasm-bindgen-test-runner (installed
+# with wasm-bindgen-cli at Cargo.lock's version), which drives Debian's chromedriver.
+WASM_BINDGEN_TEST_TIMEOUT=900 CHROMEDRIVER="$(command -v chromedriver)" \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  step "engine golden traces in wasm (headless Chromium)" \
+  cargo test --target wasm32-unknown-unknown -p delaylab-engine-js --test wasm_golden || true
+# --- the engine as a JavaScript package (issue 15): pkg/, before the page (dist/ copies it) ---
 # (also pkg-export/: the code exporter the Export code menu imports when it opens, and
 # pkg-strategies/: the strategy comparison's panel, imported when it comes near the screen)
-step "build-js (wasm-pack build: pkg/, pkg-export/, pkg-strategies/)" bash scripts/build-js.sh || true
+step "build-js (pkg/, pkg-export/, pkg-strategies/)" bash scripts/build-js.sh || true
 step "package = native on every preset (headless Chromium)" node tests/pkg/presets.mjs || true
 step "package size and wasm/native speed (headless Chromium)" node tests/pkg/bench.mjs || true
 # ------------------------------------------------------------------------------------------
@@ -158,7 +181,10 @@ for f in wasm + sorted(glob.glob(app + "*.js") + lazy + snippets):
         print(f"  {f}{enc}: {os.path.getsize(f + enc)} bytes")
 PY
 }
-if step "trunk build --release" trunk build --release --skip-version-check; then
+# The page: what Trunk.toml describes, built by scripts/build-page.mjs (no Trunk to install:
+# it took 7 min to compile on a bare machine, and the app's wasm was never its work: the
+# post_build hook's, scripts/dist-post.mjs, which build-page.mjs runs the same way).
+if step "the page, release (scripts/build-page.mjs dist release)" node scripts/build-page.mjs dist release; then
   check_dist || { failed+=("dist check"); join_live; finish; }
 else
   join_live
@@ -187,7 +213,9 @@ port="$(cat "$portfile")"
 echo "serving dist/ at http://127.0.0.1:${port}/ (pid $server_pid)"
 t0=$SECONDS
 # Only a failed test's page is saved (tests/artifacts/*.png): two full-page shots a test.
-if BASE_URL="http://127.0.0.1:${port}/" DELAYLAB_SCREENSHOTS=failed node tests/browser/run.mjs; then
+# Two tests at a time (the files that measure time run alone afterwards): 4 min 48 s
+# instead of 6 min 25 s for the 150 tests on an idle machine, none failing.
+if BASE_URL="http://127.0.0.1:${port}/" DELAYLAB_SCREENSHOTS=failed DELAYLAB_BROWSER_JOBS=2 node tests/browser/run.mjs; then
   browser_rc=0
 else
   browser_rc=$?
@@ -197,7 +225,8 @@ kill "$server_pid" 2>/dev/null || true
 wait "$server_pid" 2>/dev/null || true
 server_pid=""; rm -f "$portfile"
 # On success nothing is printed after the runner's closing "N passed, M failed" line.
-[ "$browser_rc" = 0 ] || echo "-- browser tests: FAILED (exit $browser_rc, $((SECONDS - t0)) s)" >&2
+if [ "$browser_rc" = 0 ]; then timed "browser tests" ok $((SECONDS - t0))
+else echo "-- browser tests: FAILED (exit $browser_rc, $((SECONDS - t0)) s)" >&2; timed "browser tests" FAILED $((SECONDS - t0)); fi
 
 join_live
 # Exported programs (delaylab export code: Python, Java, Go, Node.js) run against their own

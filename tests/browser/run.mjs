@@ -20,6 +20,10 @@
 // and --phone.png (390x844); with DELAYLAB_SCREENSHOTS=failed (CI) only a failed test's
 // (two full-page shots per test, about a fifth of the suite's time). FILTER keeps tests whose "file › name" contains it (or one of
 // its `|`-separated parts: `smoke.test.mjs|page-infra.test.mjs`).
+// DELAYLAB_BROWSER_JOBS=N (default 1; scripts/test.sh: 2) runs N tests at a time, each in
+// its own context of the one browser, printing each as it ends; a file that exports
+// `solo = true` (what it measures is time: frame rates, load times under emulation, a long
+// computation's slices) has its tests run afterwards, one at a time.
 // The last line printed is exactly `N passed, M failed`; the exit code is 1 if M > 0.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -44,6 +48,11 @@ if (!['all', 'failed'].includes(SCREENSHOTS)) {
   process.exit(2);
 }
 const DEFAULT_TIMEOUT_MS = 60_000;
+const JOBS = Number(process.env.DELAYLAB_BROWSER_JOBS || 1);
+if (!Number.isInteger(JOBS) || JOBS < 1 || JOBS > 8) {
+  console.log(`DELAYLAB_BROWSER_JOBS=${process.env.DELAYLAB_BROWSER_JOBS}: expected a whole number from 1 to 8`);
+  process.exit(2);
+}
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -76,7 +85,7 @@ for (const file of files) {
   }
   for (const test of mod.tests) {
     const title = `${file} › ${test.name}`;
-    if (!FILTER || FILTER.split('|').some((f) => title.includes(f))) queue.push({ file, title, ...test });
+    if (!FILTER || FILTER.split('|').some((f) => title.includes(f))) queue.push({ file, title, ...test, solo: mod.solo === true });
   }
 }
 if (queue.length === 0) {
@@ -102,9 +111,22 @@ try {
   failed += queue.length;
   finish();
 }
-console.log(`browser tests against ${BASE_URL} (${queue.length} tests in ${files.length} files)`);
+const solo = queue.filter((t) => t.solo);
+const shared = queue.filter((t) => !t.solo);
+console.log(`browser tests against ${BASE_URL} (${queue.length} tests in ${files.length} files; ${JOBS} at a time, then ${solo.length} alone)`);
 
-for (const test of queue) {
+// JOBS workers take the shared tests in order; then the solo ones, one by one.
+let next = 0;
+const worker = async () => {
+  while (next < shared.length) await runTest(shared[next++]);
+};
+await Promise.all(Array.from({ length: Math.min(JOBS, shared.length) }, worker));
+for (const test of solo) await runTest(test);
+
+await browser.close().catch(() => {});
+finish();
+
+async function runTest(test) {
   const t0 = Date.now();
   const problems = [];
   const allowed = (msg) => (test.allowConsole || []).some((re) => re.test(msg));
@@ -191,6 +213,3 @@ for (const test of queue) {
     for (const p of problems) console.log(`     ${p}`);
   }
 }
-
-await browser.close().catch(() => {});
-finish();

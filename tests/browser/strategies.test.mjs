@@ -30,6 +30,9 @@ async function runSmall(t, count) {
   return section;
 }
 
+// Run alone, after the others (tests/browser/run.mjs: what it measures is time: the full burst's slices keep the page responsive: a time measured).
+export const solo = true;
+
 export const tests = [
   {
     name: 'the panel\'s module is fetched when the panel comes near, not at load; a failed fetch says so, "Try again" loads it',

@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 
+// Run alone, after the others (tests/browser/run.mjs: what it measures is time: frame times).
+export const solo = true;
+
 export const tests = [
   {
     name: 'frame times with 2,000 messages in flight',

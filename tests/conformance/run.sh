@@ -25,6 +25,9 @@ TOL="${DELAYLAB_TOLERANCE_MS:-50}"
 OUT="$ROOT/tests/artifacts/conformance"
 BIN="${DELAYLAB_BIN:-$ROOT/target/release/delaylab}"
 SCALE=1
+# The longest replay takes about 62 s (v21, a minute's consumer timeout): a replay still
+# running after this bound is stuck (a broker that stopped answering), not slow.
+REPLAY_TIMEOUT_S="${DELAYLAB_REPLAY_TIMEOUT_S:-300}"
 BROKER=""
 CTL=""
 files=()
@@ -52,13 +55,13 @@ restore=()
 set_node_env() {
   local key="$1" term="$2" old
   [ -n "$CTL" ] || { echo "needs the node setting $key = $term: give --ctl PROGRAM" >&2; return 1; }
-  old="$("$CTL" eval "application:get_env(rabbit, $key)." 2>/dev/null | tr -d '\n')" || return 1
-  "$CTL" eval "application:set_env(rabbit, $key, $term)." >/dev/null || return 1
+  old="$(timeout 60 "$CTL" eval "application:get_env(rabbit, $key)." 2>/dev/null | tr -d '\n')" || return 1
+  timeout 60 "$CTL" eval "application:set_env(rabbit, $key, $term)." >/dev/null || return 1
   restore+=("case $old of {ok, V} -> application:set_env(rabbit, $key, V); undefined -> application:unset_env(rabbit, $key) end.")
 }
 restore_node_env() {
   local r
-  for r in "${restore[@]}"; do "$CTL" eval "$r" >/dev/null || echo "run.sh: warning: could not restore the node: $r" >&2; done
+  for r in "${restore[@]}"; do timeout 60 "$CTL" eval "$r" >/dev/null || echo "run.sh: warning: could not restore the node: $r" >&2; done
   restore=()
 }
 
@@ -88,8 +91,15 @@ for f in "${files[@]}"; do
     restore_node_env
     echo "FAIL $name: cannot set the node up: $(head -c 300 "$OUT/$name.broker.err")"; failed=$((failed + 1)); failures+=("$name"); continue
   fi
-  "$BIN" replay "$f" "${ver[@]}" --amqp "$AMQP" --time-scale "$SCALE" > "$live" 2>> "$OUT/$name.broker.err"
+  timeout -k 5 "$REPLAY_TIMEOUT_S" "$BIN" replay "$f" "${ver[@]}" --amqp "$AMQP" --time-scale "$SCALE" > "$live" 2>> "$OUT/$name.broker.err"
   rc=$?
+  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    # Stopped by the bound: say what the node says of itself (a memory or disk alarm blocks
+    # every publisher without an error).
+    alarms="(no --ctl)"
+    [ -z "$CTL" ] || alarms="$(timeout 30 "$CTL" eval 'rabbit_alarm:get_alarms().' 2>&1 < /dev/null | tr -d '\n' | head -c 300)"
+    echo "the replay did not end within ${REPLAY_TIMEOUT_S} s (DELAYLAB_REPLAY_TIMEOUT_S) and was stopped; the node's alarms: $alarms" >> "$OUT/$name.broker.err"
+  fi
   restore_node_env
   if [ "$rc" != 0 ]; then
     echo "FAIL $name: delaylab replay failed: $(head -c 300 "$OUT/$name.broker.err")"; failed=$((failed + 1)); failures+=("$name"); continue

@@ -1,5 +1,5 @@
 //! delaylab's engine as a JavaScript package (`pkg/`, npm name `delaylab-engine`, built
-//! by `bash scripts/build-js.sh` with `wasm-pack build --target web`): the simulation
+//! by `bash scripts/build-js.sh` (cargo, then `wasm-bindgen --target web`): the simulation
 //! without the playground, for training pages that draw their own timeline or grade an
 //! exercise by running it.
 //!
