@@ -175,7 +175,7 @@ else
     if [ $(( (SECONDS - START) % 60 )) -lt 5 ]; then
       line="-- $((SECONDS - START)) s:"
       for v in $VERSIONS; do
-        line="$line $v $(grep -c -E '^(ok|skip|FAIL) ' "$logs/$v.log" 2>/dev/null || true) done ($(grep -E '^(ok|skip|FAIL) ' "$logs/$v.log" 2>/dev/null | tail -n 1 | cut -d' ' -f1-5 | cut -c1-60));"
+        line="$line $v $(grep -c -E '^(ok|skip|FAIL) ' "$logs/$v.log" 2>/dev/null || true) done ($(grep -E '^(ok|skip|FAIL) ' "$logs/$v.log" 2>/dev/null | tail -n 1 | cut -d' ' -f1-5 | cut -c1-60 || true));"
       done
       echo "$line"
     fi
