@@ -68,23 +68,24 @@ step "cargo build --release" cargo build --release || true
 # lesson that stops being true on a version fails here instead of misleading a reader.
 step "preset checks on every version they name (delaylab test)" target/release/delaylab test scenarios/*.json || true
 # The engine's speed and memory (issue 27): every bench topology at 1,000,000 delayed
-# messages, best of 5, the engine's CPU time as a multiple of the floor's (a bare binary
-# heap, measured in the same process) and peak heap bytes per waiting message. The issue's
-# bound is 2x and 250 B; none but dlx-per-message is there yet. The floor is the noisy
-# part: its best of 5 was 226 to 455 ms in runs of the same build on this machine, idle
-# (a heap of 16 MB popped at random: memory latency the other tenants of the host share),
-# while the engine's moved by +-15 %; so the same build measured dlx-per-message 1.10-1.45x,
-# dlx-per-queue 1.46-2.58x, the plugin 2.01-2.33x and the 4.4 quorum queue 3.55-5.72x
-# (251 B). Each bound is the highest of those with the floor at its fastest and the engine
-# at its slowest, plus a little: it catches a regression on the scale of the expiry index
-# of issue 29 (dlx-per-message 2.98x with it), not a slip of 10 or 30 %.
+# messages, 5 runs, the engine's CPU time as a multiple of the floor's (a bare binary heap,
+# measured in the same process just before and just after the engine in each run: the
+# ratio is each run's own, the lowest of the 5 bounded) and peak heap bytes per waiting
+# message. The issue's bound is 2x and 250 B. The floor is the noisy part: its best of 5
+# was 226 to 455 ms in runs of the same build on this machine, idle (a heap of 16 MB popped
+# at random: memory latency the other tenants of the host share), and a CI run failed a
+# 2.5x guard on dlx-per-message when the fastest floor of one run was set against the
+# fastest engine of another; a run's own ratio sees one machine. Measured so on a loaded
+# machine: dlx-per-message 1.51-1.73x, dlx-per-queue 1.75-1.95x, the plugin 1.93-1.97x, the
+# 4.4 quorum queue 2.81-3.07x (232 B). Each bound catches a regression on the scale of the
+# expiry index of issue 29 (dlx-per-message 2.98x with it), not a slip of 10 or 30 %.
 bench() {  # bench TOPOLOGY MAX_RATIO MAX_BYTES
   target/release/delaylab bench --messages 1000000 --runs 5 --topology "$1" --max-ratio "$2" --max-bytes "$3"
 }
 step "engine speed and memory: dlx-per-message x 1M (<= 2.5x floor, <= 250 B; goal 2x)" bench dlx-per-message 2.5 250 || true
 step "engine speed and memory: dlx-per-queue x 1M (<= 3.5x floor, <= 250 B; goal 2x)" bench dlx-per-queue 3.5 250 || true
 step "engine speed and memory: plugin x 1M (<= 4x floor, <= 250 B; goal 2x)" bench plugin 4 250 || true
-step "engine speed and memory: qq-delivery-time x 1M (<= 8.5x floor, <= 260 B; goal 2x, 250 B)" bench qq-delivery-time 8.5 260 || true
+step "engine speed and memory: qq-delivery-time x 1M (<= 6x floor, <= 250 B; goal 2x)" bench qq-delivery-time 6 250 || true
 # --- conformance, in the background: the simulation against live RabbitMQ 3.10.8, 4.0.5 and
 # 4.3.6 (issues 5, 23). For each version: its own broker on 127.0.0.1 (4.0 and 4.3 in the
 # chroots setup.sh installs), tests/conformance/*.json and the field's replays through

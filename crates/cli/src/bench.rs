@@ -55,6 +55,10 @@ pub struct Figures {
     /// machine runs (time spent waiting for a core is not counted).
     pub cpu_ms: f64,
     pub floor_cpu_ms: f64,
+    /// Each run's engine CPU time over its own floor's (the floor measured just before
+    /// and just after the engine, averaged): what the bound is checked against, the
+    /// lowest of them.
+    pub cpu_ratios: Vec<f64>,
     pub events: u64,
     pub delivered: u64,
     pub peak_bytes: usize,
@@ -66,6 +70,13 @@ pub struct Figures {
 /// `runs` runs; the fastest engine wall time and, separately, the fastest floor (load on
 /// the machine only adds time, so the minimum is the best estimate of each). The other
 /// figures are the same in every run (the simulation is deterministic).
+///
+/// The ratio a bound is held to is each run's own (engine over the floor measured
+/// around it), the lowest of the runs: the floor's best of 5 moved 226-455 ms between
+/// runs of one build on the machine CI uses (a heap of 16 MB popped at random: memory
+/// latency the host's other tenants share), and the fastest floor of one run over the
+/// fastest engine of another failed a 2.5x guard with the engine unchanged. Measured
+/// back to back, both see the same machine.
 pub fn best_of(runs: u32, n: u64, topology: Topology, seed: u64, costs: &CostMode) -> Figures {
     alloc::keep_freed_memory();
     let mut best = run(n, topology, seed, costs);
@@ -80,6 +91,7 @@ pub fn best_of(runs: u32, n: u64, topology: Topology, seed: u64, costs: &CostMod
         best.floor_wall_ms = best.floor_wall_ms.min(f.floor_wall_ms);
         best.cpu_ms = best.cpu_ms.min(f.cpu_ms);
         best.floor_cpu_ms = best.floor_cpu_ms.min(f.floor_cpu_ms);
+        best.cpu_ratios.extend(f.cpu_ratios);
     }
     best.runs = runs;
     best
@@ -123,11 +135,14 @@ pub fn run(n: u64, topology: Topology, seed: u64, costs: &CostMode) -> Figures {
     let cpu_ms = cpu::thread_ms() - start_cpu;
     let peak_bytes = alloc::peak_bytes().saturating_sub(base);
     drop(sim);
+    let (after_wall_ms, after_cpu_ms) = floor(&delays);
+    let around_cpu_ms = (floor_cpu_ms + after_cpu_ms) / 2.0;
     Figures {
         wall_ms,
-        floor_wall_ms,
+        floor_wall_ms: floor_wall_ms.min(after_wall_ms),
         cpu_ms,
-        floor_cpu_ms,
+        floor_cpu_ms: floor_cpu_ms.min(after_cpu_ms),
+        cpu_ratios: vec![cpu_ms / around_cpu_ms.max(1e-9)],
         events,
         delivered,
         peak_bytes,
@@ -270,7 +285,8 @@ pub fn report(n: u64, t: Topology, f: &Figures) -> serde_json::Value {
         "ratio_to_floor": round3(f.wall_ms / f.floor_wall_ms.max(1e-9)),
         "cpu_ms": round3(f.cpu_ms),
         "floor_cpu_ms": round3(f.floor_cpu_ms),
-        "cpu_ratio_to_floor": round3(f.cpu_ms / f.floor_cpu_ms.max(1e-9)),
+        "cpu_ratio_to_floor": round3(f.cpu_ratios.iter().copied().fold(f64::INFINITY, f64::min)),
+        "cpu_ratios": f.cpu_ratios.iter().map(|r| round3(*r)).collect::<Vec<_>>(),
         "events": f.events,
         "events_per_s": (f.events as f64 / (f.wall_ms / 1000.0).max(1e-9)).round(),
         "peak_bytes": f.peak_bytes,
@@ -281,4 +297,39 @@ pub fn report(n: u64, t: Topology, f: &Figures) -> serde_json::Value {
 
 fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bounded_ratio_is_the_best_runs_own() {
+        // Run 1: a slow engine beside a fast floor; run 2: both slow, the same machine
+        // load on each. Min over min would say 600/200 = 3x; each run's own: 2x and 1.5x.
+        let f = Figures {
+            wall_ms: 600.0,
+            floor_wall_ms: 200.0,
+            cpu_ms: 600.0,
+            floor_cpu_ms: 200.0,
+            cpu_ratios: vec![2.0, 1.5],
+            events: 10,
+            delivered: 5,
+            peak_bytes: 1000,
+            peak_waiting: 4,
+            runs: 2,
+        };
+        let r = report(5, Topology::Plugin, &f);
+        assert_eq!(r["cpu_ratio_to_floor"], 1.5);
+        assert_eq!(r["cpu_ratios"], json!([2.0, 1.5]));
+        assert_eq!(r["ratio_to_floor"], 3.0);
+    }
+
+    #[test]
+    fn a_small_run_reports_one_ratio_per_run() {
+        let f = best_of(3, 2_000, Topology::QqDeliveryTime, 1, &CostMode::default());
+        assert_eq!(f.cpu_ratios.len(), 3);
+        assert!(f.cpu_ratios.iter().all(|r| r.is_finite() && *r > 0.0));
+        assert_eq!(f.delivered, 2_000);
+    }
 }

@@ -39,6 +39,7 @@
 //! - queues `cause`: why an event happened, as the sim says it (never serialized).
 //! - queues `exchange`: exchanges, bindings and one exchange's match of a message.
 //! - queues `queue`: a queue's ready and unacknowledged messages and its rules.
+//! - queues `queue_held`: the messages a quorum queue holds aside, by due time.
 //! - queues `delayed`: the delayed-message plugin's store.
 //! - queues `consumer`: a consumer's runtime state and its next outcome.
 //! - sim `event`: every state change the sim reports.
@@ -64,6 +65,7 @@ pub mod limits;
 pub mod message;
 pub mod orders;
 pub mod queue;
+pub mod queue_held;
 pub mod report;
 pub mod rng;
 pub mod routing;

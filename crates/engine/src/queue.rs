@@ -22,6 +22,7 @@ use std::rc::Rc;
 use crate::cause::HeadSpan;
 use crate::ids::{ConsumerId, CopyId, MsgId, QueueId};
 use crate::message::Message;
+use crate::queue_held::Held;
 use crate::sym::Sym;
 
 /// Marks "never expires" in `Entry::expires_at_ms`.
@@ -123,11 +124,9 @@ pub struct Queue {
     pub arguments: crate::value::Table,
     returns: VecDeque<Entry>,
     ready: VecDeque<Entry>,
-    /// Messages held aside until their time, by (time, copy): see the module docs.
-    /// Boxed: a tree node moves its values on every insert and split, and an entry is
-    /// large (a million held entries in `delaylab bench` spent a third of their time
-    /// moving them).
-    held: BTreeMap<(u64, CopyId), Box<Entry>>,
+    /// Messages held aside until their time, by (time, copy): see the module docs and
+    /// `queue_held`.
+    held: Held,
     /// The time the hold timer is armed for (`sim/hold.rs`).
     pub hold_timer_at_ms: Option<u64>,
     ready_bytes: u64,
@@ -177,7 +176,7 @@ impl Queue {
             arguments: crate::value::Table::new(),
             returns: VecDeque::new(),
             ready: VecDeque::new(),
-            held: BTreeMap::new(),
+            held: Held::new(),
             hold_timer_at_ms: None,
             ready_bytes: 0,
             held_bytes: 0,
@@ -320,35 +319,29 @@ impl Queue {
         debug_assert!(self.is_quorum(), "only quorum queues hold messages aside");
         e.held_by = Some(by);
         self.held_bytes += e.msg.body_bytes();
-        let old = self.held.insert((until_ms, e.copy), Box::new(e));
-        debug_assert!(old.is_none(), "a copy is held once");
+        self.held.insert(until_ms, e);
     }
 
     /// The earliest time a held message is due.
     pub fn next_held_ms(&self) -> Option<u64> {
-        self.held.keys().next().map(|(t, _)| *t)
+        self.held.next_ms()
     }
 
     /// Takes out the held messages due by `now_ms` with their times, earliest first
     /// (ties in arrival order), their `held_by` still telling why they were held.
-    /// Taken from the front one by one: usually one or two are due, and splitting the
-    /// tree rebuilt its whole left edge each time.
     pub fn take_due_held(&mut self, now_ms: u64) -> Vec<(u64, Entry)> {
         let mut out = Vec::new();
-        while let Some(first) = self.held.first_entry() {
-            if first.key().0 > now_ms {
-                break;
-            }
-            let ((at, _), e) = first.remove_entry();
+        while let Some((at, e)) = self.held.pop_due(now_ms) {
             self.held_bytes -= e.msg.body_bytes();
-            out.push((at, *e));
+            out.push((at, e));
         }
         out
     }
 
-    /// Held messages with their due times, earliest first (for snapshots).
-    pub fn iter_held(&self) -> impl Iterator<Item = (u64, &Entry)> {
-        self.held.iter().map(|((at, _), e)| (*at, &**e))
+    /// The `limit` held messages due first, with their due times, earliest first (for
+    /// snapshots).
+    pub fn earliest_held(&self, limit: usize) -> Vec<(u64, &Entry)> {
+        self.held.earliest(limit)
     }
 
     /// Messages held aside (not ready, not deliverable).
@@ -389,7 +382,7 @@ impl Queue {
         self.held_bytes = 0;
         let mut out: Vec<Entry> = self.returns.drain(..).collect();
         out.extend(self.ready.drain(..));
-        out.extend(std::mem::take(&mut self.held).into_values().map(|e| *e));
+        out.extend(self.held.drain_sorted().into_iter().map(|(_, e)| e));
         out
     }
 

@@ -282,8 +282,8 @@ fn queue_view(sim: &Sim, q: &Queue, now: u64) -> QueueView {
             })
             .collect(),
         held: q
-            .iter_held()
-            .take(MAX_ENTRIES)
+            .earliest_held(MAX_ENTRIES)
+            .into_iter()
             .map(|(at, e)| HeldView {
                 msg: e.msg.id.0,
                 copy: e.copy.0,
