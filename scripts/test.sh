@@ -75,14 +75,16 @@ step "preset checks on every version they name (delaylab test)" target/release/d
 # was 226 to 455 ms in runs of the same build on this machine, idle (a heap of 16 MB popped
 # at random: memory latency the other tenants of the host share), and a CI run failed a
 # 2.5x guard on dlx-per-message when the fastest floor of one run was set against the
-# fastest engine of another; a run's own ratio sees one machine. Measured so on a loaded
-# machine: dlx-per-message 1.51-1.73x, dlx-per-queue 1.75-1.95x, the plugin 1.93-1.97x, the
-# 4.4 quorum queue 2.81-3.07x (232 B). Each bound catches a regression on the scale of the
-# expiry index of issue 29 (dlx-per-message 2.98x with it), not a slip of 10 or 30 %.
+# fastest engine of another; a run's own ratio sees one machine. Measured so (best run of 5,
+# this machine at a load of 0.6-1.6): dlx-per-message 1.51-2.01x, dlx-per-queue 1.69-1.95x,
+# the plugin 1.93-2.16x, the 4.4 quorum queue 2.81-3.07x (232 B); single runs of
+# dlx-per-message went to 2.19x. Each bound is about 1.5x the highest best run seen: it
+# catches the engine's time doubling (the expiry index of issue 29 did that), not a slip
+# of 10 or 30 %.
 bench() {  # bench TOPOLOGY MAX_RATIO MAX_BYTES
   target/release/delaylab bench --messages 1000000 --runs 5 --topology "$1" --max-ratio "$2" --max-bytes "$3"
 }
-step "engine speed and memory: dlx-per-message x 1M (<= 2.5x floor, <= 250 B; goal 2x)" bench dlx-per-message 2.5 250 || true
+step "engine speed and memory: dlx-per-message x 1M (<= 3x floor, <= 250 B; goal 2x)" bench dlx-per-message 3 250 || true
 step "engine speed and memory: dlx-per-queue x 1M (<= 3.5x floor, <= 250 B; goal 2x)" bench dlx-per-queue 3.5 250 || true
 step "engine speed and memory: plugin x 1M (<= 4x floor, <= 250 B; goal 2x)" bench plugin 4 250 || true
 step "engine speed and memory: qq-delivery-time x 1M (<= 6x floor, <= 250 B; goal 2x)" bench qq-delivery-time 6 250 || true

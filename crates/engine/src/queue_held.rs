@@ -98,10 +98,10 @@ impl Span {
         if let Span::Pile { slots, .. } = self {
             *self = Span::Heap(BinaryHeap::from(std::mem::take(slots)));
         }
-        match self {
-            Span::Heap(h) => h,
-            Span::Pile { .. } => unreachable!("made a heap above"),
-        }
+        let Span::Heap(h) = self else {
+            unreachable!("made a heap above")
+        };
+        h
     }
 
     fn slots(&self) -> &[Reverse<Slot>] {

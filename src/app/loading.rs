@@ -1,0 +1,110 @@
+//! Loading a scenario into the page: a preset (on the version it opens on or one
+//! named), one an address fragment names, or one edited as JSON; each load resets the
+//! views and is an entry in the page's history.
+
+use delaylab_engine::scenario::{self, Scenario};
+use delaylab_engine::version::BrokerVersion;
+use leptos::prelude::*;
+
+use super::{history, version, Ctx, PresetMeta, PresetRef, PRESETS, SANDBOX};
+
+pub fn preset_text(id: &str) -> Option<&'static str> {
+    if id == "sandbox" {
+        return Some(SANDBOX);
+    }
+    PRESETS.iter().find(|(k, _)| *k == id).map(|(_, v)| *v)
+}
+
+impl Ctx {
+    /// Loads a preset (or the sandbox) on the version it opens on, and resets everything
+    /// (a new history entry).
+    pub fn load(&self, id: &str) {
+        self.load_on(id, None);
+    }
+
+    /// Loads a preset on `version` (None: the one it opens on, `PresetMeta::opens_on`).
+    pub fn load_on(&self, id: &str, version: Option<BrokerVersion>) {
+        self.load_preset_as(id, version, history::Entry::New);
+    }
+
+    /// The preset an address fragment names, maybe with its version
+    /// (`fix-delayed-plugin@4.3`, with or without the `#`).
+    fn preset_ref(fragment: &str) -> Option<PresetRef> {
+        PresetRef::parse(fragment).filter(|r| !r.id.is_empty() && preset_text(&r.id).is_some())
+    }
+
+    /// Whether an address fragment (without the `#`) names a preset.
+    pub fn fragment_names_preset(&self, fragment: &str) -> bool {
+        Ctx::preset_ref(fragment).is_some()
+    }
+
+    /// Loads the preset an address fragment names (`head-of-line-blocking`,
+    /// `fix-delayed-plugin@4.3`); false when it names none (an in-page anchor, a share link).
+    pub fn load_address(&self, fragment: &str, entry: history::Entry) -> bool {
+        let Some(r) = Ctx::preset_ref(fragment) else {
+            return false;
+        };
+        self.load_preset_as(&r.id, r.version, entry);
+        true
+    }
+
+    /// The address fragment of a load: the preset's name, and its version when it is not
+    /// the one the preset opens on (`#head-of-line-blocking`, `#fix-delayed-plugin@4.3`);
+    /// none for the sandbox on its own version and a custom scenario (its share link is a
+    /// button away; the autosave keeps it).
+    pub fn fragment_for(&self, id: &str, s: &Scenario) -> String {
+        // Compared with the preset as its file has it (the gallery's entry).
+        self.presets
+            .with_value(|ps| ps.iter().find(|p| p.id == id).cloned())
+            .map(|file| PresetRef::fragment(&file, s.broker_version()))
+            .unwrap_or_default()
+    }
+
+    /// Loads a preset on `version` as [`Ctx::load_as`] does a scenario.
+    pub fn load_preset_as(&self, id: &str, version: Option<BrokerVersion>, entry: history::Entry) {
+        let Some(text) = preset_text(id) else { return };
+        match scenario::load_str(text) {
+            Ok(mut s) => {
+                let meta = PresetMeta::of(id, &s);
+                let v = version.unwrap_or_else(|| meta.opens_on());
+                // 3.10 is what an absent `broker` means: a file keeps its own meaning.
+                if v != s.broker_version() {
+                    s.broker = (v != BrokerVersion::default()).then_some(v);
+                }
+                self.load_as(id, s, entry)
+            }
+            Err(e) => self
+                .load_error
+                .set(Some(format!("{}: {}", e.path, e.message))),
+        }
+    }
+
+    /// Loads a scenario (a preset, or one edited as JSON) and resets everything: a new
+    /// entry in the browser's history (Back comes back to what is shown now), with an
+    /// Undo note when it replaced the user's own work (history.rs).
+    pub fn load_scenario(&self, id: &str, s: Scenario) {
+        self.load_as(id, s, history::Entry::New);
+    }
+
+    /// As [`Ctx::load_scenario`]; `entry` says whether the load is a new history entry
+    /// (a user's choice) or what the current entry shows (a link opened at start, Back
+    /// and Forward).
+    pub fn load_as(&self, id: &str, s: Scenario, entry: history::Entry) {
+        let leaving = self
+            .hist
+            .leaving(self, id, self.fragment_for(id, &s), entry);
+        self.notice.set(version::Notice::off_version(&s));
+        self.meta.set(PresetMeta::of(id, &s));
+        self.preset.set(id.to_string());
+        self.load_error.set(None);
+        self.runner.set_value(self.new_runner(s));
+        self.reset_views();
+        // Last: what is keyed by the load reads the new runner and snapshot.
+        self.load_rev.update(|v| *v += 1);
+        self.hist.arrived(self, leaving);
+    }
+    /// The current load, for a view value made now (see `load_rev`).
+    pub fn load_now(&self) -> u64 {
+        self.load_rev.get_untracked()
+    }
+}
