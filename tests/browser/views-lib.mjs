@@ -24,8 +24,33 @@ export async function waitClock(page, text, timeout = 60_000) {
 export async function jumpAndWait(page, time, shown, timeout) {
   await jumpTo(page, time);
   await waitClock(page, shown, timeout);
-  // The log and figures follow in the same frame; a frame more for the deferred panels.
-  await page.waitForTimeout(200);
+  // The log and figures follow in the same frame, the deferred panels a frame or more later.
+  await settled(page);
+}
+
+/**
+ * Waits until the page's layout holds still: every panel's place and size, the page's
+ * height and the number of log lines the same over 3 frames in a row, 50 ms apart. A click
+ * while a panel above grows lands its mouseup on another element than its mousedown, and
+ * the browser then sends the click to neither (a CI run under load, 2026-12-05: a log line
+ * was focused and its story never opened).
+ */
+export async function settled(page, timeoutMs = 10_000) {
+  await page.evaluate(async (limit) => {
+    const t0 = performance.now();
+    const shape = () => [...document.querySelectorAll('section.panel, [data-testid="log-line"]')]
+      .slice(0, 400)
+      .map((e) => { const r = e.getBoundingClientRect(); return `${Math.round(r.top)},${Math.round(r.height)}`; })
+      .join(';') + `|${document.documentElement.scrollHeight}`;
+    let last = shape();
+    let still = 0;
+    while (still < 3 && performance.now() - t0 < limit) {
+      await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 50)));
+      const now = shape();
+      still = now === last ? still + 1 : 0;
+      last = now;
+    }
+  }, timeoutMs);
 }
 
 /** Every log line as { kind, label, text } (the log draws the newest 150). */
