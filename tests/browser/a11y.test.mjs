@@ -8,6 +8,8 @@
 // Chinese is the browser's language (the app and the embeds follow navigator.language;
 // the quiz is switched by its own button); each test checks that the page took it.
 
+import { openStory } from './views-lib.mjs';
+
 const LANGS = { en: 'en-US', zh: 'zh-CN' };
 const ready = { ready: '[data-testid="topology"] .node' };
 /** Every panel an embed can show (src/app/embed.rs PANELS). */
@@ -54,8 +56,7 @@ function playground(lang) {
       await t.axe(`playground ${lang}, after playing to the end`);
 
       // A message selected: the inspector shows its path.
-      await page.locator('[data-testid="log-line"][data-kind="delivered"]').first().click();
-      await page.locator('[data-testid="story-step"]').first().waitFor();
+      await openStory(page, '[data-testid="log-line"][data-kind="delivered"]');
       // ... and the engine's own events under it, unfolded.
       await page.click('.insp-events summary');
       await page.locator('[data-testid="inspector-step"]').first().waitFor();

@@ -1,6 +1,7 @@
 // The playground: presets, clock, head-of-line blocking, the publish form, the language
 // switch. Screenshots of every test (desktop and phone) are written by the runner to
 // tests/artifacts/playground--<test>--{desktop,phone}.png.
+import { openStory } from './views-lib.mjs';
 
 const ready = { ready: '[data-testid="topology"] .node' };
 
@@ -79,7 +80,7 @@ export const tests = [
       assert.match(b[0], /late 0:24:00\.000/);
 
       // Inspector: B's path and its x-death header.
-      await page.locator('[data-testid="log-line"][data-kind="delivered"][data-body="B"]').click();
+      await openStory(page, '[data-testid="log-line"][data-kind="delivered"][data-body="B"]');
       const steps = await page.locator('[data-testid="inspector-step"]').allTextContents();
       assert.ok(steps.some((s) => /0:30:00\.000.*delivered/.test(s)), steps.join('\n'));
       assert.ok(steps.some((s) => /0:01:00\.000.*published/.test(s)), steps.join('\n'));

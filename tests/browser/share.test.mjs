@@ -2,6 +2,7 @@
 // a fresh browser; names and bodies from a link are text, never HTML; broken links say
 // what is wrong and "Start fresh" recovers; a read-only link hides the editing controls;
 // the current scenario survives a reload, "Reset" forgets it.
+import { openStory } from './views-lib.mjs';
 
 const ready = { ready: '[data-testid="topology"] .node' };
 const HOSTILE = '<img src=x onerror=window.__pwned=1>';
@@ -161,7 +162,7 @@ export const tests = [
         const shown = await p.locator('body').innerText();
         // The log shows the body (shortened) as text; the inspector shows all of it.
         assert.ok(shown.includes('body <img src=x'), 'the body is shown as text');
-        await p.locator('[data-testid="log-line"][data-kind="delivered"]').first().click();
+        await openStory(p, '[data-testid="log-line"][data-kind="delivered"]');
         await p.waitForFunction(
           (want) => document.querySelector('[data-testid="inspector"]')?.innerText?.includes(want),
           `body ${HOSTILE}`,

@@ -3,7 +3,7 @@
 // loops is not "on time"; a message held for 4.3 delayed retry is in its queue with a
 // countdown, its queue's arguments on the topology box; publish chips go when publishing
 // has; the log says every kind in words and filters by every kind.
-import { jumpAndWait, logLines, ready, top } from './views-lib.mjs';
+import { jumpAndWait, logLines, openStory, ready, top } from './views-lib.mjs';
 
 /** The points of a queue's depth line, as [x, y] numbers. */
 async function depthPoints(page, queue) {
@@ -55,7 +55,7 @@ export const tests = [
         assert.match(l.detail, /worker basic\.nack multiple=false requeue=true/);
       }
       // The inspector says the same.
-      await page.locator('[data-testid="log-line"][data-kind="rejected"]').first().click();
+      await openStory(page, '[data-testid="log-line"][data-kind="rejected"]');
       const steps = await page.locator('[data-testid="inspector-step"]').allTextContents();
       assert.ok(steps.some((s) => /nacked/.test(s)) && !steps.some((s) => /rejected/.test(s)), steps.join('\n'));
       // Lateness: the redeliveries are retries, drawn apart, with how long it went unhandled.

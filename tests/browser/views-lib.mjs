@@ -53,6 +53,25 @@ export async function settled(page, timeoutMs = 10_000) {
   }, timeoutMs);
 }
 
+/**
+ * Clicks the first element matching `line` (a log line) until `shown` appears (the
+ * inspector's story), at most `tries` times, the layout settled before each click. One
+ * click can be lost when a panel grows between its mousedown and its mouseup; selecting is
+ * idempotent (a second click on the selected line keeps it selected), so a retry is safe.
+ */
+export async function openStory(page, line, shown = '[data-testid="story-step"]', tries = 4) {
+  for (let attempt = 1; ; attempt += 1) {
+    await settled(page);
+    await page.locator(line).first().click();
+    try {
+      await page.locator(shown).first().waitFor({ timeout: 7_500 });
+      return;
+    } catch (e) {
+      if (attempt >= tries) throw e;
+    }
+  }
+}
+
 /** Every log line as { kind, label, text } (the log draws the newest 150). */
 export async function logLines(page) {
   return page.$$eval('[data-testid="log-line"]', (els) => els.map((e) => ({

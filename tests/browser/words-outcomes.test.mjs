@@ -2,7 +2,7 @@
 // said "worker rejected it: requeue=true" for a basic.nack; the inspector showed one
 // "As delivered" block without 4.3's x-acquired-count; a chip did not say how its
 // message came back. Desktop and phone, English and Chinese, axe at 0 violations.
-import { jumpAndWait, logLines, ready, top } from './views-lib.mjs';
+import { jumpAndWait, logLines, openStory, ready, top } from './views-lib.mjs';
 
 /** The story's steps of one kind, as text. */
 const storySteps = (page, kind) =>
@@ -20,8 +20,7 @@ async function openPoison(t, version) {
   const { page } = t;
   await t.goto(`#poison-message-3-10-vs-4-0@${version}`, ready);
   await jumpAndWait(page, '0:05', '0:00:05.000');
-  await page.locator('[data-testid="log-line"][data-kind="rejected"]').first().click();
-  await page.waitForSelector('[data-testid="story-step"][data-kind="rejected"]');
+  await openStory(page, '[data-testid="log-line"][data-kind="rejected"]', '[data-testid="story-step"][data-kind="rejected"]');
 }
 
 export const tests = [
