@@ -75,19 +75,27 @@ step "preset checks on every version they name (delaylab test)" target/release/d
 # was 226 to 455 ms in runs of the same build on this machine, idle (a heap of 16 MB popped
 # at random: memory latency the other tenants of the host share), and a CI run failed a
 # 2.5x guard on dlx-per-message when the fastest floor of one run was set against the
-# fastest engine of another; a run's own ratio sees one machine. Measured so (best run of 5,
-# this machine at a load of 0.6-1.6): dlx-per-message 1.51-2.01x, dlx-per-queue 1.69-1.95x,
-# the plugin 1.93-2.16x, the 4.4 quorum queue 2.81-3.07x (232 B); single runs of
-# dlx-per-message went to 2.19x. Each bound is about 1.5x the highest best run seen: it
-# catches the engine's time doubling (the expiry index of issue 29 did that), not a slip
-# of 10 or 30 %.
+# fastest engine of another; a run's own ratio sees one machine. A bound missed is measured
+# again, at most 3 times in all: load on the host only adds time, and for seconds at a time
+# (one best of 5 of dlx-per-message at 2.40x, the next at 1.34x, the same binary, 2026-12-05),
+# while a slower engine misses all three. Measured so (best run of 5, this machine,
+# 2026-12-05, after the calendar of calendar.rs and its pending inserts): dlx-per-message
+# 1.24-2.40x, dlx-per-queue 1.73-1.91x, the plugin 1.90-2.24x, the 4.4 quorum queue
+# 1.96-2.29x (232 B; 2.72-3.91x before). Each bound is about 1.5x the highest best run
+# seen: it catches the engine's time doubling (the expiry index of issue 29 did that), not
+# a slip of 10 or 30 %. The issue's 2x is not yet a bound CI can hold on this host.
 bench() {  # bench TOPOLOGY MAX_RATIO MAX_BYTES
-  target/release/delaylab bench --messages 1000000 --runs 5 --topology "$1" --max-ratio "$2" --max-bytes "$3"
+  local attempt
+  for attempt in 1 2 3; do
+    target/release/delaylab bench --messages 1000000 --runs 5 --topology "$1" --max-ratio "$2" --max-bytes "$3" && return 0
+    echo "-- bench $1: over a bound on attempt $attempt of 3"
+  done
+  return 1
 }
 step "engine speed and memory: dlx-per-message x 1M (<= 3x floor, <= 250 B; goal 2x)" bench dlx-per-message 3 250 || true
-step "engine speed and memory: dlx-per-queue x 1M (<= 3.5x floor, <= 250 B; goal 2x)" bench dlx-per-queue 3.5 250 || true
-step "engine speed and memory: plugin x 1M (<= 4x floor, <= 250 B; goal 2x)" bench plugin 4 250 || true
-step "engine speed and memory: qq-delivery-time x 1M (<= 6x floor, <= 250 B; goal 2x)" bench qq-delivery-time 6 250 || true
+step "engine speed and memory: dlx-per-queue x 1M (<= 3x floor, <= 250 B; goal 2x)" bench dlx-per-queue 3 250 || true
+step "engine speed and memory: plugin x 1M (<= 3.5x floor, <= 250 B; goal 2x)" bench plugin 3.5 250 || true
+step "engine speed and memory: qq-delivery-time x 1M (<= 3.5x floor, <= 250 B; goal 2x)" bench qq-delivery-time 3.5 250 || true
 # --- conformance, in the background: the simulation against live RabbitMQ 3.10.8, 4.0.5 and
 # 4.3.6 (issues 5, 23). For each version: its own broker on 127.0.0.1 (4.0 and 4.3 in the
 # chroots setup.sh installs), tests/conformance/*.json and the field's replays through

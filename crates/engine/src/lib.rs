@@ -29,6 +29,7 @@
 //! - values `rng`: the one seeded pseudo-random generator.
 //! - values `limits`: what a run may use before it is stopped, and the texts saying so.
 //! - values `lateness`: count, mean, p99 and max of lateness values (plain numbers).
+//! - values `calendar`: a calendar queue, items out by due time (the plugin's store, held messages).
 //! - routing `routing`: which bindings of an exchange type a message matches.
 //! - amqp `amqp`: pure AMQP 0-9-1 rules: argument and property parsing, RabbitMQ's errors.
 //! - scenario `scenario`: what a run is given: the model, `duration`, the loader, the writer.
@@ -51,6 +52,7 @@
 //! - report `strategies`: the strategy comparison, run through the sim and reported.
 //! - report `checks`: a scenario's checks decided over a run's events and state.
 pub mod amqp;
+pub mod calendar;
 pub mod cause;
 pub mod checks;
 pub mod consumer;

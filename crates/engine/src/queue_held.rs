@@ -4,30 +4,17 @@
 //!
 //! `rabbit_fifo` keys them by (time, Raft index) in a tree; what the simulation asks of
 //! them is a priority queue's work: add one, look at the earliest, take the due ones out
-//! earliest first. At a million held messages an ordered tree (or one binary heap) costs
-//! a cache miss at each of its ~20 levels on every insert and removal: `delaylab bench
-//! --topology qq-delivery-time` spent more time there than in the whole floor (a binary
-//! heap of 16-byte keys), 4.5x the floor with a `BTreeMap`, 5.2x with one heap of boxed
-//! entries. So: a calendar. Due times are cut into spans of `SPAN_MS`; each span holds its
-//! messages in a small binary heap, and the spans sit in a small ordered map (a million
-//! messages over two hours: 7,000 spans of 140). An insert is a map lookup among few
-//! keys and a push at the end of its span's heap; taking the earliest pops the first
-//! span's heap, which fits in cache. Messages all due in one span (a page's scenario)
-//! make it one heap: no worse than before. A span is a plain pile until messages are
-//! taken from it (a heap's push compares with a parent half a span away: a cache miss
-//! on every insert into one of 7,000 spans), then one heap built in place.
-//!
-//! Entries live in the heaps themselves, not boxed: they come out in time order, not
-//! the order they went in, and a box is one cache miss and one allocation more each.
+//! earliest first. At a million held messages an ordered tree costs a cache miss at each
+//! level on every insert (`delaylab bench --topology qq-delivery-time`: 4.5x the floor
+//! with a `BTreeMap`), so they wait in a calendar queue (`calendar.rs`), as the
+//! delayed exchange's messages do. Entries live in the calendar's buckets themselves,
+//! not boxed: they come out in time order, not the order they went in, and a box is one
+//! cache miss and one allocation more each.
 
-use std::cmp::{Ordering, Reverse};
-use std::collections::{BTreeMap, BinaryHeap};
+use std::cmp::Ordering;
 
-use crate::ids::CopyId;
+use crate::calendar::{Calendar, Timed};
 use crate::queue::Entry;
-
-/// The width of a calendar span: 2^10 ms, about a second.
-const SPAN_SHIFT: u32 = 10;
 
 /// One held message, due at `at_ms`.
 #[derive(Debug)]
@@ -36,95 +23,27 @@ struct Slot {
     entry: Entry,
 }
 
-impl Slot {
-    fn key(&self) -> (u64, CopyId) {
-        (self.at_ms, self.entry.copy)
+impl Timed for Slot {
+    fn due_ms(&self) -> u64 {
+        self.at_ms
+    }
+
+    fn release_order(a: &Self, b: &Self) -> Ordering {
+        (a.at_ms, a.entry.copy).cmp(&(b.at_ms, b.entry.copy))
+    }
+
+    fn sort_bucket(items: &mut [Self]) {
+        items.sort_unstable_by_key(|s| (s.at_ms, s.entry.copy));
+    }
+
+    fn warm(items: &[Self]) {
+        crate::message::warm(items.iter().map(|s| &*s.entry.msg));
     }
 }
 
-impl PartialEq for Slot {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-impl Eq for Slot {}
-impl PartialOrd for Slot {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Slot {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.key().cmp(&other.key())
-    }
-}
-
-/// A span's messages: a pile while only added to (a push at its end, whose cache line
-/// stays warm), a heap once messages are taken from it (it is the first span then, and
-/// it fits in cache). A pile knows its earliest time.
-#[derive(Debug)]
-enum Span {
-    Pile {
-        first_ms: u64,
-        slots: Vec<Reverse<Slot>>,
-    },
-    Heap(BinaryHeap<Reverse<Slot>>),
-}
-
-impl Span {
-    fn first_ms(&self) -> u64 {
-        match self {
-            Span::Pile { first_ms, .. } => *first_ms,
-            Span::Heap(h) => h.peek().expect("no span is empty").0.at_ms,
-        }
-    }
-
-    fn push(&mut self, slot: Slot) {
-        match self {
-            Span::Pile { first_ms, slots } => {
-                *first_ms = (*first_ms).min(slot.at_ms);
-                if slots.len() == slots.capacity() {
-                    // Half again, not double: at a million held messages a span's
-                    // unused room is most of what the structure costs beyond them.
-                    slots.reserve_exact((slots.len() / 2).max(4));
-                }
-                slots.push(Reverse(slot));
-            }
-            Span::Heap(h) => h.push(Reverse(slot)),
-        }
-    }
-
-    fn heap(&mut self) -> &mut BinaryHeap<Reverse<Slot>> {
-        if let Span::Pile { slots, .. } = self {
-            *self = Span::Heap(BinaryHeap::from(std::mem::take(slots)));
-        }
-        let Span::Heap(h) = self else {
-            unreachable!("made a heap above")
-        };
-        h
-    }
-
-    fn slots(&self) -> &[Reverse<Slot>] {
-        match self {
-            Span::Pile { slots, .. } => slots,
-            Span::Heap(h) => h.as_slice(),
-        }
-    }
-
-    fn into_slots(self) -> Vec<Reverse<Slot>> {
-        match self {
-            Span::Pile { slots, .. } => slots,
-            Span::Heap(h) => h.into_vec(),
-        }
-    }
-}
-
-/// Held messages by (due time, copy), earliest out first.
 #[derive(Debug, Default)]
 pub struct Held {
-    /// Span (`at_ms >> SPAN_SHIFT`) to its messages; no span is empty.
-    spans: BTreeMap<u64, Span>,
-    len: usize,
+    calendar: Calendar<Slot>,
 }
 
 impl Held {
@@ -133,81 +52,47 @@ impl Held {
     }
 
     pub fn len(&self) -> usize {
-        self.len
+        self.calendar.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.calendar.is_empty()
     }
 
-    /// Holds `entry` until `at_ms`. A copy is held once at a time (the caller's
-    /// invariant: a held copy is nowhere else).
+    /// Holds `entry` until `at_ms`.
     pub fn insert(&mut self, at_ms: u64, entry: Entry) {
-        let slot = Slot { at_ms, entry };
-        match self.spans.entry(at_ms >> SPAN_SHIFT) {
-            std::collections::btree_map::Entry::Occupied(mut o) => o.get_mut().push(slot),
-            std::collections::btree_map::Entry::Vacant(v) => {
-                v.insert(Span::Pile {
-                    first_ms: at_ms,
-                    slots: vec![Reverse(slot)],
-                });
-            }
-        }
-        self.len += 1;
+        self.calendar.insert(Slot { at_ms, entry });
     }
 
-    /// The earliest due time.
+    /// The earliest due time held.
     pub fn next_ms(&self) -> Option<u64> {
-        self.spans.first_key_value().map(|(_, s)| s.first_ms())
+        self.calendar.next_due_ms()
     }
 
-    /// Takes out the earliest held message if it is due by `now_ms`.
+    /// The earliest held message if it is due by `now_ms`, with its due time.
     pub fn pop_due(&mut self, now_ms: u64) -> Option<(u64, Entry)> {
-        let mut first = self.spans.first_entry()?;
-        if first.get().first_ms() > now_ms {
-            return None;
-        }
-        let heap = first.get_mut().heap();
-        let Reverse(s) = heap.pop().expect("no span is empty");
-        if heap.is_empty() {
-            first.remove();
-        }
-        self.len -= 1;
+        let s = self.calendar.pop_due(now_ms)?;
         Some((s.at_ms, s.entry))
     }
 
-    /// The `limit` earliest, in order (a snapshot's list): the first spans that hold
-    /// `limit` messages, sorted.
+    /// The `limit` messages due first, earliest first (a snapshot's; only the buckets
+    /// they are in are sorted).
     pub fn earliest(&self, limit: usize) -> Vec<(u64, &Entry)> {
-        let mut out: Vec<&Slot> = Vec::new();
-        for span in self.spans.values() {
-            if out.len() >= limit {
-                break;
-            }
-            out.extend(span.slots().iter().map(|Reverse(s)| s));
-        }
-        out.sort_unstable();
-        out.truncate(limit);
-        out.into_iter().map(|s| (s.at_ms, &s.entry)).collect()
+        let first = self.calendar.iter_sorted().take(limit);
+        first.map(|s| (s.at_ms, &s.entry)).collect()
     }
 
     /// Takes every held message out, earliest first.
     pub fn drain_sorted(&mut self) -> Vec<(u64, Entry)> {
-        self.len = 0;
-        let mut out = Vec::new();
-        for (_, span) in std::mem::take(&mut self.spans) {
-            let mut slots = span.into_slots();
-            slots.sort_unstable_by(|a, b| b.cmp(a)); // Reverse: earliest first
-            out.extend(slots.into_iter().map(|Reverse(s)| (s.at_ms, s.entry)));
-        }
-        out
+        let all = self.calendar.take_all();
+        all.into_iter().map(|s| (s.at_ms, s.entry)).collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::MsgId;
+    use crate::ids::{CopyId, MsgId};
     use crate::message::{Message, RoutingKeys};
     use crate::queue::{Away, NEVER};
     use crate::sym::Symbols;

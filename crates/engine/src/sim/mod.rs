@@ -432,6 +432,10 @@ impl Sim {
 
     // ---- shared helpers used by the rule modules ----
 
+    /// Inlined, so that each event is built where it is queued: through a call, the
+    /// caller stored it on the stack in parts and the call read it back whole, a read
+    /// that waits for every store before it (a cold one included) to reach memory.
+    #[inline(always)]
     pub(crate) fn emit(&mut self, kind: EventKind) {
         if self.halted {
             return;
@@ -442,8 +446,14 @@ impl Sim {
             kind,
         });
         if self.event_count >= self.limits.max_events {
-            self.halt(LimitKind::Events, format!("event limit: {} events (a consumer that requeues every delivery at once loops forever)", self.limits.max_events));
+            self.halt_at_event_limit();
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn halt_at_event_limit(&mut self) {
+        self.halt(LimitKind::Events, format!("event limit: {} events (a consumer that requeues every delivery at once loops forever)", self.limits.max_events));
     }
 
     pub(crate) fn halt(&mut self, limit: LimitKind, text: String) {
