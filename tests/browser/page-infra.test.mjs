@@ -72,6 +72,30 @@ export const tests = [
     },
   },
   {
+    // Before: the timeline said "No marked moment ahead." at 0:00 on 4.4 (a release from
+    // the hold was no mark), and a held message whose TTL passed while held was marked
+    // "TTL passed behind the head" (nothing is checked while held, D37).
+    name: 'on 4.4 each release from x-opt-delivery-time is a mark: Step goes 0:00 → 0:10 → 5:00 → 30:00, in both languages',
+    timeout: 90_000,
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('#qq-delivery-time-4-4', ready);
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="timeline-mark"]').length >= 3);
+      assert.deepEqual(await markTimes(page), [10000, 300000, 1800000]);
+      assert.match(await page.textContent('[data-testid="timeline-note"]'),
+        /Next: 0:00:10\.000 order\.close\.qq releases order-C \(10 s\): its x-opt-delivery-time is here/);
+      for (const at of ['0:00:10.000', '0:05:00.000', '0:30:00.000']) {
+        await page.click('[data-testid="step"]');
+        await waitClock(page, at);
+      }
+      const range = page.locator('[data-testid="timeline-range"]');
+      assert.match(await range.getAttribute('aria-valuetext'), /order\.close\.qq releases order-A \(30 min\)/);
+      await page.click('[data-testid="lang-zh"]');
+      await page.waitForFunction(() => /放出 order-A \(30 min\):x-opt-delivery-time 已到/.test(
+        document.querySelector('[data-testid="timeline-range"]')?.getAttribute('aria-valuetext') ?? ''));
+    },
+  },
+  {
     name: 'a panel whose module serve.sh is still building says so, then loads it by itself (no 404, no "check the connection")',
     timeout: 120_000,
     async run(t) {

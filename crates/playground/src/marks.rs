@@ -1,6 +1,7 @@
 //! The moments that teach, for the clock's timeline and for Step: a TTL passing behind
 //! a head, a dead-lettering, a limit reached, a drop, a return, a refusal, a node lost or
-//! back, an upgrade, a consumer timed out, a late release, a run stopped by a limit.
+//! back, an upgrade, a consumer timed out, a late release, a message a quorum queue held
+//! aside released (4.3 delayed retry, 4.4 `x-opt-delivery-time`), a run stopped by a limit.
 //!
 //! How they are found: a **scout**, a second simulation of the same scenario (the
 //! engine is deterministic, so it sees what the page's run will see), run ahead of the
@@ -31,10 +32,11 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use delaylab_engine::cause::{DropCause, LateCause, LimitHit};
-use delaylab_engine::event::DropReason;
+use delaylab_engine::cause::HeldBy;
 use delaylab_engine::scenario::Scenario;
-use delaylab_engine::{Event, EventKind, Progress, Sim};
+use delaylab_engine::{Progress, Sim};
+
+mod observe;
 
 /// Marks kept in all.
 pub const MAX_MARKS: usize = 200;
@@ -73,6 +75,9 @@ pub enum Kind {
     ConsumerTimeout,
     /// The delayed-message exchange released a message after its time.
     LateRelease,
+    /// A quorum queue released a message it held aside (4.3 delayed retry, 4.4
+    /// `x-opt-delivery-time`): it is ready from here.
+    Released(HeldBy),
     /// A limit of the simulation stopped the run.
     Stopped,
 }
@@ -122,8 +127,9 @@ pub struct Marks {
     /// Ready copies with a TTL: (expires at, copy id) and each copy's (expiry, msg, queue).
     expiring: BTreeSet<(u64, u64)>,
     copies: HashMap<u64, (u64, u32, String)>,
-    /// Copies with a TTL a consumer holds (no TTL applies while unacked): back to
-    /// `expiring` if requeued before their TTL passed.
+    /// Copies with a TTL a consumer holds (no TTL applies while unacked) or their quorum
+    /// queue holds aside (none is checked while held, D37): back to `expiring` if
+    /// requeued or released before their TTL passed.
     held: HashMap<u64, (u64, u32, String)>,
     /// Copies already marked overdue (their late `Expired` must not mark them again).
     overdue: HashMap<u64, (u64, usize)>,
@@ -417,184 +423,6 @@ impl Marks {
             self.observe(ev);
         }
     }
-
-    /// The copy left the queue for good.
-    fn forget(&mut self, copy: u64) {
-        if let Some((at, _, _)) = self.copies.remove(&copy) {
-            self.expiring.remove(&(at, copy));
-        }
-        self.held.remove(&copy);
-    }
-
-    fn observe(&mut self, ev: Event) {
-        let t = ev.t_ms;
-        match ev.kind {
-            EventKind::Published { msg, .. } => {
-                let i = msg.id.0 as usize;
-                if self.bodies.len() < i {
-                    self.bodies.resize(i, Box::from(""));
-                }
-                self.bodies[i - 1] = msg.body.clone();
-            }
-            EventKind::Enqueued {
-                msg,
-                copy,
-                queue,
-                expires_at_ms: Some(at),
-                ..
-            } => {
-                let queue = self.name(queue);
-                self.copies.insert(copy.0, (at, msg.0, queue));
-                self.expiring.insert((at, copy.0));
-            }
-            EventKind::Requeued { copy, .. } => {
-                // Back in the queue with the expiry it had; only a TTL still ahead can
-                // pass behind a head from here (one already past expires at the head).
-                if let Some(entry) = self.held.remove(&copy.0) {
-                    if entry.0 > t {
-                        self.expiring.insert((entry.0, copy.0));
-                        self.copies.insert(copy.0, entry);
-                    }
-                }
-            }
-            EventKind::Delivered { copy, .. } => {
-                if let Some(entry) = self.copies.remove(&copy.0) {
-                    self.expiring.remove(&(entry.0, copy.0));
-                    self.held.insert(copy.0, entry);
-                }
-            }
-            EventKind::Acked { copy, .. } => self.forget(copy.0),
-            EventKind::Expired {
-                msg,
-                copy,
-                queue,
-                late_ms,
-                late_cause,
-                after,
-            } => {
-                self.forget(copy.0);
-                if late_cause == LateCause::BehindHead {
-                    let head = after.map(|h| (h.msg.0, self.body(h.msg.0)));
-                    match self.overdue.remove(&copy.0) {
-                        Some((at, i)) => self.name_head(at, i, head),
-                        None => {
-                            // Marked only now (a copy that outlived a restart).
-                            let mut m = self.moment(Kind::Overdue, self.name(queue), Some(msg.0));
-                            m.behind = head;
-                            let _ = self.add(t.saturating_sub(late_ms), m);
-                        }
-                    }
-                }
-            }
-            EventKind::DeadLettered {
-                msg,
-                copy,
-                queue,
-                reason,
-                limit,
-                ..
-            } => {
-                if let Some(c) = copy {
-                    self.forget(c.0);
-                }
-                let queue = self.name(queue);
-                if let Some(l) = limit {
-                    let kind = limit_kind(&l);
-                    let m = self.moment(kind, queue.clone(), Some(msg.0));
-                    let _ = self.add(t, m);
-                }
-                let m = self.moment(Kind::DeadLettered(reason.as_str()), queue, Some(msg.0));
-                let _ = self.add(t, m);
-            }
-            EventKind::Dropped {
-                msg,
-                copy,
-                queue,
-                reason,
-                why,
-            } => {
-                if let Some(c) = copy {
-                    self.forget(c.0);
-                }
-                let place = queue.map(|q| self.name(q)).unwrap_or_default();
-                if let DropCause::Limit(l) = &why {
-                    let m = self.moment(limit_kind(l), place.clone(), Some(msg.0));
-                    let _ = self.add(t, m);
-                }
-                let kind = match reason {
-                    DropReason::NodeLost => Kind::NodeLost,
-                    r => Kind::Dropped(r.as_str()),
-                };
-                let m = self.moment(kind, place, Some(msg.0));
-                let _ = self.add(t, m);
-            }
-            EventKind::Returned {
-                msg,
-                exchange,
-                code,
-                ..
-            } => {
-                let m = self.moment(Kind::Returned(code), self.name(exchange), Some(msg.0));
-                let _ = self.add(t, m);
-            }
-            EventKind::Error { msg, code, .. } => {
-                let m = self.moment(Kind::Refused(code), String::new(), msg.map(|m| m.0));
-                let _ = self.add(t, m);
-            }
-            EventKind::DelayDue {
-                msg,
-                exchange,
-                late_ms,
-                late_cause,
-                ..
-            } if late_ms > 0 && late_cause != LateCause::Busy => {
-                let m = self.moment(Kind::LateRelease, self.name(exchange), Some(msg.0));
-                let _ = self.add(t, m);
-            }
-            EventKind::NodeDown { lost } => {
-                // What the node held is dropped (lost) or waits for it: no TTL passes
-                // behind a head while it is down.
-                self.expiring.clear();
-                self.copies.clear();
-                self.held.clear();
-                let kind = if lost { Kind::NodeLost } else { Kind::NodeDown };
-                let m = self.moment(kind, String::new(), None);
-                let _ = self.add(t, m);
-            }
-            EventKind::NodeUp => {
-                let m = self.moment(Kind::NodeUp, String::new(), None);
-                let _ = self.add(t, m);
-            }
-            EventKind::BrokerUpgraded { to, .. } => {
-                let m = self.moment(Kind::Upgraded, to.as_str().to_string(), None);
-                let _ = self.add(t, m);
-            }
-            EventKind::ConsumerTimedOut { queue, msg, .. } => {
-                let m = self.moment(Kind::ConsumerTimeout, self.name(queue), Some(msg.0));
-                let _ = self.add(t, m);
-            }
-            EventKind::LimitReached { .. } => {
-                let m = self.moment(Kind::Stopped, String::new(), None);
-                let _ = self.add(t, m);
-            }
-            _ => {}
-        }
-    }
-
-    /// The head an overdue copy waited behind, now that the engine has said.
-    fn name_head(&mut self, at_ms: u64, i: usize, head: Option<(u32, String)>) {
-        if let Some(m) = self.moment_mut(at_ms, i) {
-            m.behind = head;
-            self.rev += 1;
-        }
-    }
-}
-
-fn limit_kind(l: &LimitHit) -> Kind {
-    match l {
-        LimitHit::Length { .. } => Kind::LengthLimit,
-        LimitHit::Delivery { .. } => Kind::DeliveryLimit,
-    }
 }
 
 #[cfg(test)]
@@ -800,5 +628,34 @@ mod tests {
         let first = &m.marks()[0].moments[0];
         assert_eq!(first.kind, Kind::Overdue);
         assert!(first.more > 1_000, "one episode counts the rest: {first:?}");
+    }
+
+    /// 4.4: a message held by `x-opt-delivery-time` whose TTL passes while it is held
+    /// is not overdue behind a head (no TTL is checked while held, D37; nothing is ready
+    /// ahead of it); it expires when released. Each release is a mark, so Step stops
+    /// where the lesson is: 0:10, 5:00, 30:00 in the preset.
+    #[test]
+    fn held_messages_are_marked_when_released_and_never_overdue_while_held() {
+        let held_ttl = r#"{"version": 1, "broker": "4.4", "name": "held with a TTL",
+          "topology": {"queues": [{"name": "q", "arguments": {"x-queue-type": "quorum"}}]},
+          "actions": [{"at": "0s", "publish": {"exchange": "", "routing_key": "q", "body": "late",
+            "properties": {"expiration": "10000", "headers": {"x-opt-delivery-time": 60000}}}}]}"#;
+        let m = scouted(held_ttl);
+        let all: Vec<(u64, Vec<Kind>)> = m.marks().iter().map(|x| (x.at_ms, kinds(x))).collect();
+        assert!(
+            all.iter().all(|(_, k)| !k.contains(&Kind::Overdue)),
+            "no head: {all:?}"
+        );
+        let released_then_expired = vec![
+            Kind::Released(HeldBy::DeliveryTime),
+            Kind::Dropped("expired"),
+        ];
+        assert_eq!(all, vec![(60_000, released_then_expired)]);
+        let preset = scouted(include_str!("../../../scenarios/qq-delivery-time-4-4.json"));
+        let at: Vec<u64> = preset.marks().iter().map(|x| x.at_ms).collect();
+        assert_eq!(at, vec![10_000, 300_000, 1_800_000], "{:?}", preset.marks());
+        let c = &preset.marks()[0].moments[0];
+        assert_eq!(c.place, "order.close.qq");
+        assert_eq!(c.msg.as_ref().map(|x| x.1.as_str()), Some("order-C (10 s)"));
     }
 }

@@ -3,6 +3,7 @@
 //! for a tooltip and a screen reader. Names, bodies and reply codes stay as RabbitMQ
 //! and the scenario have them.
 
+use delaylab_engine::cause::HeldBy;
 use delaylab_engine::report::text::clock;
 
 use crate::i18n::Lang;
@@ -114,6 +115,18 @@ pub fn moment_text(m: &Moment, lang: Lang) -> String {
                 format!("{place} releases {who} late")
             }
         }
+        Kind::Released(by) => match (zh, by) {
+            (false, HeldBy::DeliveryTime) => {
+                format!("{place} releases {who}: its x-opt-delivery-time is here")
+            }
+            (false, HeldBy::DelayedRetry) => {
+                format!("{place} releases {who}: its delayed retry is over")
+            }
+            (true, HeldBy::DeliveryTime) => {
+                format!("{place} 放出 {who}:x-opt-delivery-time 已到")
+            }
+            (true, HeldBy::DelayedRetry) => format!("{place} 放出 {who}:延迟重试的等待结束"),
+        },
         Kind::Stopped => (if zh {
             "模拟上限停止了运行"
         } else {
@@ -185,6 +198,8 @@ mod tests {
             Kind::Upgraded,
             Kind::ConsumerTimeout,
             Kind::LateRelease,
+            Kind::Released(HeldBy::DeliveryTime),
+            Kind::Released(HeldBy::DelayedRetry),
             Kind::Stopped,
         ];
         for kind in kinds {
