@@ -96,6 +96,24 @@ export const tests = [
     },
   },
   {
+    // Before: the plugin's fix had no mark at all ("No marked moment ahead"), although
+    // its releases at 6:00 and 30:00 are its lesson, as head-of-line's are.
+    name: 'the delayed exchange\'s releases are marks: Step goes 0:00 → 6:00 → 30:00 in the plugin\'s fix',
+    timeout: 90_000,
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('#fix-delayed-plugin', ready);
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="timeline-mark"]').length >= 2);
+      assert.deepEqual(await markTimes(page), [360000, 1800000]);
+      assert.match(await page.textContent('[data-testid="timeline-note"]'),
+        /Next: 0:06:00\.000 order\.delayed\.exchange releases B: its x-delay is over/);
+      await page.click('[data-testid="step"]');
+      await waitClock(page, '0:06:00.000');
+      await page.click('[data-testid="step"]');
+      await waitClock(page, '0:30:00.000');
+    },
+  },
+  {
     name: 'a panel whose module serve.sh is still building says so, then loads it by itself (no 404, no "check the connection")',
     timeout: 120_000,
     async run(t) {

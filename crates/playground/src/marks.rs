@@ -1,7 +1,8 @@
 //! The moments that teach, for the clock's timeline and for Step: a TTL passing behind
 //! a head, a dead-lettering, a limit reached, a drop, a return, a refusal, a node lost or
-//! back, an upgrade, a consumer timed out, a late release, a message a quorum queue held
-//! aside released (4.3 delayed retry, 4.4 `x-opt-delivery-time`), a run stopped by a limit.
+//! back, an upgrade, a consumer timed out, the delayed exchange releasing a message (on
+//! time or late), a message a quorum queue held aside released (4.3 delayed retry, 4.4
+//! `x-opt-delivery-time`), a run stopped by a limit.
 //!
 //! How they are found: a **scout**, a second simulation of the same scenario (the
 //! engine is deterministic, so it sees what the page's run will see), run ahead of the
@@ -73,6 +74,9 @@ pub enum Kind {
     NodeUp,
     Upgraded,
     ConsumerTimeout,
+    /// The delayed-message exchange released a message at its time (its x-delay is
+    /// over): the plugin's counterpart of a wait queue's dead-lettering.
+    DelayReleased,
     /// The delayed-message exchange released a message after its time.
     LateRelease,
     /// A quorum queue released a message it held aside (4.3 delayed retry, 4.4
@@ -628,6 +632,25 @@ mod tests {
         let first = &m.marks()[0].moments[0];
         assert_eq!(first.kind, Kind::Overdue);
         assert!(first.more > 1_000, "one episode counts the rest: {first:?}");
+    }
+
+    /// The plugin's releases are marks as a wait queue's dead-letterings are: Step goes
+    /// 0:00 → 6:00 → 30:00 in the plugin's fix as in head-of-line blocking.
+    #[test]
+    fn the_plugin_marks_each_release() {
+        let m = scouted(include_str!("../../../scenarios/fix-delayed-plugin.json"));
+        let all: Vec<(u64, Vec<Kind>)> = m.marks().iter().map(|x| (x.at_ms, kinds(x))).collect();
+        assert_eq!(
+            all,
+            vec![
+                (360_000, vec![Kind::DelayReleased]),
+                (1_800_000, vec![Kind::DelayReleased])
+            ]
+        );
+        assert_eq!(
+            m.marks()[0].moments[0].msg.as_ref().map(|x| x.1.as_str()),
+            Some("B")
+        );
     }
 
     /// 4.4: a message held by `x-opt-delivery-time` whose TTL passes while it is held

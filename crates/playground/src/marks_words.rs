@@ -108,6 +108,13 @@ pub fn moment_text(m: &Moment, lang: Lang) -> String {
                 format!("a consumer of {place} timed out holding {who}")
             }
         }
+        Kind::DelayReleased => {
+            if zh {
+                format!("{place} 放出 {who}:x-delay 已到")
+            } else {
+                format!("{place} releases {who}: its x-delay is over")
+            }
+        }
         Kind::LateRelease => {
             if zh {
                 format!("{place} 迟放出 {who}")
@@ -197,6 +204,7 @@ mod tests {
             Kind::NodeUp,
             Kind::Upgraded,
             Kind::ConsumerTimeout,
+            Kind::DelayReleased,
             Kind::LateRelease,
             Kind::Released(HeldBy::DeliveryTime),
             Kind::Released(HeldBy::DelayedRetry),

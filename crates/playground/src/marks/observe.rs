@@ -151,8 +151,15 @@ impl Marks {
                 late_ms,
                 late_cause,
                 ..
-            } if late_ms > 0 && late_cause != LateCause::Busy => {
-                let m = self.moment(Kind::LateRelease, self.name(exchange), Some(msg.0));
+            } => {
+                // Late by the broker's own load (cost modes) is still a release at its
+                // time as far as the lesson goes.
+                let kind = if late_ms > 0 && late_cause != LateCause::Busy {
+                    Kind::LateRelease
+                } else {
+                    Kind::DelayReleased
+                };
+                let m = self.moment(kind, self.name(exchange), Some(msg.0));
                 let _ = self.add(t, m);
             }
             EventKind::NodeDown { lost } => {
