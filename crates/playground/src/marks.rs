@@ -135,8 +135,9 @@ pub struct Marks {
     /// queue holds aside (none is checked while held, D37): back to `expiring` if
     /// requeued or released before their TTL passed.
     held: HashMap<u64, (u64, u32, String)>,
-    /// Copies already marked overdue (their late `Expired` must not mark them again).
-    overdue: HashMap<u64, (u64, usize)>,
+    /// Copies already marked overdue (their late `Expired` must not mark them again):
+    /// the place of their own moment, `None` when counted in an episode or left out.
+    overdue: HashMap<u64, Option<(u64, usize)>>,
     done: bool,
     /// Bumped when a mark or a moment is added, a head named, or the scout is done (a
     /// view redraws on it; an episode's count alone does not bump it).
@@ -317,13 +318,13 @@ impl Marks {
             };
             let key = (Kind::Overdue, queue);
             // Most of a burst joins its episode: counted without building a moment.
-            if self.merge(&key, at) {
-                continue;
-            }
-            let moment = self.moment(key.0, key.1, Some(msg));
-            if let Some(place) = self.add(at, moment) {
-                self.overdue.insert(copy, place);
-            }
+            let place = if self.merge(&key, at) {
+                None
+            } else {
+                let moment = self.moment(key.0, key.1, Some(msg));
+                self.add(at, moment)
+            };
+            self.overdue.insert(copy, place);
         }
         true
     }
@@ -608,6 +609,31 @@ mod tests {
             "{:?}",
             whole.marks()
         );
+    }
+
+    /// Each overdue copy is counted once: a copy counted in its episode is not marked
+    /// again when the engine later expires it behind the head (the 200,000-order
+    /// preset counted 200,003 overdue where 150,000 are, with marks at 15:00 twice).
+    #[test]
+    fn an_overdue_copy_counted_in_its_episode_is_not_counted_again_when_it_expires() {
+        let text = r#"{"version":1,"name":"expires behind a head later",
+          "topology":{"queues":[{"name":"q","arguments":{"x-dead-letter-exchange":""}}]},
+          "actions":[{"at":"0s","publish":{"exchange":"","routing_key":"q","body":"head",
+                       "properties":{"expiration":"60000"}}},
+                     {"at":"1s","publish":{"exchange":"","routing_key":"q","body":"b",
+                       "properties":{"expiration":"5000"}},
+                      "repeat":{"count":1000,"every":"1ms"}}]}"#;
+        let m = scouted(text);
+        let overdue: Vec<(u64, u32)> = m
+            .marks()
+            .iter()
+            .flat_map(|x| x.moments.iter().map(move |o| (x.at_ms, o)))
+            .filter(|(_, o)| o.kind == Kind::Overdue)
+            .map(|(at, o)| (at, o.more))
+            .collect();
+        assert_eq!(overdue, vec![(6_000, 999)], "{:?}", m.marks());
+        let first = &m.marks()[0].moments[0];
+        assert_eq!(first.behind.as_ref().map(|h| h.1.as_str()), Some("head"));
     }
 
     #[test]

@@ -15,6 +15,7 @@ impl Marks {
             self.expiring.remove(&(at, copy));
         }
         self.held.remove(&copy);
+        self.overdue.remove(&copy);
     }
 
     pub(super) fn observe(&mut self, ev: Event) {
@@ -76,11 +77,14 @@ impl Marks {
                 late_cause,
                 after,
             } => {
+                let marked = self.overdue.get(&copy.0).copied();
                 self.forget(copy.0);
                 if late_cause == LateCause::BehindHead {
                     let head = after.map(|h| (h.msg.0, self.body(h.msg.0)));
-                    match self.overdue.remove(&copy.0) {
-                        Some((at, i)) => self.name_head(at, i, head),
+                    match marked {
+                        Some(Some((at, i))) => self.name_head(at, i, head),
+                        // Counted in its episode (whose own moment names its head).
+                        Some(None) => {}
                         None => {
                             // Marked only now (a copy that outlived a restart).
                             let mut m = self.moment(Kind::Overdue, self.name(queue), Some(msg.0));
