@@ -35,6 +35,7 @@ pub mod timeline;
 pub mod topo_info;
 pub mod topo_view;
 pub mod version;
+pub mod zh_fetch;
 
 pub use delaylab_playground::{edit_rules, i18n, runner, topo};
 pub use loading::preset_text;
@@ -448,6 +449,8 @@ pub fn App() -> impl IntoView {
             let _ = el.set_attribute("lang", if l == Lang::Zh { "zh-CN" } else { "en" });
         }
     });
+    // The presets' Chinese texts: a file of their own, not the start-up wasm's data.
+    zh_fetch::start(ctx);
     // Embed mode (?embed): a compact page that reads its own fragment and options.
     if embed::requested() {
         request_animation_frame(move || clock::frame_loop(ctx));
