@@ -29,6 +29,7 @@ pub mod module_wait;
 pub mod off_plugin;
 pub mod orders;
 pub mod panels;
+pub mod preset_fetch;
 pub mod share;
 pub mod strategies;
 pub mod timeline;
@@ -38,7 +39,7 @@ pub mod version;
 pub mod zh_fetch;
 
 pub use delaylab_playground::{edit_rules, i18n, runner, topo};
-pub use loading::preset_text;
+pub use loading::{is_preset, preset_text};
 
 use delaylab_engine::scenario::{self, Action, Scenario};
 use delaylab_engine::snapshot::Snapshot;
@@ -144,7 +145,9 @@ fn browser_lang() -> Lang {
     let l = web_sys::window()
         .and_then(|w| w.navigator().language())
         .unwrap_or_default();
-    if l.to_lowercase().starts_with("zh") {
+    // ASCII only: `str::to_lowercase` would link Unicode's case tables into the start-up
+    // module for two letters.
+    if l.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("zh")) {
         Lang::Zh
     } else {
         Lang::En
@@ -390,11 +393,16 @@ impl Ctx {
 pub fn App() -> impl IntoView {
     // The gallery's entries from the presets' texts, not loaded (PresetMeta::of_text: the
     // loader's full check of every preset was a tenth of the mount); a preset is loaded,
-    // and checked, when it is opened.
-    let presets: Vec<PresetMeta> = std::iter::once(&("sandbox", SANDBOX))
+    // and checked, when it is opened. The field presets' entries are all the start-up
+    // module holds of them (build.rs); their files are fetched when opened.
+    let mut presets: Vec<PresetMeta> = std::iter::once(&("sandbox", SANDBOX))
         .chain(PRESETS.iter())
+        .chain(FETCHED_PRESETS.iter())
         .filter_map(|(id, text)| PresetMeta::of_text(id, text).ok())
         .collect();
+    // In file-name order after the sandbox, as build.rs lists the files (the gallery lists
+    // them so): by `ID.json`, not the id (`x-fix.json` comes before `x.json`).
+    presets[1..].sort_by_cached_key(|p| format!("{}.json", p.id));
     let mut first = scenario::load_str(SANDBOX).expect("the sandbox scenario loads");
     let opens_on = PresetMeta::of("sandbox", &first).opens_on();
     first.broker = (opens_on != BrokerVersion::default()).then_some(opens_on);
@@ -454,7 +462,7 @@ pub fn App() -> impl IntoView {
     // Embed mode (?embed): a compact page that reads its own fragment and options.
     if embed::requested() {
         request_animation_frame(move || clock::frame_loop(ctx));
-        return view! { <deferred::Deferred load=chunks::embed_page /> }.into_any();
+        return view! { <deferred::Deferred load=preset_fetch::embed_page /> }.into_any();
     }
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())

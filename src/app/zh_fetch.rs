@@ -25,13 +25,13 @@ use super::Ctx;
 const URL: &str = "zh-texts.json";
 
 // fetch as a promise of the body's text; an HTTP error is an error (a snippet file: the
-// CSP forbids inline scripts).
+// CSP forbids inline scripts). preset_fetch.rs fetches with it too.
 #[wasm_bindgen(
     inline_js = "export function fetch_text(url) { return fetch(url).then((r) => { \
     if (!r.ok) throw new Error(`HTTP ${r.status}`); return r.text(); }); }"
 )]
 extern "C" {
-    fn fetch_text(url: &str) -> web_sys::js_sys::Promise;
+    pub(super) fn fetch_text(url: &str) -> web_sys::js_sys::Promise;
 }
 
 thread_local! {
@@ -84,7 +84,8 @@ fn fetch(c: Ctx) {
     });
 }
 
-fn describe(e: &JsValue) -> String {
+/// A fetch's error as its message.
+pub(super) fn describe(e: &JsValue) -> String {
     web_sys::js_sys::Error::from(e.clone())
         .message()
         .as_string()
