@@ -118,7 +118,8 @@ pub struct Ctx {
     /// would be its host page's).
     pub hist: history::History,
     /// What changes for the loaded scenario on the version it runs on (`version.rs`).
-    pub notice: RwSignal<Option<version::Notice>>,
+    /// Local: it keeps the scenario it is about (not `Sync`).
+    pub notice: RwSignal<Option<version::Notice>, LocalStorage>,
     /// The timeline's marks and the scout that finds them (timeline.rs).
     pub scout: StoredValue<Option<timeline::Scout>, LocalStorage>,
     pub marks_rev: RwSignal<u64>,
@@ -443,7 +444,7 @@ pub fn App() -> impl IntoView {
         scenario_rev: RwSignal::new(0),
         load_rev: RwSignal::new(0),
         hist: history::History::new(),
-        notice: RwSignal::new(None),
+        notice: RwSignal::new_local(None),
         scout: StoredValue::new_local(None),
         marks_rev: RwSignal::new(0),
     };
