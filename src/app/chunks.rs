@@ -22,7 +22,7 @@ use leptos::prelude::*;
 use leptos::wasm_split::{wasm_split, SplitLoaderError};
 
 use super::deferred::Loaded;
-use super::{checked, compare, edit, embed, orders, panels, share, strategies};
+use super::{checked, compare, edit, embed, orders, panels, share, strategies, version};
 
 /// Below the topology: queue depths, the order lab, lateness.
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
@@ -87,6 +87,13 @@ pub fn checked_panel(open: RwSignal<bool>) -> Loaded {
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn export_code_panel(open: RwSignal<bool>) -> Loaded {
     Ok(view! { <panels::export_code::ExportCodePanel open /> }.into_any())
+}
+
+/// The notice of what changes on the version the scenario runs on (the engine's impact
+/// rules and their words: version.rs).
+#[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
+pub fn version_notice() -> Loaded {
+    Ok(view! { <version::VersionNotice /> }.into_any())
 }
 
 /// The notice for a link or an autosave that did not open.

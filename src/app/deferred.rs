@@ -27,14 +27,14 @@ use super::Ctx;
 
 /// How long a deferred part waits at most for the page to be idle before it is fetched
 /// anyway (a page kept busy, by a fast clock, still gets its panels).
-const IDLE_TIMEOUT_MS: u32 = 1_000;
+pub(super) const IDLE_TIMEOUT_MS: u32 = 1_000;
 
 // requestIdleCallback as a promise (a snippet file: the CSP forbids inline scripts); a
 // browser without it goes on after a macrotask.
 #[wasm_bindgen(inline_js = "export function idle(ms) { return new Promise((done) => \
     self.requestIdleCallback ? requestIdleCallback(() => done(), { timeout: ms }) : setTimeout(done, 0)); }")]
 extern "C" {
-    fn idle(timeout_ms: u32) -> web_sys::js_sys::Promise;
+    pub(super) fn idle(timeout_ms: u32) -> web_sys::js_sys::Promise;
 }
 
 /// The page's root element says whether any deferred part is still on its way:

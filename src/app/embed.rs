@@ -32,7 +32,7 @@ use leptos::prelude::*;
 pub use super::embed_text::note_text;
 use super::embed_text::tx;
 use super::i18n::Lang;
-use super::{host_api, panels, parse_clock, preset_text, topo_view, AfterSeek, Ctx};
+use super::{host_api, is_preset, panels, parse_clock, topo_view, AfterSeek, Ctx};
 
 /// Panels an embed can show, by their URL names.
 pub(super) const PANELS: [&str; 10] = [
@@ -231,7 +231,7 @@ fn load_fragment(c: &Ctx) -> Result<ViewOptions, LinkError> {
         return Ok(ViewOptions::default());
     }
     // A preset, maybe on a version (#fix-delayed-plugin@4.3).
-    if let Some(r) = super::PresetRef::parse(id).filter(|r| preset_text(&r.id).is_some()) {
+    if let Some(r) = super::PresetRef::parse(id).filter(|r| is_preset(&r.id)) {
         c.load_on(&r.id, r.version);
         return Ok(ViewOptions::default());
     }

@@ -1,18 +1,30 @@
 //! Loading a scenario into the page: a preset (on the version it opens on or one
 //! named), one an address fragment names, or one edited as JSON; each load resets the
-//! views and is an entry in the page's history.
+//! views and is an entry in the page's history. A field preset's file is fetched first
+//! (preset_fetch.rs), the first time it is opened.
 
 use delaylab_engine::scenario::{self, Scenario};
 use delaylab_engine::version::BrokerVersion;
 use leptos::prelude::*;
 
-use super::{history, version, Ctx, PresetMeta, PresetRef, PRESETS, SANDBOX};
+use super::deferred::Pending;
+use super::{history, preset_fetch, version, Ctx, PresetMeta, PresetRef, PRESETS, SANDBOX};
 
+/// A preset's file: embedded, or a field preset's once fetched (None before).
 pub fn preset_text(id: &str) -> Option<&'static str> {
     if id == "sandbox" {
         return Some(SANDBOX);
     }
-    PRESETS.iter().find(|(k, _)| *k == id).map(|(_, v)| *v)
+    PRESETS
+        .iter()
+        .find(|(k, _)| *k == id)
+        .map(|(_, v)| *v)
+        .or_else(|| preset_fetch::fetched_text(id))
+}
+
+/// Whether `id` names a preset (embedded or fetched when opened).
+pub fn is_preset(id: &str) -> bool {
+    id == "sandbox" || PRESETS.iter().any(|(k, _)| *k == id) || preset_fetch::is_fetched_preset(id)
 }
 
 impl Ctx {
@@ -30,7 +42,7 @@ impl Ctx {
     /// The preset an address fragment names, maybe with its version
     /// (`fix-delayed-plugin@4.3`, with or without the `#`).
     fn preset_ref(fragment: &str) -> Option<PresetRef> {
-        PresetRef::parse(fragment).filter(|r| !r.id.is_empty() && preset_text(&r.id).is_some())
+        PresetRef::parse(fragment).filter(|r| !r.id.is_empty() && is_preset(&r.id))
     }
 
     /// Whether an address fragment (without the `#`) names a preset.
@@ -60,9 +72,41 @@ impl Ctx {
             .unwrap_or_default()
     }
 
-    /// Loads a preset on `version` as [`Ctx::load_as`] does a scenario.
+    /// Loads a preset on `version` as [`Ctx::load_as`] does a scenario; a field preset
+    /// not fetched yet once its file is in (counted as a deferred part meanwhile), unless
+    /// another load came first. A failed fetch says so where a failed load does.
     pub fn load_preset_as(&self, id: &str, version: Option<BrokerVersion>, entry: history::Entry) {
-        let Some(text) = preset_text(id) else { return };
+        if let Some(text) = preset_text(id) {
+            return self.load_preset_text(id, text, version, entry);
+        }
+        if !is_preset(id) {
+            return;
+        }
+        let (c, id, asked_at) = (*self, id.to_string(), self.load_now());
+        let pending = Pending::start();
+        leptos::task::spawn_local(async move {
+            let _pending = pending;
+            let fetched = preset_fetch::fetch(&id).await;
+            if c.load_now() != asked_at {
+                return; // the reader opened something else meanwhile
+            }
+            match fetched {
+                Ok(text) => c.load_preset_text(&id, text, version, entry),
+                Err(e) => c.load_error.set(Some(format!(
+                    "{id}: {}: {e}",
+                    c.tr_untracked("preset_fetch_failed")
+                ))),
+            }
+        });
+    }
+
+    fn load_preset_text(
+        &self,
+        id: &str,
+        text: &str,
+        version: Option<BrokerVersion>,
+        entry: history::Entry,
+    ) {
         match scenario::load_str(text) {
             Ok(mut s) => {
                 let meta = PresetMeta::of(id, &s);

@@ -29,15 +29,17 @@ pub mod module_wait;
 pub mod off_plugin;
 pub mod orders;
 pub mod panels;
+pub mod preset_fetch;
 pub mod share;
 pub mod strategies;
 pub mod timeline;
 pub mod topo_info;
 pub mod topo_view;
 pub mod version;
+pub mod zh_fetch;
 
 pub use delaylab_playground::{edit_rules, i18n, runner, topo};
-pub use loading::preset_text;
+pub use loading::{is_preset, preset_text};
 
 use delaylab_engine::scenario::{self, Action, Scenario};
 use delaylab_engine::snapshot::Snapshot;
@@ -116,7 +118,8 @@ pub struct Ctx {
     /// would be its host page's).
     pub hist: history::History,
     /// What changes for the loaded scenario on the version it runs on (`version.rs`).
-    pub notice: RwSignal<Option<version::Notice>>,
+    /// Local: it keeps the scenario it is about (not `Sync`).
+    pub notice: RwSignal<Option<version::Notice>, LocalStorage>,
     /// The timeline's marks and the scout that finds them (timeline.rs).
     pub scout: StoredValue<Option<timeline::Scout>, LocalStorage>,
     pub marks_rev: RwSignal<u64>,
@@ -143,7 +146,9 @@ fn browser_lang() -> Lang {
     let l = web_sys::window()
         .and_then(|w| w.navigator().language())
         .unwrap_or_default();
-    if l.to_lowercase().starts_with("zh") {
+    // ASCII only: `str::to_lowercase` would link Unicode's case tables into the start-up
+    // module for two letters.
+    if l.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("zh")) {
         Lang::Zh
     } else {
         Lang::En
@@ -389,11 +394,16 @@ impl Ctx {
 pub fn App() -> impl IntoView {
     // The gallery's entries from the presets' texts, not loaded (PresetMeta::of_text: the
     // loader's full check of every preset was a tenth of the mount); a preset is loaded,
-    // and checked, when it is opened.
-    let presets: Vec<PresetMeta> = std::iter::once(&("sandbox", SANDBOX))
+    // and checked, when it is opened. The field presets' entries are all the start-up
+    // module holds of them (build.rs); their files are fetched when opened.
+    let mut presets: Vec<PresetMeta> = std::iter::once(&("sandbox", SANDBOX))
         .chain(PRESETS.iter())
+        .chain(FETCHED_PRESETS.iter())
         .filter_map(|(id, text)| PresetMeta::of_text(id, text).ok())
         .collect();
+    // In file-name order after the sandbox, as build.rs lists the files (the gallery lists
+    // them so): by `ID.json`, not the id (`x-fix.json` comes before `x.json`).
+    presets[1..].sort_by_cached_key(|p| format!("{}.json", p.id));
     let mut first = scenario::load_str(SANDBOX).expect("the sandbox scenario loads");
     let opens_on = PresetMeta::of("sandbox", &first).opens_on();
     first.broker = (opens_on != BrokerVersion::default()).then_some(opens_on);
@@ -434,7 +444,7 @@ pub fn App() -> impl IntoView {
         scenario_rev: RwSignal::new(0),
         load_rev: RwSignal::new(0),
         hist: history::History::new(),
-        notice: RwSignal::new(None),
+        notice: RwSignal::new_local(None),
         scout: StoredValue::new_local(None),
         marks_rev: RwSignal::new(0),
     };
@@ -448,10 +458,12 @@ pub fn App() -> impl IntoView {
             let _ = el.set_attribute("lang", if l == Lang::Zh { "zh-CN" } else { "en" });
         }
     });
+    // The presets' Chinese texts: a file of their own, not the start-up wasm's data.
+    zh_fetch::start(ctx);
     // Embed mode (?embed): a compact page that reads its own fragment and options.
     if embed::requested() {
         request_animation_frame(move || clock::frame_loop(ctx));
-        return view! { <deferred::Deferred load=chunks::embed_page /> }.into_any();
+        return view! { <deferred::Deferred load=preset_fetch::embed_page /> }.into_any();
     }
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())

@@ -6,8 +6,10 @@
 //! a change of the scenario (`broker`), so it is loaded again from 0:00 as the JSON editor
 //! loads an edited scenario, and goes into the share link and the autosave with it.
 
+use std::rc::Rc;
+
 use delaylab_engine::scenario::Scenario;
-use delaylab_engine::version::impact::{self, Change, Impact};
+use delaylab_engine::version::impact::{self, Change};
 use delaylab_engine::version::{notes, BrokerVersion};
 use delaylab_playground::impact_words::{self, Why};
 use leptos::prelude::*;
@@ -15,34 +17,36 @@ use leptos::prelude::*;
 use super::Ctx;
 
 /// What changes for the loaded scenario on the version it runs on: the engine's
-/// impacts (`version::impact`), said by `impact_words`.
-#[derive(Clone, Debug, PartialEq)]
+/// impacts (`version::impact`), said by `impact_words`. The impacts are worked out where
+/// the notice is drawn ([`VersionNotice`], in the page's first chunk): the engine's
+/// impact rules and their words are not start-up code (issue 29 item 10), so the notice
+/// keeps the scenario it is about, as it was loaded.
+#[derive(Clone)]
 pub struct Notice {
     pub why: Why,
     pub from: BrokerVersion,
     pub to: BrokerVersion,
-    pub impacts: Vec<Impact>,
+    pub scenario: Rc<Scenario>,
 }
 
 impl Notice {
     /// A scenario that runs on a version it is not written for.
     pub fn off_version(s: &Scenario) -> Option<Notice> {
-        impact::off_version(s).map(|o| Notice {
+        impact::off_versions(s).map(|(from, to)| Notice {
             why: Why::WrittenFor,
-            from: o.written_for,
-            to: o.runs_on,
-            impacts: o.impacts,
+            from,
+            to,
+            scenario: Rc::new(s.clone()),
         })
     }
 
     /// The selector moved `s` from `from` to its version now.
     pub fn switched(s: &Scenario, from: BrokerVersion) -> Notice {
-        let to = s.broker_version();
         Notice {
             why: Why::Switched,
             from,
-            to,
-            impacts: impact::impact(s, from, to),
+            to: s.broker_version(),
+            scenario: Rc::new(s.clone()),
         }
     }
 }
@@ -167,16 +171,20 @@ pub fn VersionNotes(version: BrokerVersion) -> impl IntoView {
 }
 
 /// The notice: what changes for this scenario on the version it runs on, each
-/// difference with the objects it touches, its row and its source.
+/// difference with the objects it touches, its row and its source (drawn from the page's
+/// first chunk: chunks::version_notice).
 #[component]
 pub fn VersionNotice() -> impl IntoView {
     let c = expect_context::<Ctx>();
     move || {
         let lang = c.lang.get();
         c.notice.get().map(|n| {
-            let heading = impact_words::heading(lang, n.why, n.from, n.to, n.impacts.is_empty());
-            let items = n
-                .impacts
+            // Worked out here (again on a change of language: a few rows), not in a memo:
+            // a memo's closure is called through a vtable, which the splitter keeps in the
+            // start-up module with all it calls.
+            let impacts = impact::impact(&n.scenario, n.from, n.to);
+            let heading = impact_words::heading(lang, n.why, n.from, n.to, impacts.is_empty());
+            let items = impacts
                 .iter()
                 .map(|i| {
                     let words = impact_words::words(lang, i, n.to);
@@ -195,8 +203,7 @@ pub fn VersionNotice() -> impl IntoView {
                 })
                 .collect_view();
             // The plugin cannot run on this version: what replaces it, side by side.
-            let plugin_gone = n
-                .impacts
+            let plugin_gone = impacts
                 .iter()
                 .any(|i| i.row == "D27" && matches!(i.change, Change::Refused { .. }));
             view! {

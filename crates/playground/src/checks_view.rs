@@ -17,7 +17,7 @@ use crate::checks_elsewhere::Elsewhere;
 use crate::checks_run::PageChecks;
 use crate::i18n::Lang;
 use crate::impact_words;
-use crate::{checks_words, checks_zh};
+use crate::{checks_words, zh_texts};
 
 /// One check, for drawing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,7 +139,9 @@ fn row(
     CheckRow {
         id: c.id(index),
         label: match lang {
-            Lang::Zh => checks_zh::label(&c.label).unwrap_or(&c.label).to_string(),
+            Lang::Zh => zh_texts::check_label(&c.label)
+                .unwrap_or(&c.label)
+                .to_string(),
             Lang::En => c.label.clone(),
         },
         status: s.status,

@@ -50,9 +50,12 @@ impl TimeError {
         let forms = t(lang, "time_forms");
         match self {
             TimeError::Empty => {
+                // The sentence's first letter in capitals: ASCII is enough (the English
+                // starts with a letter, the Chinese with no case), and it keeps Unicode's
+                // case tables out of the page's start-up module.
                 let mut c = forms.chars();
                 c.next()
-                    .map(|f| f.to_uppercase().chain(c).collect())
+                    .map(|f| std::iter::once(f.to_ascii_uppercase()).chain(c).collect())
                     .unwrap_or_default()
             }
             TimeError::NotATime(p) => format!("\"{p}\": {forms}"),

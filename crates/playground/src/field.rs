@@ -54,7 +54,7 @@ pub fn entries(lang: Lang, presets: &[PresetMeta]) -> Vec<FieldEntry> {
 }
 
 fn entry(lang: Lang, m: &PresetMeta, r: &ReportedFailure, presets: &[PresetMeta]) -> FieldEntry {
-    let (saw, rule) = match (lang, crate::presets_field_zh::report(&m.id)) {
+    let (saw, rule) = match (lang, crate::zh_texts::report(&m.id)) {
         (Lang::Zh, Some((saw, rule))) => (saw.to_string(), rule.to_string()),
         _ => (r.saw.clone(), r.rule.clone()),
     };

@@ -36,6 +36,13 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
             "Quiz: which order is closed first, A or B?",
             "小测验:A 和 B 哪个订单先被关闭?",
         ),
+        // The presets' Chinese texts are fetched (zh_texts.rs): when that failed.
+        "zh_texts_failed" => (
+            "The presets' Chinese texts could not be loaded; they are shown in English",
+            "场景的中文文本未能加载,暂以英文显示",
+        ),
+        // A field preset's file is fetched when opened (src/app/preset_fetch.rs): when that failed.
+        "preset_fetch_failed" => ("the scenario could not be loaded", "场景未能加载"),
         _ => return crate::i18n_qq44::t(lang, key),
     };
     if lang == Lang::Zh {
@@ -60,6 +67,8 @@ mod tests {
             "learn",
             "lesson_link",
             "quiz_link",
+            "zh_texts_failed",
+            "preset_fetch_failed",
         ] {
             assert_ne!(t(Lang::En, k), k);
             assert_ne!(t(Lang::En, k), t(Lang::Zh, k));

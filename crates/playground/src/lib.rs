@@ -68,4 +68,5 @@ pub mod topo_fit;
 pub mod topo_route;
 pub mod track;
 pub mod visits;
+pub mod zh_texts;
 pub mod zip_store;

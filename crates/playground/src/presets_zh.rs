@@ -185,9 +185,10 @@ pub fn texts(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
     })
 }
 
-/// The text to show: Chinese when asked for and known, else the preset's own English.
+/// The text to show: Chinese when asked for and known, else the preset's own English
+/// (through `zh_texts`: the browser fetches these texts rather than linking them).
 pub fn pick(zh: bool, id: &str, en: (String, String, String)) -> (String, String, String) {
-    match texts(id).filter(|_| zh) {
+    match crate::zh_texts::preset(id).filter(|_| zh) {
         Some((n, d, w)) => (n.to_string(), d.to_string(), w.to_string()),
         None => en,
     }

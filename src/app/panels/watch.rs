@@ -50,7 +50,9 @@ pub fn Watch() -> impl IntoView {
             </div>
             // In a chunk (chunks.rs), fetched once the page works; hidden until opened.
             <crate::app::deferred::Deferred load=move || crate::app::chunks::checked_panel(checked_open) />
-            <crate::app::version::VersionNotice />
+            // The notice of what changes on this version: its impacts and their words are
+            // in the page's first chunk (chunks.rs), as what it opens next to it.
+            <crate::app::deferred::Deferred load=crate::app::chunks::version_notice />
             <p class="desc">
                 {move || {
                     written_for()

@@ -100,6 +100,18 @@ pub struct OffVersion {
 /// `None` when the scenario runs on a version it is written for; else the nearest
 /// version it is written for (the newest below, else the oldest above) and the impacts.
 pub fn off_version(s: &Scenario) -> Option<OffVersion> {
+    let (nearest, runs_on) = off_versions(s)?;
+    Some(OffVersion {
+        written_for: nearest,
+        runs_on,
+        impacts: impact(s, nearest, runs_on),
+    })
+}
+
+/// [`off_version`]'s (nearest version written for, version it runs on), without the
+/// impacts: the page's start-up module decides with it whether there is a notice, and
+/// works the impacts out where it draws one (a chunk of its own).
+pub fn off_versions(s: &Scenario) -> Option<(BrokerVersion, BrokerVersion)> {
     let runs_on = s.broker_version();
     let written = s.written_for();
     if written.contains(&runs_on) {
@@ -112,11 +124,7 @@ pub fn off_version(s: &Scenario) -> Option<OffVersion> {
         .or_else(|| written.first())
         .copied()
         .unwrap_or_default();
-    Some(OffVersion {
-        written_for: nearest,
-        runs_on,
-        impacts: impact(s, nearest, runs_on),
-    })
+    Some((nearest, runs_on))
 }
 
 /// The differences between `from` and `to` that touch what `s` declares, in row order;
