@@ -34,6 +34,20 @@ if (firstPaint && new URLSearchParams(location.search).has('embed')) {
   addEventListener('hashchange', show);
 }
 
+// A Chinese page's preset texts are data the app fetches once it has mounted
+// (src/app/zh_fetch.rs: they are not in the start-up wasm). On a browser in Chinese, which
+// the app follows (browser_lang in src/app/mod.rs), the download starts now, beside the
+// wasm's, and the app's fetch takes the preloaded response (same URL, same mode): the
+// gallery's names are not English for a round trip after the mount.
+if (/^zh/i.test(navigator.language || '')) {
+  const hint = document.createElement('link');
+  hint.rel = 'preload';
+  hint.as = 'fetch';
+  hint.href = 'zh-texts.json';
+  hint.crossOrigin = 'anonymous';
+  document.head.append(hint);
+}
+
 const tag = document.querySelector('script[data-wasm][data-js]');
 const { default: init } = await import(tag.dataset.js);
 const wasm = await init({ module_or_path: tag.dataset.wasm });
