@@ -4,6 +4,7 @@
 
 use delaylab_engine::cause::{DropCause, LateCause, LimitHit};
 use delaylab_engine::event::DropReason;
+use delaylab_engine::ids::CopyId;
 use delaylab_engine::{Event, EventKind};
 
 use super::{Kind, Marks};
@@ -102,17 +103,9 @@ impl Marks {
                 limit,
                 ..
             } => {
-                if let Some(c) = copy {
-                    self.forget(c.0);
-                }
+                let kind = Kind::DeadLettered(reason.as_str());
                 let queue = self.name(queue);
-                if let Some(l) = limit {
-                    let kind = limit_kind(&l);
-                    let m = self.moment(kind, queue.clone(), Some(msg.0));
-                    let _ = self.add(t, m);
-                }
-                let m = self.moment(Kind::DeadLettered(reason.as_str()), queue, Some(msg.0));
-                let _ = self.add(t, m);
+                self.left(t, copy, limit.as_deref(), kind, queue, msg.0);
             }
             EventKind::Dropped {
                 msg,
@@ -121,20 +114,16 @@ impl Marks {
                 reason,
                 why,
             } => {
-                if let Some(c) = copy {
-                    self.forget(c.0);
-                }
-                let place = queue.map(|q| self.name(q)).unwrap_or_default();
-                if let DropCause::Limit(l) = &why {
-                    let m = self.moment(limit_kind(l), place.clone(), Some(msg.0));
-                    let _ = self.add(t, m);
-                }
+                let limit = match &why {
+                    DropCause::Limit(l) => Some(&**l),
+                    _ => None,
+                };
                 let kind = match reason {
                     DropReason::NodeLost => Kind::NodeLost,
                     r => Kind::Dropped(r.as_str()),
                 };
-                let m = self.moment(kind, place, Some(msg.0));
-                let _ = self.add(t, m);
+                let place = queue.map(|q| self.name(q)).unwrap_or_default();
+                self.left(t, copy, limit, kind, place, msg.0);
             }
             EventKind::Returned {
                 msg,
@@ -214,6 +203,30 @@ impl Marks {
             m.behind = head;
             self.rev += 1;
         }
+    }
+}
+
+impl Marks {
+    /// A copy left its queue at `t` (dead-lettered or dropped): it is no longer tracked;
+    /// the limit it hit, if any, is a mark of its own before the one of how it left.
+    fn left(
+        &mut self,
+        t: u64,
+        copy: Option<CopyId>,
+        limit: Option<&LimitHit>,
+        kind: Kind,
+        place: String,
+        msg: u32,
+    ) {
+        if let Some(c) = copy {
+            self.forget(c.0);
+        }
+        if let Some(l) = limit {
+            let m = self.moment(limit_kind(l), place.clone(), Some(msg));
+            let _ = self.add(t, m);
+        }
+        let m = self.moment(kind, place, Some(msg));
+        let _ = self.add(t, m);
     }
 }
 
