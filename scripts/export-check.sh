@@ -9,9 +9,12 @@
 # --broker V (or DELAYLAB_BROKER_VERSION): the live broker is RabbitMQ V (scripts/lib/broker.sh;
 # 4.0 and 4.3 in their chroots) and the simulation runs on V's profile (`run --broker V`).
 #
-# A case is a scenario file and the time scale it runs at: presets last minutes of
-# scenario time and are scaled to two or three seconds, as tests/conformance/run.sh
-# --time-scale does (the tolerance, 50 real ms, is divided by the scale); the conformance
+# A case is a scenario file, the time scale it runs at and, optionally, its tolerance in
+# real ms (FILE:SCALE[:TOL_MS], default 50): presets last minutes of scenario time and are
+# scaled to a few seconds, as tests/conformance/run.sh --time-scale does (the tolerance is
+# divided by the scale). The two scaled presets get 150 real ms: on a loaded machine the
+# live broker and client were 70-122 ms late (quiet: 3-35 ms), and 150 ms at scale 0.002
+# is 75 s of scenario time, under the 2 min between any two of their deliveries; the conformance
 # cases (tests/conformance, about a second each) run as they are. Presets whose
 # publishes come faster than a confirm round trip once scaled (max-length,
 # overflow, retry loop: 100 ms apart) are covered by the conformance cases r07a, r09a,
@@ -44,8 +47,8 @@ done
 # scenario:time-scale (real seconds = scenario length x scale).
 if [ "${#cases[@]}" = 0 ]; then
   cases=(
-    scenarios/head-of-line-blocking.json:0.0008
-    scenarios/order-timeout-queue-ttl.json:0.0008
+    scenarios/head-of-line-blocking.json:0.002:150
+    scenarios/order-timeout-queue-ttl.json:0.002:150
     scenarios/expiration-zero.json:0.2
     scenarios/bad-expiration-values.json:0.1
     tests/conformance/r07a-x-death-retry-count.json:1
@@ -67,7 +70,9 @@ if [ "${#cases[@]}" = 0 ]; then
 fi
 export DELAYLAB_EXPORT_CACHE="${DELAYLAB_EXPORT_CACHE:-$HOME/.cache/delaylab/export}"
 TOL="${DELAYLAB_TOLERANCE_MS:-50}"
-RETRIES="${DELAYLAB_RETRIES:-1}"
+# Two retries: a live broker on a loaded CI machine is late by more than the tolerance
+# now and then (every failed attempt is printed with its reason).
+RETRIES="${DELAYLAB_RETRIES:-2}"
 # One exported program's whole run (build included; Java's javac is the slowest, ~10 s).
 RUN_TIMEOUT_S="${DELAYLAB_EXPORT_RUN_TIMEOUT_S:-90}"
 BIN="$ROOT/target/release/delaylab"
@@ -120,11 +125,12 @@ AMQP="$BROKER_AMQP"
 passed=0; failed=0; failures=()
 IFS=, read -r -a langs <<< "$LANGS"
 for c in "${cases[@]}"; do
-  f="${c%%:*}"; scale="${c##*:}"; [ "$scale" != "$c" ] || scale=1
+  IFS=: read -r f scale case_tol <<< "$c"
+  scale="${scale:-1}"; case_tol="${case_tol:-$TOL}"
   name="$(basename "$f" .json)"
   sim="$OUT/$name.sim.json"
   "$BIN" run "$f" --broker "$VERSION" --format json > "$sim" || { echo "FAIL $name: delaylab run failed"; failed=$((failed + 1)); continue; }
-  tol="$(python3 -c "import sys; print(round(float(sys.argv[1]) / float(sys.argv[2])))" "$TOL" "$scale")"
+  tol="$(python3 -c "import sys; print(round(float(sys.argv[1]) / float(sys.argv[2])))" "$case_tol" "$scale")"
   for lang in "${langs[@]}"; do
     dir="$OUT/$lang/$name"; mkdir -p "$OUT/$lang"
     "$BIN" export code --lang "$lang" "$f" --out "$dir" 2> "$dir.export.err" || { echo "FAIL $lang $name: export failed: $(head -c 300 "$dir.export.err")"; failed=$((failed + 1)); failures+=("$lang/$name"); continue; }
@@ -143,14 +149,26 @@ for c in "${cases[@]}"; do
       built="build $(( ($(date +%s%N) - b0) / 1000000 )) ms, "
     fi
     ok=0
+    rm -f "$dir".attempt*.txt
     for attempt in $(seq 0 "$RETRIES"); do
       t0=$(date +%s%N)
+      rm -f "$dir.diff.txt"
       # Bounded: a program that hangs (seen once: a Go run that got every delivery and
       # never exited) is ended and counts as a failed attempt, never a CI that never ends.
-      if timeout -k 5 "$RUN_TIMEOUT_S" "$dir/run.sh" "$AMQP" "$scale" > "$dir.broker.json" 2> "$dir.run.err" \
+      rc=0
+      timeout -k 5 "$RUN_TIMEOUT_S" "$dir/run.sh" "$AMQP" "$scale" > "$dir.broker.json" 2> "$dir.run.err" || rc=$?
+      if [ "$rc" = 0 ] \
          && "$BIN" diff "$dir.broker.json" "$sim" --tolerance-ms "$tol" > "$dir.diff.txt" 2>&1 \
          && orders_agree "$dir.broker.json" "$sim" >> "$dir.diff.txt" 2>&1; then
         ok=1; break
+      fi
+      # Each failed attempt's reason is kept (a retried pass prints it too: a timing
+      # difference that comes back is a finding, not noise to hide).
+      why="$dir.attempt$((attempt + 1)).txt"
+      if [ "$rc" != 0 ]; then
+        { echo "the program exited with $rc$([ "$rc" = 124 ] && echo " (timed out after ${RUN_TIMEOUT_S} s)"):"; tail -n 15 "$dir.run.err"; } > "$why"
+      else
+        head -n 20 "$dir.diff.txt" > "$why"
       fi
     done
     ms=$(( ($(date +%s%N) - t0) / 1000000 ))
@@ -158,10 +176,13 @@ for c in "${cases[@]}"; do
       passed=$((passed + 1)); echo "ok   $lang $name (${built}${ms} ms$([ "$attempt" = 0 ] || echo ", attempt $((attempt + 1))")): $(cat "$dir.diff.txt")"
     else
       failed=$((failed + 1)); failures+=("$lang/$name")
-      echo "FAIL $lang $name (${ms} ms):"
-      if [ -s "$dir.diff.txt" ]; then sed 's/^/       /' "$dir.diff.txt" | head -20; else tail -n 15 "$dir.run.err" | sed 's/^/       /'; fi
+      echo "FAIL $lang $name (${ms} ms, $((RETRIES + 1)) attempts):"
     fi
+    for why in "$dir".attempt*.txt; do
+      [ -e "$why" ] || continue
+      n="${why##*.attempt}"; echo "     attempt ${n%.txt} failed:"; sed 's/^/       /' "$why"
+    done
   done
 done
-echo "${passed} passed, ${failed} failed (tolerance ${TOL} real ms; outputs in ${OUT#"$ROOT"/}/)"
+echo "${passed} passed, ${failed} failed (tolerance ${TOL} real ms unless a case says; outputs in ${OUT#"$ROOT"/}/)"
 [ "$failed" = 0 ] || die "mismatches: ${failures[*]}"

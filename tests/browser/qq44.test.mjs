@@ -25,8 +25,27 @@ async function deliveredAt(page) {
 /** The inspector's story of the message whose held chip (or log line) says `body`. */
 async function storyOf(page, body) {
   const line = page.locator(`[data-testid="log-line"][data-kind="published"][data-body="${body}"]`).first();
-  await line.click();
-  await page.waitForFunction((b) => document.querySelector('[data-testid="inspector-title"]')?.textContent.includes(b), body);
+  const shown = (b) => document.querySelector('[data-testid="inspector-title"]')?.textContent.includes(b);
+  // Once failed on CI (a loaded machine) after a click, with nothing to say why: the
+  // second click is one more chance, and either way what the click met is printed.
+  for (let attempt = 1; ; attempt++) {
+    const before = await line.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return `line at ${Math.round(r.y)} px, disabled ${el.disabled}, under its middle: ${hit?.closest('[data-testid]')?.dataset.testid ?? hit?.tagName}`;
+    });
+    await line.click();
+    try {
+      await page.waitForFunction(shown, body, { timeout: 10_000 });
+      if (attempt > 1) console.log(`     storyOf(${body}): shown on click ${attempt}`);
+      break;
+    } catch (e) {
+      const title = await page.locator('[data-testid="inspector-title"]').textContent().catch(() => '(no story)');
+      const why = `storyOf(${body}), click ${attempt}: the inspector shows "${title}"; before the click: ${before}`;
+      if (attempt >= 2) throw new Error(why);
+      console.log(`     ${why}`);
+    }
+  }
   return page.locator('[data-testid="story"]').textContent();
 }
 
