@@ -162,6 +162,10 @@ export const tests = [
       assert.match(await quiz.getAttribute('href'), /quiz-head-of-line\.html\?lang=zh$/);
       await quiz.click();
       await page.waitForSelector('[data-testid="quiz"]');
+      // The page's module script sets the language once it runs, after the static page is
+      // parsed (seen on a loaded machine: still "en" when the quiz element appeared).
+      await page.waitForFunction(() => document.documentElement.lang === 'zh-CN', null, { timeout: 10_000 })
+        .catch(() => {});
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
       await page.goBack();
       await page.waitForSelector(ready.ready);
