@@ -338,15 +338,14 @@ impl Queue {
         self.held.next_ms()
     }
 
-    /// Takes out the held messages due by `now_ms` with their times, earliest first
-    /// (ties in arrival order), their `held_by` still telling why they were held.
-    pub fn take_due_held(&mut self, now_ms: u64) -> Vec<(u64, Entry)> {
-        let mut out = Vec::new();
-        while let Some((at, e)) = self.held.pop_due(now_ms) {
-            self.held_bytes -= e.msg.body_bytes();
-            out.push((at, e));
-        }
-        out
+    /// Takes out the earliest held message if it is due by `now_ms`, with its time (ties
+    /// in arrival order), its `held_by` still telling why it was held. One at a time, not
+    /// a list of the due ones: each hold timer releases about one message, and a list
+    /// was an allocation per message (`delaylab bench --topology qq-delivery-time`).
+    pub fn pop_due_held(&mut self, now_ms: u64) -> Option<(u64, Entry)> {
+        let (at, e) = self.held.pop_due(now_ms)?;
+        self.held_bytes -= e.msg.body_bytes();
+        Some((at, e))
     }
 
     /// The `limit` held messages due first, with their due times, earliest first (for

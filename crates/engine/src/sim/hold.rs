@@ -170,10 +170,8 @@ impl Sim {
         if !self.node_up {
             return; // released when the node is back (`node_up_again` re-arms)
         }
-        let q = self.queue_mut(qid).expect("queue");
-        let qname = q.name;
-        let due = q.take_due_held(now);
-        for (due_ms, mut e) in due {
+        let qname = self.queue(qid).expect("queue").name;
+        while let Some((due_ms, mut e)) = self.queue_mut(qid).expect("queue").pop_due_held(now) {
             let by = e.held_by.take().expect("a held message knows why");
             if e.away_at_ttl == Away::No && now >= e.expires_at_ms {
                 e.away_at_ttl = Away::Held(by); // its TTL passed while held
