@@ -49,8 +49,6 @@ const RING_BUCKETS: u64 = 8192;
 const RING_FROM: usize = 1024;
 /// Inserts waiting to go into their buckets, at most.
 const PENDING_MAX: usize = 64;
-/// Emptied bucket buffers kept for the next buckets to fill, at most.
-const SPARE_MAX: usize = 8;
 
 /// What a calendar holds: an item due at a time, in a release order of its own.
 pub trait Timed: Sized {
@@ -129,12 +127,6 @@ pub struct Calendar<T> {
     pending: Vec<T>,
     /// The earliest due time in `pending` (meaningless while it is empty).
     pending_min_ms: u64,
-    /// Buffers of released buckets, empty, kept for the ring's next empty buckets: a
-    /// bucket filled from nothing grew ten times on its way to about 140 items (at a
-    /// million waiting items), each growth a copy of what it held (a tenth of
-    /// `delaylab bench --topology qq-delivery-time`'s engine time). Released buckets
-    /// are about as large as the ones being filled, so one buffer usually serves.
-    spare: Vec<Vec<T>>,
     /// Every item: releasing, ring, far and pending.
     len: usize,
 }
@@ -150,7 +142,6 @@ impl<T> Default for Calendar<T> {
             releasing: VecDeque::new(),
             pending: Vec::new(),
             pending_min_ms: 0,
-            spare: Vec::new(),
             len: 0,
         }
     }
@@ -202,13 +193,7 @@ impl<T: Timed> Calendar<T> {
             self.open_ring(bucket);
         }
         if !self.ring.is_empty() && bucket < self.base + RING_BUCKETS {
-            let at = (bucket % RING_BUCKETS) as usize;
-            if self.ring[at].items.capacity() == 0 {
-                if let Some(buffer) = self.spare.pop() {
-                    self.ring[at].items = buffer;
-                }
-            }
-            self.ring[at].push(item);
+            self.slot_mut(bucket).push(item);
             self.ring_len += 1;
             self.cursor = self.cursor.min(bucket);
         } else {
@@ -292,8 +277,7 @@ impl<T: Timed> Calendar<T> {
         };
         T::sort_bucket(&mut items);
         T::warm(&items);
-        let released = std::mem::replace(&mut self.releasing, items.into());
-        self.keep_spare(released.into());
+        self.releasing = items.into();
         self.base = bucket;
         self.cursor = bucket + RING_BUCKETS;
         if self.ring_len > 0 {
@@ -302,14 +286,6 @@ impl<T: Timed> Calendar<T> {
                 .expect("ring_len counts an item");
         }
         self.pull_near();
-    }
-
-    /// Keeps an emptied bucket buffer for a bucket to come (if there is room).
-    fn keep_spare(&mut self, buffer: Vec<T>) {
-        debug_assert!(buffer.is_empty(), "a spare buffer holds nothing");
-        if buffer.capacity() > 0 && self.spare.len() < SPARE_MAX {
-            self.spare.push(buffer);
-        }
     }
 
     /// Takes out the item due at `due_ms` that `is` picks.
