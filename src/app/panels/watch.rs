@@ -255,7 +255,7 @@ fn QuickPublishRow() -> impl IntoView {
                 // Inert here: said in the story's own words.
                 let is_inert = !on.contains(&v);
                 let inert = is_inert.then(|| {
-                    let why = delaylab_playground::i18n_why::say(lang, "why_dt_version", &[]);
+                    let why = crate::app::i18n::t(lang, "why_dt_version");
                     let head = delaylab_playground::i18n_qq44::say(lang, "inert_on", &[("v", v.as_str())]);
                     view! { <span class="qp-inert" data-testid="qp-inert">{format!("{head} {why}")}</span> }
                 });
