@@ -35,7 +35,7 @@ use delaylab_playground::compare_parting::{first_parting, Parting};
 use leptos::prelude::*;
 
 use super::runner::span;
-use super::{is_preset, perf_now, preset_fetch, preset_text, Ctx};
+use super::{perf_now, preset_text, Ctx};
 
 pub use delaylab_playground::compare::MAX_LANES;
 
@@ -111,24 +111,6 @@ impl Cmp {
     /// its own scenario with the lanes beside it). Version lanes never load into the main
     /// view: it keeps the user's scenario, restarted so every clock is at 0:00.
     pub fn start_lanes(&self, ctx: &Ctx, ids: &[String], load_first: bool) -> Result<(), usize> {
-        // A preset's file not in yet (preset_fetch.rs): the lanes start once it is.
-        let missing = preset_fetch::missing(ids.iter().map(String::as_str));
-        if !missing.is_empty() {
-            let known = ids
-                .iter()
-                .filter_map(|k| LaneKey::parse(k))
-                .filter(|k| k.version().is_some() || is_preset(&k.key()))
-                .take(MAX_LANES)
-                .count();
-            if known < 2 {
-                return Err(known);
-            }
-            let (cmp, c, ids) = (*self, *ctx, ids.to_vec());
-            preset_fetch::then_run(c, missing, move || {
-                let _ = cmp.start_lanes(&c, &ids, load_first);
-            });
-            return Ok(());
-        }
         let base = ctx.runner.with_value(|r| r.scenario.clone());
         let mut lanes: Vec<Lane> = ids
             .iter()
@@ -294,26 +276,17 @@ pub fn Compare() -> impl IntoView {
             }
         }
     };
-    let run_rows = move |k: Vec<String>| {
-        let base = c.runner.with_value(|r| r.scenario.clone());
-        rows.set(
-            k.iter()
-                .filter_map(|k| LaneKey::parse(k))
-                .filter_map(|k| Some(run_to_end(k.clone(), scenario_of(&k, &base)?)))
-                .collect(),
-        )
-    };
     let run_all = move || match keys() {
         Ok(k) => {
             error.set(None);
             find_parting();
-            // A preset's file not in yet (preset_fetch.rs): the table once it is.
-            let missing = preset_fetch::missing(k.iter().map(String::as_str));
-            if missing.is_empty() {
-                run_rows(k);
-            } else {
-                preset_fetch::then_run(c, missing, move || run_rows(k));
-            }
+            let base = c.runner.with_value(|r| r.scenario.clone());
+            rows.set(
+                k.iter()
+                    .filter_map(|k| LaneKey::parse(k))
+                    .filter_map(|k| Some(run_to_end(k.clone(), scenario_of(&k, &base)?)))
+                    .collect(),
+            )
         }
         Err(e) => error.set(Some(e)),
     };

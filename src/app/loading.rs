@@ -1,26 +1,30 @@
 //! Loading a scenario into the page: a preset (on the version it opens on or one
 //! named), one an address fragment names, or one edited as JSON; each load resets the
-//! views and is an entry in the page's history. A preset's file not in yet is fetched
-//! first (preset_fetch.rs).
+//! views and is an entry in the page's history. A field preset's file is fetched first
+//! (preset_fetch.rs), the first time it is opened.
 
 use delaylab_engine::scenario::{self, Scenario};
 use delaylab_engine::version::BrokerVersion;
 use leptos::prelude::*;
 
 use super::deferred::Pending;
-use super::{history, preset_fetch, version, Ctx, PresetMeta, PresetRef, SANDBOX};
+use super::{history, preset_fetch, version, Ctx, PresetMeta, PresetRef, PRESETS, SANDBOX};
 
-/// A preset's file: the sandbox's, or a listed preset's once fetched (None before).
+/// A preset's file: embedded, or a field preset's once fetched (None before).
 pub fn preset_text(id: &str) -> Option<&'static str> {
     if id == "sandbox" {
         return Some(SANDBOX);
     }
-    preset_fetch::fetched_text(id)
+    PRESETS
+        .iter()
+        .find(|(k, _)| *k == id)
+        .map(|(_, v)| *v)
+        .or_else(|| preset_fetch::fetched_text(id))
 }
 
-/// Whether `id` names a preset (the sandbox, or a listed one: fetched when opened).
+/// Whether `id` names a preset (embedded or fetched when opened).
 pub fn is_preset(id: &str) -> bool {
-    id == "sandbox" || preset_fetch::is_listed(id)
+    id == "sandbox" || PRESETS.iter().any(|(k, _)| *k == id) || preset_fetch::is_fetched_preset(id)
 }
 
 impl Ctx {
@@ -68,8 +72,8 @@ impl Ctx {
             .unwrap_or_default()
     }
 
-    /// Loads a preset on `version` as [`Ctx::load_as`] does a scenario; a preset not
-    /// fetched yet once its file is in (counted as a deferred part meanwhile), unless
+    /// Loads a preset on `version` as [`Ctx::load_as`] does a scenario; a field preset
+    /// not fetched yet once its file is in (counted as a deferred part meanwhile), unless
     /// another load came first. A failed fetch says so where a failed load does.
     pub fn load_preset_as(&self, id: &str, version: Option<BrokerVersion>, entry: history::Entry) {
         if let Some(text) = preset_text(id) {

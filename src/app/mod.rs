@@ -414,10 +414,11 @@ impl Ctx {
 pub fn App() -> impl IntoView {
     // The gallery's entries from the presets' texts, not loaded (PresetMeta::of_text: the
     // loader's full check of every preset was a tenth of the mount); a preset is loaded,
-    // and checked, when it is opened. The presets' entries are all the start-up module
-    // holds of them (build.rs); their files are fetched (preset_fetch.rs).
+    // and checked, when it is opened. The field presets' entries are all the start-up
+    // module holds of them (build.rs); their files are fetched when opened.
     let mut presets: Vec<PresetMeta> = std::iter::once(&("sandbox", SANDBOX))
         .chain(PRESETS.iter())
+        .chain(FETCHED_PRESETS.iter())
         .filter_map(|(id, text)| PresetMeta::of_text(id, text).ok())
         .collect();
     // In file-name order after the sandbox, as build.rs lists the files (the gallery lists
@@ -492,8 +493,6 @@ pub fn App() -> impl IntoView {
         ctx.load_address(hash, history::Entry::Same);
     }
     share::start(ctx, hash);
-    // The gallery's presets' files, once the page is idle (an embed fetches its own only).
-    preset_fetch::start(ctx);
     history::start(ctx);
     request_animation_frame(move || clock::frame_loop(ctx));
 
