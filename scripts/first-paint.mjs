@@ -42,7 +42,7 @@ const KEYS = ['tagline', 'virtual_time', 'controls', 'play', 'step', 'step_hint'
  */
 const FOLDED_PANELS = [
   { cls: 'json-editor', marker: 'tagline', key: 'json_editor' },
-  { cls: 'edit-topology', marker: 'edit_note', key: 'edit' },
+  { cls: 'edit-topology', marker: 'tagline', key: 'edit_topology' },
 ];
 
 /** The timeline under the controls (src/app/timeline.rs TimelineBar): its track, its

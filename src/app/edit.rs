@@ -18,10 +18,11 @@ use super::for_load::ForLoad;
 use super::i18n::Lang;
 use super::Ctx;
 
-/// The panel's own texts (en, zh); RabbitMQ's names and texts stay untranslated.
+/// The panel's own texts (en, zh); RabbitMQ's names and texts stay untranslated. Only
+/// its forms read them (the edit_forms chunk): the folded panel's title, on the first
+/// screen, is `i18n.rs`'s (`edit_topology`), so this table is not start-up data.
 pub fn tx(lang: Lang, key: &'static str) -> &'static str {
     let (en, zh) = match key {
-        "edit" => ("Edit the topology", "编辑拓扑"),
         "edit_note" => ("An edit changes the scenario's topology and restarts it from 0:00; the JSON editor shows the result. RabbitMQ refuses to change an existing queue or exchange by declaring it again (406 inequivalent arg): delete it, then add it again.", "每次编辑都会修改场景的拓扑,并从 0:00 重新开始;JSON 编辑器会显示结果。RabbitMQ 不允许通过再次声明来修改已有的队列或交换机(406 inequivalent arg):请先删除,再重新添加。"),
         "add_exchange" => ("Add an exchange", "添加交换机"),
         "add_queue" => ("Add a queue", "添加队列"),
@@ -467,7 +468,7 @@ pub fn EditTopology() -> impl IntoView {
     view! {
         <section class="panel edit-topology" aria-labelledby="edit-h" data-testid="edit-panel">
             <details>
-                <summary id="edit-h" data-testid="edit-open" on:click=move |_| opened.set(true)>{move || tx(c.lang.get(), "edit")}</summary>
+                <summary id="edit-h" data-testid="edit-open" on:click=move |_| opened.set(true)>{move || c.tr("edit_topology")}</summary>
                 <Show when=move || opened.get()>
                     // The forms are a chunk of their own (chunks.rs), fetched on the first open.
                     <super::deferred::Deferred load=super::chunks::edit_forms />

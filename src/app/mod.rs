@@ -49,8 +49,9 @@ use delaylab_playground::host::TapHandle;
 use delaylab_playground::pacer::Pacer;
 use delaylab_playground::refresh::{self, Refresh, MAX_ALERTS, MAX_FLIGHTS};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
-pub use delaylab_playground::clock::{parse_clock, MAX_SEEK_MS};
+pub use delaylab_playground::clock::{TimeError, MAX_SEEK_MS};
 pub use delaylab_playground::pacer::AfterSeek;
 pub use delaylab_playground::presets::{preset_texts, PresetMeta, PresetRef, PresetTexts};
 pub use delaylab_playground::stats::{Depths, Stats};
@@ -123,6 +124,25 @@ pub struct Ctx {
     /// The timeline's marks and the scout that finds them (timeline.rs).
     pub scout: StoredValue<Option<timeline::Scout>, LocalStorage>,
     pub marks_rev: RwSignal<u64>,
+}
+
+/// A time typed into the Jump box or an embed's `start=` (`delaylab_playground::clock`),
+/// its decimals read by the browser: Rust's float parser is not start-up code.
+pub fn parse_clock(text: &str) -> Result<u64, TimeError> {
+    delaylab_playground::clock::parse_clock_with(text, |p| {
+        Some(web_sys::js_sys::Number::parse_float(p)).filter(|v| !v.is_nan())
+    })
+}
+
+/// A range input's value as a number (the browser's `valueAsNumber`: its value is always
+/// one), None when it is not (an input of another type).
+pub fn input_number<E: JsCast>(ev: &E) -> Option<f64> {
+    let input = ev
+        .unchecked_ref::<web_sys::Event>()
+        .target()?
+        .dyn_into::<web_sys::HtmlInputElement>()
+        .ok()?;
+    Some(input.value_as_number()).filter(|v| !v.is_nan())
 }
 
 pub fn perf_now() -> f64 {

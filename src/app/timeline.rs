@@ -194,7 +194,7 @@ pub fn TimelineBar() -> impl IntoView {
                 }
                 prop:value=move || shown().min(end()).to_string()
                 on:input=move |ev| {
-                    if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                    if let Some(v) = crate::app::input_number(&ev) {
                         seek(v.max(0.0).round() as u64);
                     }
                 }

@@ -31,6 +31,12 @@ pub struct Elsewhere {
     pub differs: Vec<Impact>,
 }
 
+/// Whether some check of `s` is not expected on the version `s` runs on (then
+/// [`of_scenario`] has something to say).
+pub fn any(s: &Scenario) -> bool {
+    (0..s.checks.len()).any(|i| !s.check_applies(i, s.broker_version()))
+}
+
 /// For each of `s`'s checks, None when it is expected on the version `s` runs on.
 pub fn of_scenario(s: &Scenario) -> Vec<Option<Elsewhere>> {
     let here = s.broker_version();
@@ -110,7 +116,9 @@ mod tests {
             of_scenario(&s).iter().all(Option::is_none),
             "on its own version"
         );
+        assert!(!any(&s));
         s.broker = Some(BrokerVersion::V4_3);
+        assert!(any(&s));
         let all = of_scenario(&s);
         assert!(!all.is_empty());
         for e in &all {

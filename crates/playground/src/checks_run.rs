@@ -25,6 +25,9 @@
 //!   frame → 40:00   stop at until: finished, nothing pending
 //! ```
 
+use std::cell::OnceCell;
+
+use crate::checks_elsewhere::{self, Elsewhere};
 use delaylab_engine::checks::{json as checks_json, CheckState, Evaluator, SimState};
 use delaylab_engine::scenario::Scenario;
 use delaylab_engine::{Event, Sim};
@@ -37,8 +40,12 @@ pub struct PageChecks {
     until_ms: Option<u64>,
     /// The revision last reported ([`PageChecks::take_changed`]); None: never reported.
     reported: Option<u64>,
+    /// The scenario as the run began, kept only when a check is not expected on its
+    /// version: where it is expected is worked out when first asked ([`Self::elsewhere`]:
+    /// the Checks panel), so the version impacts it reads are not start-up code.
+    elsewhere_of: Option<Box<Scenario>>,
     /// Per check, where it is expected when not on this run's version.
-    elsewhere: Vec<Option<crate::checks_elsewhere::Elsewhere>>,
+    elsewhere: OnceCell<Vec<Option<Elsewhere>>>,
 }
 
 impl PageChecks {
@@ -47,14 +54,18 @@ impl PageChecks {
             ev: (!scenario.checks.is_empty()).then(|| Evaluator::for_scenario(scenario)),
             until_ms: scenario.until_ms,
             reported: None,
-            elsewhere: crate::checks_elsewhere::of_scenario(scenario),
+            elsewhere_of: checks_elsewhere::any(scenario).then(|| Box::new(scenario.clone())),
+            elsewhere: OnceCell::new(),
         }
     }
 
     /// Per check, in the scenario's order: where it is expected, when not on the version
     /// this run is on (empty when the scenario has no checks).
-    pub fn elsewhere(&self) -> &[Option<crate::checks_elsewhere::Elsewhere>] {
-        &self.elsewhere
+    pub fn elsewhere(&self) -> &[Option<Elsewhere>] {
+        self.elsewhere.get_or_init(|| match &self.elsewhere_of {
+            Some(s) => checks_elsewhere::of_scenario(s),
+            None => vec![None; self.checks().len()],
+        })
     }
 
     pub fn is_empty(&self) -> bool {

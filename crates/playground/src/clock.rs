@@ -76,12 +76,20 @@ fn quoted(s: &str) -> String {
 
 /// `40:00`, `1:30:00.5`, `2h17m`, `90s`, `360000` (ms); see the module docs.
 pub fn parse_clock(text: &str) -> Result<u64, TimeError> {
+    parse_clock_with(text, |p| p.parse().ok())
+}
+
+/// [`parse_clock`], reading a clock's decimal parts (digits and at most one point) with
+/// `decimal`: the browser passes its own parser (JavaScript's, correctly rounded as
+/// Rust's is), so that the start-up wasm holds no copy of Rust's float parser and its
+/// 10 KB table (issue 29 item 10).
+pub fn parse_clock_with(text: &str, decimal: fn(&str) -> Option<f64>) -> Result<u64, TimeError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(TimeError::Empty);
     }
     if text.contains(':') {
-        return parse_clock_form(text);
+        return parse_clock_form(text, decimal);
     }
     if text.bytes().all(|b| b.is_ascii_digit()) {
         return text.parse::<u64>().map_err(|_| TimeError::TooLarge);
@@ -90,7 +98,7 @@ pub fn parse_clock(text: &str) -> Result<u64, TimeError> {
 }
 
 /// `h:m:s` or `m:s`, seconds with decimals.
-fn parse_clock_form(text: &str) -> Result<u64, TimeError> {
+fn parse_clock_form(text: &str, decimal: fn(&str) -> Option<f64>) -> Result<u64, TimeError> {
     let parts: Vec<&str> = text.split(':').collect();
     if parts.len() > CLOCK_UNITS_MS.len() {
         return Err(TimeError::TooManyClockParts);
@@ -102,8 +110,8 @@ fn parse_clock_form(text: &str) -> Result<u64, TimeError> {
         let numeric = !p.is_empty()
             && p.bytes().all(|b| b.is_ascii_digit() || b == b'.')
             && p.bytes().filter(|&b| b == b'.').count() <= 1;
-        let v: f64 = match p.parse() {
-            Ok(v) if numeric => v,
+        let v: f64 = match decimal(p) {
+            Some(v) if numeric => v,
             _ => return Err(TimeError::NotATime(quoted(text))),
         };
         ms += v * unit as f64;

@@ -1,6 +1,9 @@
 //! The words of a message's story ([`crate::story`]) and of the views that open it
 //! (the inspector, the lateness dots, the overdue chips), in English and Chinese.
-//! `i18n::t` falls through here for keys starting with `why_`.
+//! Read through this module's [`t`] and [`say`] only, which fall back to `i18n::t`
+//! (`i18n::t` does not fall through here): only the panels below the first screen read
+//! them, so these words are in the page's wasm chunk, not the start-up module (issue 29
+//! item 10). A `why_` word the first screen shows is in `i18n.rs` (`why_dt_version`).
 //!
 //! Sentences are templates with named holes (`{queue}`), filled by [`fill`]: the two
 //! languages put them in different orders. RabbitMQ's own names (x-message-ttl,
@@ -237,10 +240,6 @@ const WORDS: &[(&str, &str, &str)] = &[
     ),
     ("why_rel_time", "Its x-opt-delivery-time came ({at})", "它的 x-opt-delivery-time 到了({at})"),
     ("why_rel_retry", "Its delayed retry is over ({at})", "延迟重试的等待结束({at})"),
-    ("why_dt_version", 
-        "x-opt-delivery-time is an ordinary header on this version: only quorum queues of RabbitMQ 4.4 hold a message until then, so it is ready at once",
-        "在这个版本上 x-opt-delivery-time 只是普通 header:只有 RabbitMQ 4.4 的仲裁队列才会把消息保留到那时,所以它立即就绪",
-    ),
     ("why_dt_classic", 
         "x-opt-delivery-time is ignored: classic queues never read it (only quorum queues of RabbitMQ 4.4 do), so it is ready at once",
         "x-opt-delivery-time 被忽略:经典队列从不读取它(只有 RabbitMQ 4.4 的仲裁队列会读),所以它立即就绪",
@@ -263,12 +262,13 @@ const WORDS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// The template for `key`; the key itself when it has none (visible, never a panic).
+/// The template for `key`; else `i18n::t`'s words (the key itself when it has none:
+/// visible, never a panic).
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
     match WORDS.iter().find(|w| w.0 == key) {
         Some((_, _, zh)) if lang == Lang::Zh => zh,
         Some((_, en, _)) => en,
-        None => key,
+        None => crate::i18n::t(lang, key),
     }
 }
 
@@ -314,6 +314,23 @@ mod tests {
             assert_eq!(holes(en), holes(zh), "{k}");
             assert_eq!(WORDS.iter().filter(|w| w.0 == k).count(), 1, "{k} twice");
         }
+    }
+
+    /// The split that keeps these words out of the start-up wasm: `i18n::t` (what the
+    /// first screen reads) never reaches them; this module's `t` reaches its words.
+    #[test]
+    fn the_story_words_are_reached_through_this_module_only_and_fall_back_to_i18n() {
+        for &(k, en, _) in WORDS {
+            assert_eq!(
+                crate::i18n::t(Lang::En, k),
+                k,
+                "{k} is a first-screen word too"
+            );
+            assert_eq!(t(Lang::En, k), en);
+        }
+        let dt = "why_dt_version";
+        assert_ne!(crate::i18n::t(Lang::Zh, dt), dt);
+        assert_eq!(t(Lang::Zh, dt), crate::i18n::t(Lang::Zh, dt));
     }
 
     #[test]

@@ -76,7 +76,7 @@ pub fn Controls() -> impl IntoView {
                     aria-valuetext=move || fmt_speed(c.speed.get())
                     prop:value=move || slider().to_string()
                     on:input=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                        if let Some(v) = crate::app::input_number(&ev) {
                             c.set_speed(10f64.powf(v));
                         }
                     }

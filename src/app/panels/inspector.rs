@@ -20,6 +20,12 @@ thread_local! {
     static IN_PLACE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// A word of the story's views (`i18n_why`: not start-up code, see there), tracked as
+/// `Ctx::tr` is.
+pub(super) fn why(c: crate::app::Ctx, key: &'static str) -> &'static str {
+    delaylab_playground::i18n_why::t(c.lang.get(), key)
+}
+
 /// Selects a message without bringing the inspector into view: a click on a chart keeps
 /// the chart on screen (the chart says what is selected and offers the story).
 pub fn select_in_place(c: crate::app::Ctx, msg: u32) {
@@ -96,15 +102,15 @@ pub fn Inspector() -> impl IntoView {
                             <line x1="10" y1="14" x2="290" y2="14" class="axis" />
                             {dots}
                         </svg>
-                        <h3 class="sub-h">{c.tr("why_story")}</h3>
+                        <h3 class="sub-h">{why(c, "why_story")}</h3>
                         <ol class="story" data-testid="story">
                             {told.steps.into_iter().map(story_step).collect_view()}
                         </ol>
                         <details class="insp-events">
-                            <summary>{c.tr("why_events")}</summary>
+                            <summary>{why(c, "why_events")}</summary>
                             // It scrolls: a keyboard user must reach it (axe's
                             // scrollable-region-focusable).
-                            <ol class="steps" tabindex="0" aria-label=move || c.tr("why_events")>
+                            <ol class="steps" tabindex="0" aria-label=move || why(c, "why_events")>
                                 {steps
                                     .into_iter()
                                     .map(|s| {
@@ -185,7 +191,7 @@ fn story_step(s: story::Step) -> impl IntoView {
     let names = (!s.names.is_empty()).then(|| {
         view! {
             <p class="story-names">
-                {c.tr("why_see")}
+                {why(c, "why_see")}
                 {s.names
                     .into_iter()
                     .map(|(m, label)| {

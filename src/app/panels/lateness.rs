@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 
 use super::ctx;
 use super::depths::DepthChart;
-use super::inspector::{reveal_story, select_in_place, STORY_HEADING_ID};
+use super::inspector::{reveal_story, select_in_place, why, STORY_HEADING_ID};
 use crate::app::runner::span;
 
 #[component]
@@ -61,7 +61,7 @@ pub fn Lateness() -> impl IntoView {
                     })
                 }}
             </dl>
-            <p class="hint" id="late-dots-hint">{move || c.tr("why_dots")}</p>
+            <p class="hint" id="late-dots-hint">{move || why(c, "why_dots")}</p>
             <svg class="chart" viewBox="0 0 640 150" role="group" aria-label=move || c.tr("chart_label") aria-describedby="late-dots-hint" data-testid="late-chart">
                 <line x1="64" y1="120" x2="632" y2="120" class="axis" />
                 <line x1="64" y1="10" x2="64" y2="120" class="axis" />

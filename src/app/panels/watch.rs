@@ -33,6 +33,9 @@ pub fn Watch() -> impl IntoView {
     // texts say so, next to the notice of what changes.
     let named = crate::app::version::of_scenario(c);
     let written_for = move || {
+        // Every load: another scenario on the same version (a preset whose file came after
+        // the mount, a link followed from the sandbox) leaves `named` as it was.
+        c.load_rev.track();
         let on = named.get();
         let w = c.runner.with_value(|r| r.scenario.written_for());
         (!w.contains(&on)).then_some(w)
@@ -255,7 +258,7 @@ fn QuickPublishRow() -> impl IntoView {
                 // Inert here: said in the story's own words.
                 let is_inert = !on.contains(&v);
                 let inert = is_inert.then(|| {
-                    let why = delaylab_playground::i18n_why::say(lang, "why_dt_version", &[]);
+                    let why = crate::app::i18n::t(lang, "why_dt_version");
                     let head = delaylab_playground::i18n_qq44::say(lang, "inert_on", &[("v", v.as_str())]);
                     view! { <span class="qp-inert" data-testid="qp-inert">{format!("{head} {why}")}</span> }
                 });

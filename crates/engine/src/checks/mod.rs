@@ -18,6 +18,7 @@
 //! `late_ms`, `lateness_ms`), depths from `snapshot`, order-lab figures from its tally.
 
 pub mod eval;
+mod glob;
 /// What the checks say (the scenario layer's model: `scenario::checks`).
 pub use crate::scenario::checks as spec;
 pub mod json;

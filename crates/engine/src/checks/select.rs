@@ -1,5 +1,5 @@
 //! Which happenings a check is about: its [`Filter`] compiled once (a body pattern into
-//! a `wildmatch` matcher), then asked of every happening of its kind. The cheap tests
+//! a [`Glob`]), then asked of every happening of its kind. The cheap tests
 //! (names, reason, code, body) come first; a delivery's headers are only rendered for
 //! a delivery that passed them.
 //!
@@ -9,15 +9,15 @@
 //! `x-death` entry has count 1 and reason expired, whatever else it carries.
 
 use serde_json::{Map, Value};
-use wildmatch::WildMatch;
 
+use super::glob::Glob;
 use super::obs::Obs;
 use super::spec::{BodyMatch, Filter};
 
 enum Body {
     Any,
     Exact(String),
-    Pattern(WildMatch),
+    Pattern(Glob),
 }
 
 pub struct Selector {
@@ -30,7 +30,7 @@ impl Selector {
         let body = match &filter.body {
             None => Body::Any,
             Some(BodyMatch::Exact(b)) => Body::Exact(b.clone()),
-            Some(BodyMatch::Pattern(p)) => Body::Pattern(WildMatch::new(p)),
+            Some(BodyMatch::Pattern(p)) => Body::Pattern(Glob::new(p)),
         };
         Selector {
             body,

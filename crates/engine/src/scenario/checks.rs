@@ -174,7 +174,7 @@ pub enum BodyMatch {
 }
 
 impl BodyMatch {
-    /// Compiled once per check by the evaluator (`wildmatch`), not here.
+    /// Compiled once per check by the evaluator (`checks::glob`), not here.
     pub fn text(&self) -> &str {
         match self {
             BodyMatch::Exact(s) | BodyMatch::Pattern(s) => s,

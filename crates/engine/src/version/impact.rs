@@ -130,6 +130,18 @@ pub fn off_versions(s: &Scenario) -> Option<(BrokerVersion, BrokerVersion)> {
 /// The differences between `from` and `to` that touch what `s` declares, in row order;
 /// one impact per (row, change), naming every object it concerns.
 pub fn impact(s: &Scenario, from: BrokerVersion, to: BrokerVersion) -> Vec<Impact> {
+    group(found(s, from, to), to, from)
+}
+
+/// The rows of [`impact`]'s impacts, in the same order (a row once per change): what the
+/// live badge reads (`version::live`), without the version notes' sources, which are then
+/// not start-up code of the page (issue 29 item 10).
+pub fn rows(s: &Scenario, from: BrokerVersion, to: BrokerVersion) -> Vec<&'static str> {
+    found(s, from, to).into_iter().map(|f| f.0).collect()
+}
+
+/// Every difference for every object, in row order.
+fn found(s: &Scenario, from: BrokerVersion, to: BrokerVersion) -> Vec<Found> {
     if from == to {
         return Vec::new();
     }
@@ -144,7 +156,8 @@ pub fn impact(s: &Scenario, from: BrokerVersion, to: BrokerVersion) -> Vec<Impac
     d.dead_lettering();
     d.publishes();
     d.consumers_and_routing();
-    group(d.found, to, from)
+    d.found.sort_by_key(|f| row_number(f.0));
+    d.found
 }
 
 /// One difference for one object, before grouping.
@@ -157,8 +170,8 @@ struct Diff<'a> {
     found: Vec<Found>,
 }
 
-fn group(mut found: Vec<Found>, to: BrokerVersion, from: BrokerVersion) -> Vec<Impact> {
-    found.sort_by_key(|f| row_number(f.0));
+/// `found` (in row order) as impacts, one per (row, change).
+fn group(found: Vec<Found>, to: BrokerVersion, from: BrokerVersion) -> Vec<Impact> {
     let mut out: Vec<Impact> = Vec::new();
     for (row, object, change) in found {
         if let Some(i) = out.iter_mut().find(|i| i.row == row && i.change == change) {
@@ -553,6 +566,30 @@ pub(super) mod tests {
 
     fn rows(v: &[Impact]) -> Vec<&'static str> {
         v.iter().map(|i| i.row).collect()
+    }
+
+    /// `rows` (the live badge's) says what `impact` says, row by row, on every preset and
+    /// every pair of versions.
+    #[test]
+    fn rows_are_the_impacts_rows_on_every_preset() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_none_or(|x| x != "json") {
+                continue;
+            }
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            let s = preset(&name);
+            for from in BrokerVersion::ALL {
+                for to in BrokerVersion::ALL {
+                    let mut want = rows(&impact(&s, from, to));
+                    want.dedup();
+                    let mut got = super::rows(&s, from, to);
+                    got.dedup();
+                    assert_eq!(got, want, "{name} {from} -> {to}");
+                }
+            }
+        }
     }
 
     #[test]

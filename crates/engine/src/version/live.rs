@@ -16,7 +16,7 @@
 //! poison message on 4.1:         4.1 is not live-checked: from RabbitMQ's source
 //! ```
 
-use super::impact::impact;
+use super::impact::rows;
 use super::BrokerVersion;
 use crate::amqp::exchange_args::DELAYED_TYPE;
 use crate::scenario::{AckMode, ActionKind, Declare, Outcome, OutcomePlan, QueueDef, Scenario};
@@ -251,9 +251,9 @@ fn uses(s: &Scenario, v: BrokerVersion) -> Vec<&'static str> {
     // is what a version without it refuses).
     let plugin_runs = v.profile().delayed_plugin;
     for pair in BrokerVersion::ALL.windows(2) {
-        for i in impact(s, pair[0], pair[1]) {
-            if !(plugin_runs && i.row == "D27") {
-                add(i.row);
+        for row in rows(s, pair[0], pair[1]) {
+            if !(plugin_runs && row == "D27") {
+                add(row);
             }
         }
     }
