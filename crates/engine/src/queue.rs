@@ -268,6 +268,16 @@ impl Queue {
         self.ready.front()
     }
 
+    /// The head an expiry run starts at, if it has expired by `now_ms`: the next message
+    /// (the returns first), or with `every` (4.3 quorum queues, D15) the first ready one
+    /// behind a returned message that has not expired.
+    pub fn expired_head(&self, now_ms: u64, every: bool) -> Option<&Entry> {
+        let expired = |e: &&Entry| e.expires_at_ms <= now_ms;
+        self.head()
+            .filter(expired)
+            .or_else(|| self.first_ready().filter(|e| every && expired(e)))
+    }
+
     pub fn pop_first_ready(&mut self) -> Option<Entry> {
         let e = self.ready.pop_front()?;
         self.left_ready(&e);

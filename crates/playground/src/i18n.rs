@@ -320,10 +320,10 @@ pub fn t(lang: Lang, key: &'static str) -> &'static str {
         "node_up" => ("node up", "节点恢复"),
         "limit_reached" => ("limit reached", "达到模拟上限"),
         "broker_upgraded" => ("broker upgraded", "Broker 升级"),
-        // The one `why_` word the first screen shows (the quick publish's inert note);
-        // the others are `i18n_why`'s, read by the panels below it only.
         // The topology editor's folded title (its forms' words are src/app/edit.rs's).
         "edit_topology" => ("Edit the topology", "编辑拓扑"),
+        // The one `why_` word the first screen shows (the quick publish's inert note);
+        // the others are `i18n_why`'s, read by the panels below it only.
         "why_dt_version" => (
             "x-opt-delivery-time is an ordinary header on this version: only quorum queues of RabbitMQ 4.4 hold a message until then, so it is ready at once",
             "在这个版本上 x-opt-delivery-time 只是普通 header:只有 RabbitMQ 4.4 的仲裁队列才会把消息保留到那时,所以它立即就绪",

@@ -33,8 +33,8 @@ pub fn Watch() -> impl IntoView {
     // texts say so, next to the notice of what changes.
     let named = crate::app::version::of_scenario(c);
     let written_for = move || {
-        // Every load: another scenario on the same version (a preset whose file came after
-        // the mount, a link followed from the sandbox) leaves `named` as it was.
+        // Every load: another scenario on the same version (a link followed from the
+        // sandbox) leaves `named` as it was.
         c.load_rev.track();
         let on = named.get();
         let w = c.runner.with_value(|r| r.scenario.written_for());

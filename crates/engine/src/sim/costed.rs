@@ -105,15 +105,10 @@ impl Sim {
     /// The expired head of `qid` (the next one, or 4.3's first ready behind a live
     /// return) starts a run unless it is part of the one being dead-lettered.
     fn collect_run(&mut self, qid: QueueId, now: u64) {
-        let every = self.profile.quorum_expiry == crate::version::QuorumExpiry::EveryHead;
+        let every = self.checks_every_head(qid);
         let Some(q) = self.queue(qid) else { return };
         let quorum = q.is_quorum();
-        let every = every && quorum;
-        let head = q
-            .head()
-            .filter(|h| h.expires_at_ms <= now)
-            .or_else(|| q.first_ready().filter(|h| every && h.expires_at_ms <= now));
-        let Some(expired_ms) = head.map(|h| h.expires_at_ms) else {
+        let Some(expired_ms) = q.expired_head(now, every).map(|h| h.expires_at_ms) else {
             return;
         };
         let c = self.costs.as_ref().expect("costed");

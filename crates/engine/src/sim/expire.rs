@@ -75,13 +75,12 @@ impl Sim {
             return false;
         };
         q.note_head(now);
-        let due = |e: Option<&crate::queue::Entry>| e.is_some_and(|e| e.expires_at_ms <= now);
-        due(q.head()) || (every && due(q.first_ready()))
+        q.expired_head(now, every).is_some()
     }
 
     /// 4.3 quorum queues (D15) also expire the head of the ready messages behind a
     /// returned message that has not expired.
-    fn checks_every_head(&self, qid: QueueId) -> bool {
+    pub(super) fn checks_every_head(&self, qid: QueueId) -> bool {
         self.profile.quorum_expiry == QuorumExpiry::EveryHead
             && self.queue(qid).is_some_and(|q| q.is_quorum())
     }
