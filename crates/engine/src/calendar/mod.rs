@@ -6,8 +6,9 @@
 //! or one binary heap costs a cache miss at each of its ~20 levels on every insert and
 //! removal (`delaylab bench`: 4.5x the floor with a `BTreeMap` for held messages, 5.2x
 //! with one heap). So: due times fall into buckets of 2^`BUCKET_SHIFT` ms; a bucket is an
-//! unsorted `Vec` (an insert is a push, whose cache line stays warm) until its first
-//! item falls due, and is then sorted once into release order (`releasing`). The next
+//! unsorted list of chunks (`bucket.rs`: an insert is a push, and nothing is copied as
+//! it grows) until its first item falls due, and is then gathered and sorted once into
+//! release order (`releasing`). The next
 //! `RING_BUCKETS` buckets (2.3 h of due times) sit in a ring indexed by bucket number, so
 //! an insert is an index and a push; later ones wait in an ordered map and move into the
 //! ring as it comes near them. A calendar with fewer than `RING_FROM` items keeps every
@@ -41,6 +42,9 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, VecDeque};
 
+mod bucket;
+use bucket::Bucket;
+
 /// A bucket spans 2^10 ms, about a second.
 const BUCKET_SHIFT: u32 = 10;
 /// Buckets kept in the ring (8192 x 1024 ms: the next 2.3 hours of due times).
@@ -67,45 +71,6 @@ pub trait Timed: Sized {
     /// miss; read in one pass the misses overlap, instead of each release waiting for
     /// memory in turn (a fifth of the plugin benchmark). Changes nothing but timing.
     fn warm(_items: &[Self]) {}
-}
-
-#[derive(Debug)]
-struct Bucket<T> {
-    /// The earliest due time held (meaningless while `items` is empty).
-    earliest_ms: u64,
-    items: Vec<T>,
-}
-
-impl<T> Default for Bucket<T> {
-    fn default() -> Self {
-        Bucket {
-            earliest_ms: 0,
-            items: Vec::new(),
-        }
-    }
-}
-
-impl<T: Timed> Bucket<T> {
-    fn push(&mut self, item: T) {
-        let due_ms = item.due_ms();
-        if self.items.is_empty() || due_ms < self.earliest_ms {
-            self.earliest_ms = due_ms;
-        }
-        if self.items.len() == self.items.capacity() {
-            // Half again, not double: at a million waiting items a bucket's doubling
-            // leaves a third of its capacity unused on average.
-            self.items.reserve_exact((self.items.len() / 2).max(4));
-        }
-        self.items.push(item);
-    }
-
-    /// Takes out the first item `is` picks (buckets are unsorted: swap-remove).
-    fn take(&mut self, is: impl FnMut(&T) -> bool) -> Option<T> {
-        let at = self.items.iter().position(is)?;
-        let item = self.items.swap_remove(at);
-        self.earliest_ms = self.items.iter().map(T::due_ms).min().unwrap_or(0);
-        Some(item)
-    }
 }
 
 #[derive(Debug)]
@@ -226,10 +191,10 @@ impl<T: Timed> Calendar<T> {
             }
             debug_assert!(b >= self.base, "a far bucket before the ring");
             let far = entry.remove();
-            self.ring_len += far.items.len();
+            self.ring_len += far.len();
             self.cursor = self.cursor.min(b);
             let slot = self.slot_mut(b);
-            debug_assert!(slot.items.is_empty(), "two buckets in one slot");
+            debug_assert!(slot.is_empty(), "two buckets in one slot");
             *slot = far;
         }
     }
@@ -266,12 +231,12 @@ impl<T: Timed> Calendar<T> {
     fn start_releasing(&mut self) {
         let (bucket, mut items) = if self.ring_len > 0 {
             let b = self.cursor;
-            let items = std::mem::take(&mut self.slot_mut(b).items);
+            let items = self.slot_mut(b).take_vec();
             self.ring_len -= items.len();
             (b, items)
         } else {
             match self.far.pop_first() {
-                Some((b, far)) => (b, far.items),
+                Some((b, mut far)) => (b, far.take_vec()),
                 None => return,
             }
         };
@@ -282,7 +247,7 @@ impl<T: Timed> Calendar<T> {
         self.cursor = bucket + RING_BUCKETS;
         if self.ring_len > 0 {
             self.cursor = (bucket + 1..bucket + RING_BUCKETS)
-                .find(|b| !self.slot(*b).items.is_empty())
+                .find(|b| !self.slot(*b).is_empty())
                 .expect("ring_len counts an item");
         }
         self.pull_near();
@@ -297,17 +262,17 @@ impl<T: Timed> Calendar<T> {
         } else if !self.ring.is_empty() && bucket < self.base + RING_BUCKETS {
             let item = self.slot_mut(bucket).take(is)?;
             self.ring_len -= 1;
-            if bucket == self.cursor && self.slot(bucket).items.is_empty() {
+            if bucket == self.cursor && self.slot(bucket).is_empty() {
                 let end = self.base + RING_BUCKETS;
                 self.cursor = (bucket + 1..end)
-                    .find(|b| !self.slot(*b).items.is_empty())
+                    .find(|b| !self.slot(*b).is_empty())
                     .unwrap_or(end);
             }
             item
         } else {
             let far = self.far.get_mut(&bucket)?;
             let item = far.take(is)?;
-            if far.items.is_empty() {
+            if far.is_empty() {
                 self.far.remove(&bucket);
             }
             item
@@ -335,21 +300,18 @@ impl<T: Timed> Calendar<T> {
     pub fn iter_unordered(&self) -> impl Iterator<Item = &T> {
         self.releasing
             .iter()
-            .chain(self.buckets().flat_map(|b| &b.items))
+            .chain(self.buckets().flat_map(|b| b.iter()))
             .chain(&self.pending)
     }
 
     /// Every item in release order, each bucket sorted when reached: `take(n)` sorts
     /// only the buckets the first n are in (for snapshots).
     pub fn iter_sorted(&self) -> impl Iterator<Item = &T> {
-        let later = self
-            .buckets()
-            .filter(|b| !b.items.is_empty())
-            .flat_map(|b| {
-                let mut items: Vec<&T> = b.items.iter().collect();
-                items.sort_unstable_by(|x, y| T::release_order(x, y));
-                items
-            });
+        let later = self.buckets().filter(|b| !b.is_empty()).flat_map(|b| {
+            let mut items: Vec<&T> = b.iter().collect();
+            items.sort_unstable_by(|x, y| T::release_order(x, y));
+            items
+        });
         let mut placed = self.releasing.iter().chain(later).peekable();
         let mut pending: Vec<&T> = self.pending.iter().collect();
         pending.sort_unstable_by(|x, y| T::release_order(x, y));
@@ -366,12 +328,12 @@ impl<T: Timed> Calendar<T> {
         self.flush();
         let mut all: Vec<T> = self.releasing.drain(..).collect();
         for b in self.ring.iter_mut() {
-            all.append(&mut b.items);
+            all.append(&mut b.take_vec());
         }
         all.extend(
             std::mem::take(&mut self.far)
                 .into_values()
-                .flat_map(|b| b.items),
+                .flat_map(|mut b| b.take_vec()),
         );
         all.sort_unstable_by(T::release_order);
         self.len = 0;
