@@ -25,6 +25,7 @@
 //!
 //! - values `value`: AMQP field values and argument tables.
 //! - values `sym`: interned names.
+//! - values `body`: a message body, inline when short.
 //! - values `ids`: identifiers the simulation hands out.
 //! - values `rng`: the one seeded pseudo-random generator.
 //! - values `limits`: what a run may use before it is stopped, and the texts saying so.
@@ -52,6 +53,7 @@
 //! - report `strategies`: the strategy comparison, run through the sim and reported.
 //! - report `checks`: a scenario's checks decided over a run's events and state.
 pub mod amqp;
+pub mod body;
 pub mod calendar;
 pub mod cause;
 pub mod checks;

@@ -15,6 +15,7 @@ use std::num::NonZeroU32;
 use std::ops::Deref;
 use std::rc::Rc;
 
+use crate::body::Body;
 use crate::death::Deaths;
 use crate::ids::MsgId;
 use crate::scenario::Properties;
@@ -32,7 +33,7 @@ pub struct Message {
     /// The publish routing key, then the CC and BCC header keys.
     pub routing_keys: RoutingKeys,
     pub published_at_ms: u64,
-    pub body: Box<str>,
+    pub body: Body,
     pub expiration: Option<Expiration>,
     /// 0 when absent, else 1 (transient) or 2 (persistent).
     pub delivery_mode: u8,
@@ -174,7 +175,7 @@ pub fn warm<'a>(messages: impl Iterator<Item = &'a Message> + Clone) {
     }
     for m in messages {
         std::hint::black_box((
-            m.body.as_bytes().first().copied(),
+            m.body.on_heap().then(|| m.body.as_bytes().first().copied()),
             // Key and value: a one-header table is 40 bytes, in two cache lines for one
             // allocation in four, and freeing reads both (the key alone left the value's
             // line cold: a fifteenth of `delaylab bench --topology qq-delivery-time`).

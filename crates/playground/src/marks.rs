@@ -33,6 +33,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use delaylab_engine::body::Body;
 use delaylab_engine::cause::HeldBy;
 use delaylab_engine::scenario::Scenario;
 use delaylab_engine::{Progress, Sim};
@@ -127,7 +128,7 @@ pub struct Marks {
     marks: Vec<Mark>,
     per_key: HashMap<(Kind, String), KeyState>,
     left_out: u64,
-    bodies: Vec<Box<str>>,
+    bodies: Vec<Body>,
     /// Ready copies with a TTL: (expires at, copy id) and each copy's (expiry, msg, queue).
     expiring: BTreeSet<(u64, u64)>,
     copies: HashMap<u64, (u64, u32, String)>,

@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use delaylab_engine::report::lateness::Lateness;
 
 use crate::stats::Delivered;
+use delaylab_engine::body::Body;
 use delaylab_engine::event::DropReason;
 use delaylab_engine::sym::Sym;
 use delaylab_engine::{Event, EventKind, Sim};
@@ -128,7 +129,7 @@ pub struct Track {
     /// load's event of the same sequence number.
     pub run: u64,
     pub(crate) seq: u64,
-    pub bodies: Vec<Box<str>>,
+    pub bodies: Vec<Body>,
     /// Each message's lateness so far (the engine's one rule).
     pub late: Lateness,
     /// Every delivery, in order: a first one with its lateness, or a retry.
@@ -165,7 +166,7 @@ impl Track {
     pub fn body(&self, id: u32) -> &str {
         self.bodies
             .get((id as usize).wrapping_sub(1))
-            .map_or("", |b| b)
+            .map_or("", Body::as_str)
     }
 
     fn alert(&self, batch: &mut Batch, t_ms: u64, code: u16, text: String, msg: Option<u32>) {
@@ -189,7 +190,7 @@ impl Track {
             EventKind::Published { msg, .. } => {
                 let i = msg.id.0 as usize;
                 if self.bodies.len() < i {
-                    self.bodies.resize(i, Box::from(""));
+                    self.bodies.resize(i, Body::default());
                 }
                 self.bodies[i - 1] = msg.body.clone();
                 add_move(

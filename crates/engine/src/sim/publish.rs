@@ -201,7 +201,7 @@ impl Sim {
             exchange,
             routing_keys: RoutingKeys::new(routing_key, &extra),
             published_at_ms: self.now_ms(),
-            body: body.into_boxed_str(),
+            body: body.into(),
             expiration,
             delivery_mode: p.delivery_mode.unwrap_or(0),
             headers,

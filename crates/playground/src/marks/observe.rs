@@ -2,6 +2,7 @@
 //! (and set aside while a consumer or its quorum queue holds it), and the moments an
 //! event is (see the parent module's docs).
 
+use delaylab_engine::body::Body;
 use delaylab_engine::cause::{DropCause, LateCause, LimitHit};
 use delaylab_engine::event::DropReason;
 use delaylab_engine::ids::CopyId;
@@ -25,7 +26,7 @@ impl Marks {
             EventKind::Published { msg, .. } => {
                 let i = msg.id.0 as usize;
                 if self.bodies.len() < i {
-                    self.bodies.resize(i, Box::from(""));
+                    self.bodies.resize(i, Body::default());
                 }
                 self.bodies[i - 1] = msg.body.clone();
             }
