@@ -26,6 +26,7 @@
 //! - values `value`: AMQP field values and argument tables.
 //! - values `sym`: interned names.
 //! - values `body`: a message body, inline when short.
+//! - values `hint`: CPU hints (prefetch) that change only timing.
 //! - values `ids`: identifiers the simulation hands out.
 //! - values `rng`: the one seeded pseudo-random generator.
 //! - values `limits`: what a run may use before it is stopped, and the texts saying so.
@@ -63,6 +64,7 @@ pub mod death;
 pub mod delayed;
 pub mod event;
 pub mod exchange;
+pub mod hint;
 pub mod ids;
 pub mod lateness;
 pub mod limits;

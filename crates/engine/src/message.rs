@@ -187,19 +187,10 @@ pub fn warm<'a>(messages: impl Iterator<Item = &'a Message> + Clone) {
     }
 }
 
-/// Asks the CPU to bring `m`'s first cache line in, without waiting for it (a hint: no
-/// effect on what the program computes; nothing on targets without the instruction).
+/// Asks the CPU to bring `m`'s first cache line in, without waiting for it.
 #[inline(always)]
 pub fn prefetch(m: &Message) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing the program sees and cannot fault; SSE, which
-    // it needs, is part of every x86_64 CPU.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((m as *const Message).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = m;
+    crate::hint::prefetch(m);
 }
 
 #[cfg(test)]

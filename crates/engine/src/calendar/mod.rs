@@ -136,13 +136,35 @@ impl<T: Timed> Calendar<T> {
         }
     }
 
-    /// Puts the pending inserts into their buckets.
+    /// Puts the pending inserts into their buckets: first the ring slots they go to are
+    /// asked for, then the places in those buckets' chunks they will be written to, then
+    /// they are written. Each pass's cache misses overlap, and the writes find their lines
+    /// in the cache: a write that misses holds up, in the store buffer, every later load
+    /// that cannot be forwarded a value (`sym.rs`'s `same_text` says how costly that is).
     fn flush(&mut self) {
         let mut pending = std::mem::take(&mut self.pending);
+        if !self.ring.is_empty() {
+            for item in &pending {
+                if let Some(slot) = self.ring_slot(item.due_ms()) {
+                    crate::hint::prefetch(slot);
+                }
+            }
+            for item in &pending {
+                if let Some(next) = self.ring_slot(item.due_ms()).and_then(Bucket::next_slot) {
+                    crate::hint::prefetch(next);
+                }
+            }
+        }
         for item in pending.drain(..) {
             self.place(item);
         }
         self.pending = pending;
+    }
+
+    /// The ring bucket an item due at `due_ms` goes into, if it goes into the ring.
+    fn ring_slot(&self, due_ms: u64) -> Option<&Bucket<T>> {
+        let bucket = (due_ms >> BUCKET_SHIFT).max(self.base);
+        (bucket < self.base + RING_BUCKETS).then(|| self.slot(bucket))
     }
 
     fn place(&mut self, item: T) {
