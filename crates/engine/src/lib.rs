@@ -74,6 +74,7 @@ pub mod routing;
 pub mod scenario;
 pub mod sim;
 pub mod snapshot;
+pub mod sort;
 pub mod strategies;
 pub mod sym;
 pub mod timers;

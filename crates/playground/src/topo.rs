@@ -511,7 +511,7 @@ pub fn layout_wrapped(m: &Model, vertical: bool, max_cols: usize) -> HashMap<Str
                 (key, i)
             })
             .collect();
-        col.sort_by(|a, b| {
+        delaylab_engine::sort::sort_by(&mut col, |a, b| {
             a.0.partial_cmp(&b.0)
                 .unwrap_or(std::cmp::Ordering::Equal)
                 .then(a.1.cmp(&b.1))
