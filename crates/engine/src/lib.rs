@@ -29,6 +29,7 @@
 //! - values `rng`: the one seeded pseudo-random generator.
 //! - values `limits`: what a run may use before it is stopped, and the texts saying so.
 //! - values `lateness`: count, mean, p99 and max of lateness values (plain numbers).
+//! - values `sort`: one compiled stable sort for the sorts off the hot paths (wasm size).
 //! - values `calendar`: a calendar queue, items out by due time (the plugin's store, held messages).
 //! - routing `routing`: which bindings of an exchange type a message matches.
 //! - amqp `amqp`: pure AMQP 0-9-1 rules: argument and property parsing, RabbitMQ's errors.
