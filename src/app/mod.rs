@@ -423,7 +423,7 @@ pub fn App() -> impl IntoView {
         .collect();
     // In file-name order after the sandbox, as build.rs lists the files (the gallery lists
     // them so): by `ID.json`, not the id (`x-fix.json` comes before `x.json`).
-    presets[1..].sort_by_cached_key(|p| format!("{}.json", p.id));
+    delaylab_engine::sort::sort_by_key(&mut presets[1..], |p| format!("{}.json", p.id));
     let mut first = scenario::load_str(SANDBOX).expect("the sandbox scenario loads");
     let opens_on = PresetMeta::of("sandbox", &first).opens_on();
     first.broker = (opens_on != BrokerVersion::default()).then_some(opens_on);

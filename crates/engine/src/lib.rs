@@ -31,6 +31,7 @@
 //! - values `rng`: the one seeded pseudo-random generator.
 //! - values `limits`: what a run may use before it is stopped, and the texts saying so.
 //! - values `lateness`: count, mean, p99 and max of lateness values (plain numbers).
+//! - values `sort`: one compiled stable sort for the sorts off the hot paths (wasm size).
 //! - values `calendar`: a calendar queue, items out by due time (the plugin's store, held messages).
 //! - routing `routing`: which bindings of an exchange type a message matches.
 //! - amqp `amqp`: pure AMQP 0-9-1 rules: argument and property parsing, RabbitMQ's errors.
@@ -78,6 +79,7 @@ pub mod routing;
 pub mod scenario;
 pub mod sim;
 pub mod snapshot;
+pub mod sort;
 pub mod strategies;
 pub mod sym;
 pub mod timers;

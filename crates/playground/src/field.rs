@@ -49,7 +49,7 @@ pub fn entries(lang: Lang, presets: &[PresetMeta]) -> Vec<FieldEntry> {
             _ => None,
         })
         .collect();
-    out.sort_by(|a, b| (&a.date, &a.id).cmp(&(&b.date, &b.id)));
+    delaylab_engine::sort::sort_by(&mut out, |a, b| (&a.date, &a.id).cmp(&(&b.date, &b.id)));
     out
 }
 

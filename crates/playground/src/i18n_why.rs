@@ -295,7 +295,7 @@ pub(crate) fn holes(s: &str) -> Vec<String> {
         .skip(1)
         .filter_map(|p| p.split_once('}').map(|(n, _)| n.to_string()))
         .collect();
-    h.sort();
+    delaylab_engine::sort::sort(&mut h);
     h.dedup();
     h
 }

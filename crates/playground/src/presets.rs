@@ -95,7 +95,7 @@ impl PresetMeta {
                 .collect::<Result<_, _>>()?,
             Some(_) => return Err("versions: not a list".into()),
         };
-        versions.sort();
+        delaylab_engine::sort::sort(&mut versions);
         Ok(PresetMeta {
             id: id.to_string(),
             name: text_field("name")?,

@@ -79,7 +79,9 @@ pub fn buttons(snap: &Snapshot) -> Vec<QuickPublish> {
             })
         })
         .collect();
-    out.sort_by(|a, b| b.ttl_ms.cmp(&a.ttl_ms).then(a.queue.cmp(&b.queue)));
+    delaylab_engine::sort::sort_by(&mut out, |a, b| {
+        b.ttl_ms.cmp(&a.ttl_ms).then(a.queue.cmp(&b.queue))
+    });
     out.truncate(MAX_BUTTONS);
     out
 }

@@ -2,7 +2,7 @@
 //! left-to-right layout: publisher -> exchanges -> queues -> (dead-letter exchanges ->
 //! queues)* -> consumers, ranked by walking bindings and the queues' DLX arguments.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use delaylab_engine::amqp::exchange_args::DELAYED_TYPE;
 use delaylab_engine::snapshot::Snapshot;
@@ -137,9 +137,12 @@ pub fn model(snap: &Snapshot, targets: &PublishTargets) -> Model {
         h: 48.0,
         name_lines: vec![],
     });
-    let exchanges: BTreeSet<&str> = snap.exchanges.iter().map(|x| x.name.as_str()).collect();
-    let queues: BTreeSet<&str> = snap.queues.iter().map(|q| q.name.as_str()).collect();
-    if targets.contains("") && !exchanges.contains("") {
+    // Looked up in the snapshot's lists, not collected into sets: a BTreeSet<&str> built
+    // here compiled its own sort and tree builder into the start-up wasm (issue 29 item
+    // 10), for a topology's few names.
+    let has_exchange = |name: &str| snap.exchange(name).is_some();
+    let has_queue = |name: &str| snap.queue(name).is_some();
+    if targets.contains("") && !has_exchange("") {
         m.nodes.push(TNode {
             id: node_id::exchange(""),
             name: "(AMQP default)".into(),
@@ -153,7 +156,7 @@ pub fn model(snap: &Snapshot, targets: &PublishTargets) -> Model {
         });
     }
     for t in targets.iter() {
-        if exchanges.contains(t.as_str()) || t.is_empty() {
+        if has_exchange(t.as_str()) || t.is_empty() {
             m.edges.push(TEdge {
                 from: node_id::PUBLISHER.into(),
                 to: node_id::exchange(t),
@@ -167,7 +170,7 @@ pub fn model(snap: &Snapshot, targets: &PublishTargets) -> Model {
     for k in targets
         .default_keys
         .iter()
-        .filter(|k| queues.contains(k.as_str()))
+        .filter(|k| has_queue(k.as_str()))
     {
         m.edges.push(TEdge {
             from: node_id::exchange(""),
@@ -224,7 +227,7 @@ pub fn model(snap: &Snapshot, targets: &PublishTargets) -> Model {
             });
         }
         if let Some(a) = &x.alternate {
-            if exchanges.contains(a.as_str()) {
+            if has_exchange(a.as_str()) {
                 m.edges.push(TEdge {
                     from: node_id::exchange(&x.name),
                     to: node_id::exchange(a),
@@ -305,7 +308,7 @@ pub fn model(snap: &Snapshot, targets: &PublishTargets) -> Model {
         if let Some(d) = &q.dlx {
             let label = "DLX".to_string();
             if d.is_empty() {
-                if let Some(k) = q.dlrk.as_deref().filter(|k| queues.contains(k)) {
+                if let Some(k) = q.dlrk.as_deref().filter(|k| has_queue(k)) {
                     m.edges.push(TEdge {
                         from: node_id::queue(&q.name),
                         to: node_id::queue(k),
@@ -313,7 +316,7 @@ pub fn model(snap: &Snapshot, targets: &PublishTargets) -> Model {
                         kind: EdgeKind::DeadLetter,
                     });
                 }
-            } else if exchanges.contains(d.as_str()) {
+            } else if has_exchange(d.as_str()) {
                 m.edges.push(TEdge {
                     from: node_id::queue(&q.name),
                     to: node_id::exchange(d),
@@ -347,7 +350,7 @@ pub fn model(snap: &Snapshot, targets: &PublishTargets) -> Model {
             h: 66.0,
             name_lines: vec![],
         });
-        if queues.contains(c.queue.as_str()) {
+        if has_queue(c.queue.as_str()) {
             m.edges.push(TEdge {
                 from: node_id::queue(&c.queue),
                 to: id,
@@ -511,7 +514,7 @@ pub fn layout_wrapped(m: &Model, vertical: bool, max_cols: usize) -> HashMap<Str
                 (key, i)
             })
             .collect();
-        col.sort_by(|a, b| {
+        delaylab_engine::sort::sort_by(&mut col, |a, b| {
             a.0.partial_cmp(&b.0)
                 .unwrap_or(std::cmp::Ordering::Equal)
                 .then(a.1.cmp(&b.1))

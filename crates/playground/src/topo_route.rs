@@ -79,7 +79,7 @@ fn through_gaps(a: Rect, b: Rect, others: &[Rect]) -> Option<Route> {
         .map(|top| top - ABOVE_TARGET)
         .filter(|&y| y > ay + ah + CLEARANCE)
         .collect();
-    runs.sort_by(|x, y| y.total_cmp(x));
+    delaylab_engine::sort::sort_by(&mut runs, |x, y| y.total_cmp(x));
     let (left, mid) = (bx - LEFT_IN, by + bh / 2.0);
     runs.into_iter().find_map(|run| {
         let out = [start, (side, start.1), (side, run)];

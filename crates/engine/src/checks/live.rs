@@ -88,7 +88,7 @@ pub fn evaluate(checks: &[Check], result: &Value) -> Evaluator {
             ..bare(Happening::Error, &e["at_ms"])
         });
     }
-    obs.sort_by_key(|o| o.t_ms); // stable: deliveries keep the order they came in
+    crate::sort::sort_by_key(&mut obs, |o| o.t_ms); // stable: deliveries keep the order they came in
     for o in &obs {
         ev.feed(o);
     }

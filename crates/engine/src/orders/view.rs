@@ -76,7 +76,7 @@ pub fn of(lab: &Lab, now_ms: u64) -> OrdersView {
         }
         picked.push(o);
     }
-    picked.sort_by_key(|o| o.id);
+    crate::sort::sort_by_key(&mut picked, |o| o.id);
     let l = LatenessSummary::of(&lab.tally.lateness_ms);
     let t = &lab.tally;
     OrdersView {

@@ -255,7 +255,7 @@ pub fn final_state(sim: &Sim) -> Value {
             (syms.str(q.name), depth)
         })
         .collect();
-    queues.sort_by(|a, b| a.0.cmp(b.0));
+    crate::sort::sort_by(&mut queues, |a, b| a.0.cmp(b.0));
     let mut delayed: std::collections::BTreeMap<&str, u64> = sim
         .exchanges()
         .filter(|x| x.delayed)

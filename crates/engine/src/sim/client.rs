@@ -53,7 +53,7 @@ impl Sim {
             .filter(|(_, x)| x.consumer == cid && x.delivery_tag < u.delivery_tag)
             .map(|(c, x)| (x.delivery_tag, *c))
             .collect();
-        below.sort_unstable();
+        crate::sort::sort(&mut below);
         let mut all = Vec::with_capacity(below.len() + 1);
         for (_, copy) in below {
             let x = self

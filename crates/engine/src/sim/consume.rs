@@ -482,7 +482,7 @@ fn held_in_delivery_order(q: &crate::queue::Queue, cid: ConsumerId) -> Vec<CopyI
         .filter(|(_, u)| u.consumer == cid)
         .map(|(c, u)| (u.delivery, *c))
         .collect();
-    held.sort_unstable();
+    crate::sort::sort(&mut held);
     held.into_iter().map(|(_, c)| c).collect()
 }
 

@@ -156,7 +156,7 @@ fn found(s: &Scenario, from: BrokerVersion, to: BrokerVersion) -> Vec<Found> {
     d.dead_lettering();
     d.publishes();
     d.consumers_and_routing();
-    d.found.sort_by_key(|f| row_number(f.0));
+    crate::sort::sort_by_key(&mut d.found, |f| row_number(f.0));
     d.found
 }
 
@@ -440,7 +440,7 @@ impl Diff<'_> {
                 _ => None,
             })
             .collect();
-        out.sort();
+        crate::sort::sort(&mut out);
         out.dedup();
         out
     }

@@ -324,7 +324,7 @@ mod tests {
                 }
             }
         }
-        found.sort();
+        crate::sort::sort(&mut found);
         let listed: Vec<(String, Vec<String>)> = LIVE_CASES
             .iter()
             .map(|(c, t)| (c.to_string(), t.iter().map(|x| x.to_string()).collect()))

@@ -240,7 +240,7 @@ pub(super) fn versions_list(o: &Obj, absent_means: &str) -> R<Vec<crate::version
         }
         out.push(b);
     }
-    out.sort();
+    crate::sort::sort(&mut out);
     Ok(out)
 }
 
