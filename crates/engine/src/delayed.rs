@@ -12,7 +12,7 @@
 //! ```
 //!
 //! A million waiting messages make this the engine's hottest structure: the messages
-//! wait in a calendar queue (`calendar.rs`), each bucket sorted into release order when
+//! wait in a calendar queue (`calendar/`), each bucket sorted into release order when
 //! its first message falls due. Copy ids grow in publish order, so (due, name, copy) is
 //! the release order. The exchange record is shared by every message stored through
 //! the same (unchanged) exchange.

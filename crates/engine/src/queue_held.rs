@@ -6,7 +6,7 @@
 //! them is a priority queue's work: add one, look at the earliest, take the due ones out
 //! earliest first. At a million held messages an ordered tree costs a cache miss at each
 //! level on every insert (`delaylab bench --topology qq-delivery-time`: 4.5x the floor
-//! with a `BTreeMap`), so they wait in a calendar queue (`calendar.rs`), as the
+//! with a `BTreeMap`), so they wait in a calendar queue (`calendar/`), as the
 //! delayed exchange's messages do. Entries live in the calendar's buckets themselves,
 //! not boxed: they come out in time order, not the order they went in, and a box is one
 //! cache miss and one allocation more each.
