@@ -85,7 +85,7 @@ const TEXTS: &[(&str, &str, &str)] = &[
     // The frame of "Delay strategies compared" (src/app/strategies.rs); its body is the
     // module crates/strategies-view, with its own words (text.rs).
     ("strat_title", "Delay strategies compared", "延迟方案对比"),
-    ("strat_hint", 
+    ("strat_hint",
         "One workload through every way of doing \"X later\": polling a table, an external store, an in-memory timing wheel, DLX + TTL (one queue, one per delay, a binary cascade, fixed levels) and the delayed-message plugin. The broker ones run through the simulator.",
         "同一批延迟任务走一遍所有做法:定时扫表、外部存储、内存时间轮、DLX + TTL(单队列、每个延迟一个队列、二进制级联、固定等级)以及延迟消息插件。涉及 broker 的方案由模拟器真实运行。",
     ),
@@ -324,7 +324,7 @@ const TEXTS: &[(&str, &str, &str)] = &[
     ("edit_topology", "Edit the topology", "编辑拓扑"),
     // The one `why_` word the first screen shows (the quick publish's inert note);
     // the others are `i18n_why`'s, read by the panels below it only.
-    ("why_dt_version", 
+    ("why_dt_version",
         "x-opt-delivery-time is an ordinary header on this version: only quorum queues of RabbitMQ 4.4 hold a message until then, so it is ready at once",
         "在这个版本上 x-opt-delivery-time 只是普通 header:只有 RabbitMQ 4.4 的仲裁队列才会把消息保留到那时,所以它立即就绪",
     ),
