@@ -3,7 +3,8 @@
 // static HTML, written at build time from the same sources the app reads:
 //   - the gallery: the app's sandbox.json first, then scenarios/*.json sorted by file name
 //     (build.rs embeds them in that order; the app lists them so);
-//   - the UI words: the English side of the app's i18n table (`"key" => ("en", "zh")`).
+//   - the UI words: the English side of the app's i18n table (`"key" => ("en", "zh")`
+//     arms, or `("key", "en", "zh")` rows).
 // The markup mirrors the app's views (src/app/mod.rs App, src/app/panels.rs Header,
 // Controls, Gallery, Watch: same elements and classes), so the app's CSS lays it out the
 // same; the scenario header's tool buttons (checked.rs, share.rs, embed.rs) are empty
@@ -74,21 +75,22 @@ const rustFiles = (root) => appSources(root, (n) => n.endsWith('.rs'));
 
 /**
  * The English UI words, read from the app's i18n table wherever it lives (src/ or a
- * crate): the file holding `"tagline" => (`. A key it lacks is a build error, not a
+ * crate): the file holding `"tagline" => (` or `("tagline", `. A key it lacks is a build error, not a
  * silently wrong page.
  */
 export function englishWords(root = ROOT) {
   return tableWords(root, 'tagline', KEYS);
 }
 
-/** The English words of the app's `key => ("en", "zh")` table that has a `marker` arm. */
+/** The English words of the app's `key => ("en", "zh")` (or `(key, "en", "zh")`) table that
+ * has a `marker` arm (or row). */
 function tableWords(root, marker, keys) {
   const files = rustFiles(root);
-  const table = files.map((f) => fs.readFileSync(f, 'utf8')).find((t) => new RegExp(`"${marker}"\\s*=>\\s*\\(`).test(t));
+  const table = files.map((f) => fs.readFileSync(f, 'utf8')).find((t) => new RegExp(`"${marker}"\\s*=>\\s*\\(|\\(\\s*"${marker}",`).test(t));
   if (!table) throw new Error(`first-paint: no i18n table (a \`"${marker}" => ("en", "zh")\` arm) under src/ or crates/`);
   const words = {};
-  const arm = /"([a-z0-9_]+)"\s*=>\s*\(\s*"((?:[^"\\]|\\.)*)"/g;
-  for (const m of table.matchAll(arm)) words[m[1]] ??= JSON.parse(`"${m[2]}"`);
+  const arm = /(?:"([a-z0-9_]+)"\s*=>\s*\(|\(\s*"([a-z0-9_]+)",)\s*"((?:[^"\\]|\\.)*)"/g;
+  for (const m of table.matchAll(arm)) words[m[1] ?? m[2]] ??= JSON.parse(`"${m[3]}"`);
   const missing = keys.filter((k) => !(k in words));
   if (missing.length) throw new Error(`first-paint: the i18n table with "${marker}" has no English text for ${missing.join(', ')}`);
   return words;

@@ -542,7 +542,7 @@ pub fn Topology() -> impl IntoView {
                 </defs>
                 <g class="edges">{move || edges(false)}</g>
                 <g class="nodes">
-                    <For each=move || model.get().nodes key=|n| format!("{:?}", n) children=node_view />
+                    <For each=move || model.get().nodes key=|n| n.key() children=node_view />
                 </g>
                 <g class="flights">
                     <For each=move || c.flights.get() key=|f| f.id children=flight_view />

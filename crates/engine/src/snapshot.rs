@@ -196,9 +196,15 @@ impl ExchangeView {
 
 fn exchanges(sim: &Sim) -> Vec<ExchangeView> {
     let syms = sim.symbols();
-    let mut counts = std::collections::BTreeMap::<crate::sym::Sym, u64>::new();
+    // (exchange, messages it holds): a plugin exchange or two, so a list (a BTreeMap's
+    // code was start-up code in the playground for this alone).
+    let mut counts: Vec<(crate::sym::Sym, u64)> = Vec::new();
     for (_, _, s) in sim.delayed_store().iter() {
-        *counts.entry(s.exchange.name).or_default() += 1;
+        let name = s.exchange.name;
+        match counts.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, k)) => *k += 1,
+            None => counts.push((name, 1)),
+        }
     }
     sim.exchanges()
         .filter(|x| !x.builtin || !x.bindings.is_empty())
@@ -232,7 +238,10 @@ fn exchanges(sim: &Sim) -> Vec<ExchangeView> {
                     }
                 })
                 .collect(),
-            messages_delayed: counts.get(&x.name).copied().unwrap_or(0),
+            messages_delayed: counts
+                .iter()
+                .find(|(n, _)| *n == x.name)
+                .map_or(0, |(_, k)| *k),
             refusing: sim.refuses_publishes(x).map(|e| (e.code, e.text)),
         })
         .collect()

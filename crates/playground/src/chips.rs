@@ -12,20 +12,25 @@
 //! wall 900   (flight over) → chip "+N" with every pending move's count
 //! ```
 
-use std::collections::BTreeMap;
-
 use crate::refresh::FLIGHT_MS;
 use crate::track::{Move, MoveKind};
 
 type Edge = (MoveKind, String, String);
 
-/// The chips' gate (see the module docs).
+/// The chips' gate (see the module docs). Its lists are kept in the edges' order (a
+/// sorted list, not a BTreeMap: its B-tree code was start-up code for these alone; an
+/// edge of the topology's few is found by a binary search).
 #[derive(Default)]
 pub struct ChipGate {
     /// When the chip now on each edge started.
-    flying: BTreeMap<Edge, f64>,
+    flying: Vec<(Edge, f64)>,
     /// Moves waiting for their edge: the latest, with the count of all of them.
-    pending: BTreeMap<Edge, Move>,
+    pending: Vec<(Edge, Move)>,
+}
+
+/// Where `edge` is in `list` (Ok) or would go (Err).
+fn find<V>(list: &[(Edge, V)], edge: &Edge) -> Result<usize, usize> {
+    list.binary_search_by(|(e, _)| e.cmp(edge))
 }
 
 impl ChipGate {
@@ -33,31 +38,29 @@ impl ChipGate {
     pub fn admit(&mut self, moves: Vec<Move>, wall: f64) -> Vec<Move> {
         for mv in moves {
             let edge = (mv.kind, mv.from.clone(), mv.to.clone());
-            match self.pending.get_mut(&edge) {
-                Some(p) => {
+            match find(&self.pending, &edge) {
+                Ok(i) => {
+                    let p = &mut self.pending[i].1;
                     p.count += mv.count;
                     p.at_ms = p.at_ms.max(mv.at_ms);
                 }
-                None => {
-                    self.pending.insert(edge, mv);
-                }
+                Err(i) => self.pending.insert(i, (edge, mv)),
             }
         }
         let flying = &mut self.flying;
-        flying.retain(|_, started| wall - *started < FLIGHT_MS);
-        let free: Vec<Edge> = self
-            .pending
-            .keys()
-            .filter(|e| !flying.contains_key(*e))
-            .cloned()
-            .collect();
-        let mut out = Vec::with_capacity(free.len());
-        for edge in free {
-            if let Some(mv) = self.pending.remove(&edge) {
-                flying.insert(edge, wall);
-                out.push(mv);
+        flying.retain(|(_, started)| wall - *started < FLIGHT_MS);
+        let mut out = Vec::new();
+        let mut waiting = Vec::with_capacity(self.pending.len());
+        for (edge, mv) in self.pending.drain(..) {
+            match find(flying, &edge) {
+                Ok(_) => waiting.push((edge, mv)),
+                Err(i) => {
+                    flying.insert(i, (edge, wall));
+                    out.push(mv);
+                }
             }
         }
+        self.pending = waiting;
         out
     }
 

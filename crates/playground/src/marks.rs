@@ -31,7 +31,8 @@
 //! dead-letterings is one place's first few), at most [`MAX_MARKS`] in all (the rest are
 //! counted, [`Marks::left_out`]).
 
-use std::collections::{BTreeSet, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 use delaylab_engine::body::Body;
 use delaylab_engine::cause::HeldBy;
@@ -129,8 +130,12 @@ pub struct Marks {
     per_key: HashMap<(Kind, String), KeyState>,
     left_out: u64,
     bodies: Vec<Body>,
-    /// Ready copies with a TTL: (expires at, copy id) and each copy's (expiry, msg, queue).
-    expiring: BTreeSet<(u64, u64)>,
+    /// Ready copies with a TTL: (expires at, copy id), soonest first, and each copy's
+    /// (expiry, msg, queue). A copy that leaves `copies` (or comes back with another
+    /// expiry) leaves its entry here behind: an entry counts only while `copies` has its
+    /// copy with that expiry ([`Marks::settle`] drops the others from the top; a heap
+    /// rather than a BTreeSet: the B-tree's code was start-up code for this alone).
+    expiring: BinaryHeap<Reverse<(u64, u64)>>,
     copies: HashMap<u64, (u64, u32, String)>,
     /// Copies with a TTL a consumer holds (no TTL applies while unacked) or their quorum
     /// queue holds aside (none is checked while held, D37): back to `expiring` if
@@ -154,7 +159,7 @@ impl Marks {
             per_key: HashMap::new(),
             left_out: 0,
             bodies: Vec::new(),
-            expiring: BTreeSet::new(),
+            expiring: BinaryHeap::new(),
             copies: HashMap::new(),
             held: HashMap::new(),
             overdue: HashMap::new(),
@@ -172,8 +177,8 @@ impl Marks {
     pub fn known_to(&self) -> u64 {
         let now = self.sim.now_ms();
         // Copies overdue by now that a slice left unmarked: their time is not known yet.
-        match self.expiring.first() {
-            Some(&(at, _)) if at <= now => at.saturating_sub(1),
+        match self.expiring.peek() {
+            Some(&Reverse((at, _))) if at <= now => at.saturating_sub(1),
             _ => now,
         }
     }
@@ -305,7 +310,8 @@ impl Marks {
     /// copies) with some left to mark.
     fn mark_overdue(&mut self, t_ms: u64, out_of_time: &mut impl FnMut() -> bool) -> bool {
         let mut looked = 0u32;
-        while let Some(&(at, copy)) = self.expiring.first() {
+        self.settle();
+        while let Some(&Reverse((at, copy))) = self.expiring.peek() {
             if at > t_ms {
                 break;
             }
@@ -313,8 +319,9 @@ impl Marks {
             if looked.is_multiple_of(OVERDUE_PER_CLOCK_LOOK) && out_of_time() {
                 return false;
             }
-            self.expiring.pop_first();
+            self.expiring.pop();
             let Some((_, msg, queue)) = self.copies.remove(&copy) else {
+                self.settle();
                 continue;
             };
             let key = (Kind::Overdue, queue);
@@ -326,6 +333,7 @@ impl Marks {
                 self.add(at, moment)
             };
             self.overdue.insert(copy, place);
+            self.settle();
         }
         true
     }
@@ -428,6 +436,23 @@ impl Marks {
         while let Some(ev) = self.sim.poll_event() {
             self.observe(ev);
         }
+        self.settle();
+    }
+
+    /// Drops the entries of `expiring` that no longer count from its top (the copy left
+    /// `copies`, or is there with another expiry), so its top is the soonest ready copy;
+    /// all of them when they outnumber the copies by far.
+    fn settle(&mut self) {
+        let copies = &self.copies;
+        let counts = |&Reverse((at, copy)): &Reverse<(u64, u64)>| {
+            copies.get(&copy).is_some_and(|e| e.0 == at)
+        };
+        if self.expiring.len() > 2 * copies.len() + 1024 {
+            self.expiring.retain(counts);
+        }
+        while self.expiring.peek().is_some_and(|e| !counts(e)) {
+            self.expiring.pop();
+        }
     }
 }
 
@@ -511,7 +536,8 @@ mod tests {
         let mut r = Runner::new(load_str(MAX_LENGTH).unwrap());
         let mut b = Batch::default();
         assert!(r.advance_to(m.known_to(), &mut b, || false));
-        let times: BTreeSet<u64> = r.track.log.iter().map(|e| e.ev.t_ms).collect();
+        let times: std::collections::BTreeSet<u64> =
+            r.track.log.iter().map(|e| e.ev.t_ms).collect();
         assert!(!m.marks().is_empty());
         for mark in m.marks() {
             assert!(times.contains(&mark.at_ms), "{mark:?}");

@@ -12,8 +12,6 @@
 //!   22 delivered (21 redeliveries) · 1 dead-lettered (delivery_limit)
 //! ```
 
-use std::collections::BTreeMap;
-
 use delaylab_engine::report::text::clock;
 use delaylab_engine::EventKind;
 
@@ -30,14 +28,24 @@ pub struct Tally {
     /// First deliveries that came late, and the latest of them.
     pub late: u64,
     pub max_late_ms: u64,
-    pub dead_lettered: BTreeMap<&'static str, u64>,
-    pub dropped: BTreeMap<&'static str, u64>,
+    /// (reason, how many) in the reasons' order (a sorted list, not a BTreeMap: its
+    /// B-tree code was start-up code for these alone).
+    pub dead_lettered: Vec<(&'static str, u64)>,
+    pub dropped: Vec<(&'static str, u64)>,
     pub returned: u64,
     /// (code, text, how many) of the first distinct refusals, and all refusals.
     pub refusals: Vec<(u16, String, u64)>,
     pub refused: u64,
     /// The node's version changed (an `upgrade` action), and when.
     pub upgraded: Option<(String, u64)>,
+}
+
+/// One more of `reason` in a (reason, how many) list kept in the reasons' order.
+fn count(list: &mut Vec<(&'static str, u64)>, reason: &'static str) {
+    match list.binary_search_by(|(r, _)| (*r).cmp(reason)) {
+        Ok(i) => list[i].1 += 1,
+        Err(i) => list.insert(i, (reason, 1)),
+    }
 }
 
 impl Tally {
@@ -54,10 +62,10 @@ impl Tally {
                 }
             }
             EventKind::DeadLettered { reason, .. } => {
-                *self.dead_lettered.entry(reason.as_str()).or_default() += 1;
+                count(&mut self.dead_lettered, reason.as_str());
             }
             EventKind::Dropped { reason, .. } => {
-                *self.dropped.entry(reason.as_str()).or_default() += 1;
+                count(&mut self.dropped, reason.as_str());
             }
             EventKind::Returned { .. } => self.returned += 1,
             EventKind::Error { code, text, .. } => {
@@ -114,10 +122,10 @@ impl Tally {
             if map.is_empty() {
                 continue;
             }
-            let n: u64 = map.values().sum();
+            let n: u64 = map.iter().map(|(_, k)| k).sum();
             // One reason: its name; several: each with its count.
             let why: Vec<String> = match map.len() {
-                1 => map.keys().map(|r| r.to_string()).collect(),
+                1 => map.iter().map(|(r, _)| r.to_string()).collect(),
                 _ => map.iter().map(|(r, k)| format!("{r} {k}")).collect(),
             };
             parts.push(if zh {

@@ -11,7 +11,7 @@ use delaylab_engine::version::DelayedRetryKind;
 use crate::node_id;
 use crate::track::PublishTargets;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NodeKind {
     Publisher,
     Exchange,
@@ -33,6 +33,40 @@ pub struct TNode {
     /// The name as drawn, whole, on one line or more ([`name_lines`]); the box is taller
     /// by [`NAME_LINE_H`] a line beyond the first.
     pub name_lines: Vec<String>,
+}
+
+/// What a node's view is keyed by (the topology's `<For>`): every field of the node, so
+/// a change of any of them draws it anew. Its sizes by their bits, one key per value as
+/// the node's `{:?}` text was (which compiled Rust's Debug text escaping into the
+/// start-up wasm for this key alone).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct NodeKey {
+    id: String,
+    name: String,
+    kind: NodeKind,
+    sub: String,
+    delayed: bool,
+    badges: Vec<String>,
+    w: u64,
+    h: u64,
+    name_lines: Vec<String>,
+}
+
+impl TNode {
+    /// The key of this node's view (see [`NodeKey`]).
+    pub fn key(&self) -> NodeKey {
+        NodeKey {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            kind: self.kind,
+            sub: self.sub.clone(),
+            delayed: self.delayed,
+            badges: self.badges.clone(),
+            w: self.w.to_bits(),
+            h: self.h.to_bits(),
+            name_lines: self.name_lines.clone(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! path, bodies and accumulated lateness, deliveries, and the moves a frame animates.
 //! Filled by [`crate::runner::Runner`] as it drains the engine; read by the views.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use delaylab_engine::report::lateness::Lateness;
 
@@ -98,25 +98,39 @@ pub(crate) enum RawNode {
 /// exchanges.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PublishTargets {
-    pub exchanges: BTreeSet<String>,
-    pub default_keys: BTreeSet<String>,
+    /// Each in order, once (sorted lists, not BTreeSets: their B-tree code was start-up
+    /// code for these few names alone).
+    pub exchanges: Vec<String>,
+    pub default_keys: Vec<String>,
+}
+
+/// Adds `name` to a sorted list of names, once.
+fn add_once(list: &mut Vec<String>, name: &str) {
+    if let Err(i) = list.binary_search_by(|n| n.as_str().cmp(name)) {
+        list.insert(i, name.to_string());
+    }
 }
 
 impl PublishTargets {
     /// A publish to `exchange` with `routing_key`.
     pub fn add(&mut self, exchange: &str, routing_key: &str) {
-        if !self.exchanges.contains(exchange) {
-            self.exchanges.insert(exchange.to_string());
+        add_once(&mut self.exchanges, exchange);
+        if exchange.is_empty() {
+            add_once(&mut self.default_keys, routing_key);
         }
-        if exchange.is_empty() && !self.default_keys.contains(routing_key) {
-            self.default_keys.insert(routing_key.to_string());
-        }
+    }
+
+    /// Published to `exchange`.
+    pub fn contains(&self, exchange: &str) -> bool {
+        self.exchanges
+            .binary_search_by(|n| n.as_str().cmp(exchange))
+            .is_ok()
     }
 }
 
 impl std::ops::Deref for PublishTargets {
-    type Target = BTreeSet<String>;
-    fn deref(&self) -> &BTreeSet<String> {
+    type Target = [String];
+    fn deref(&self) -> &[String] {
         &self.exchanges
     }
 }

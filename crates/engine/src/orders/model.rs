@@ -8,7 +8,7 @@
 //! t=30m    close #1 (naive):   PAID -> CLOSED, stock[0] 99 -> 100   <- paid order closed
 //! ```
 
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {
@@ -62,7 +62,7 @@ pub struct Db {
     /// Available units per item as the database believes.
     pub stock: Vec<i64>,
     /// Idempotency keys already handled.
-    pub handled: BTreeSet<String>,
+    pub handled: HashSet<String>,
 }
 
 impl Db {
@@ -70,7 +70,7 @@ impl Db {
         Db {
             orders: Vec::new(),
             stock: vec![i64::from(stock); items.max(1) as usize],
-            handled: BTreeSet::new(),
+            handled: HashSet::new(),
         }
     }
 

@@ -2,6 +2,8 @@
 //! (and set aside while a consumer or its quorum queue holds it), and the moments an
 //! event is (see the parent module's docs).
 
+use std::cmp::Reverse;
+
 use delaylab_engine::body::Body;
 use delaylab_engine::cause::{DropCause, LateCause, LimitHit};
 use delaylab_engine::event::DropReason;
@@ -13,9 +15,8 @@ use super::{Kind, Marks};
 impl Marks {
     /// The copy left the queue for good.
     fn forget(&mut self, copy: u64) {
-        if let Some((at, _, _)) = self.copies.remove(&copy) {
-            self.expiring.remove(&(at, copy));
-        }
+        // Its entry in `expiring` no longer counts (`Marks::settle`).
+        self.copies.remove(&copy);
         self.held.remove(&copy);
         self.overdue.remove(&copy);
     }
@@ -45,7 +46,7 @@ impl Marks {
                     self.held.insert(copy.0, entry);
                 } else {
                     self.copies.insert(copy.0, entry);
-                    self.expiring.insert((at, copy.0));
+                    self.expiring.push(Reverse((at, copy.0)));
                 }
             }
             // Back in the queue with the expiry it had (a return held by delayed retry
@@ -66,7 +67,6 @@ impl Marks {
             }
             EventKind::Delivered { copy, .. } => {
                 if let Some(entry) = self.copies.remove(&copy.0) {
-                    self.expiring.remove(&(entry.0, copy.0));
                     self.held.insert(copy.0, entry);
                 }
             }
@@ -192,7 +192,7 @@ impl Marks {
     fn ready_again(&mut self, copy: u64, t_ms: u64) {
         if let Some(entry) = self.held.remove(&copy) {
             if entry.0 > t_ms {
-                self.expiring.insert((entry.0, copy));
+                self.expiring.push(Reverse((entry.0, copy)));
                 self.copies.insert(copy, entry);
             }
         }
