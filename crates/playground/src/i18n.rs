@@ -332,12 +332,23 @@ const TEXTS: &[(&str, &str, &str)] = &[
 
 /// The text for `key`; the key itself when it has none (visible, never a panic).
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
-    match TEXTS.iter().find(|w| w.0 == key) {
-        Some((_, _, zh)) if lang == Lang::Zh => zh,
-        Some((_, en, _)) => en,
+    match word(TEXTS, lang, key) {
+        Some(text) => text,
         None if key.starts_with("field_") => crate::i18n_field::t(lang, key),
         None => crate::i18n_orders::t(lang, key),
     }
+}
+
+/// `key`'s row of a (key, English, Chinese) table, in `lang`. The words live in tables
+/// searched by this, not in `match`es, whose string compares were start-up code (issue
+/// 29 item 10); each table's `t` falls through to the next when the key is not its own.
+pub(crate) fn word(
+    table: &'static [(&'static str, &'static str, &'static str)],
+    lang: Lang,
+    key: &str,
+) -> Option<&'static str> {
+    let (_, en, zh) = table.iter().find(|w| w.0 == key)?;
+    Some(if lang == Lang::Zh { zh } else { en })
 }
 
 /// The text key of an engine event kind.

@@ -20,11 +20,7 @@ pub fn kind_key(kind: &str) -> &'static str {
 
 /// This panel's UI strings (en, zh); `i18n::t` falls through here.
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
-    match TEXTS.iter().find(|w| w.0 == key) {
-        Some((_, _, zh)) if lang == Lang::Zh => zh,
-        Some((_, en, _)) => en,
-        None => crate::i18n_page::t(lang, key),
-    }
+    crate::i18n::word(TEXTS, lang, key).unwrap_or_else(|| crate::i18n_page::t(lang, key))
 }
 
 /// (key, English, Chinese): a table read by a search, not a `match` (its string

@@ -82,16 +82,7 @@ const WORDS: &[(&str, &str, &str)] = &[
 
 /// The word for `key` in `lang`; the key itself when it has none (visible, no panic).
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
-    match WORDS.iter().find(|w| w.0 == key) {
-        Some((_, en, zh)) => {
-            if lang == Lang::Zh {
-                zh
-            } else {
-                en
-            }
-        }
-        None => crate::i18n_infra::t(lang, key),
-    }
+    crate::i18n::word(WORDS, lang, key).unwrap_or_else(|| crate::i18n_infra::t(lang, key))
 }
 
 /// The template for `key` in `lang`, its holes filled.

@@ -265,11 +265,7 @@ const WORDS: &[(&str, &str, &str)] = &[
 /// The template for `key`; else `i18n::t`'s words (the key itself when it has none:
 /// visible, never a panic).
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
-    match WORDS.iter().find(|w| w.0 == key) {
-        Some((_, _, zh)) if lang == Lang::Zh => zh,
-        Some((_, en, _)) => en,
-        None => crate::i18n::t(lang, key),
-    }
+    crate::i18n::word(WORDS, lang, key).unwrap_or_else(|| crate::i18n::t(lang, key))
 }
 
 /// `template` with each `{name}` replaced by its value.
