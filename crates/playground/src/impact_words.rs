@@ -103,7 +103,7 @@ pub fn words(lang: Lang, i: &Impact, to: BrokerVersion) -> String {
             format!("仍被拒绝,但错误码从 {from_code} 变为 {to_code}:{text}。"),
         ),
         Change::DeliveryLimit { from, to: Some(n) } if *n >= 0 => pick(
-            format!("delivery limit {n} (was {}): the {}th return dead-letters the message (delivery_limit), or drops it without a DLX.", limit(*from), n + 1),
+            format!("delivery limit {n} (was {}): the {} return dead-letters the message (delivery_limit), or drops it without a DLX.", limit(*from), ordinal(n + 1)),
             format!("投递次数上限为 {n}(之前:{}):第 {} 次退回时消息被死信转发(delivery_limit),没有 DLX 则被丢弃。", limit(*from), n + 1),
         ),
         Change::DeliveryLimit { from, to } => pick(
@@ -219,9 +219,35 @@ pub fn source(lang: Lang, i: &Impact) -> String {
     )
 }
 
+/// `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 23rd.
+fn ordinal(n: i64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ordinals_read_as_english_writes_them() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 0]
+            .map(ordinal)
+            .into();
+        assert_eq!(
+            got,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+                "101st", "111th", "0th"
+            ]
+        );
+    }
     use delaylab_engine::scenario::load_str;
     use delaylab_engine::version::impact::impact;
     use BrokerVersion::*;
