@@ -80,12 +80,13 @@ step "preset checks on every version they name (delaylab test)" target/release/d
 # (one best of 5 of dlx-per-message at 2.40x, the next at 1.34x, the same binary, 2026-12-05),
 # while a slower engine misses all three. Measured so (best run of 5, this machine idle,
 # 2026-12-06, after the hot-path work of that day: names compared a byte at a time, calendar
-# buckets in chunks written after a prefetch, short bodies inside the message): dlx-per-message
-# 1.11-1.57x, dlx-per-queue 1.49-1.59x, the plugin 1.74-1.91x, the 4.4 quorum queue 1.27-1.95x
-# (the floor itself moved 137-208 ms between runs of one binary within minutes), at 173, 175,
-# 214 and 223 B. Each bound is about 1.5x the highest best run seen: it catches the engine's
-# time doubling (the expiry index of issue 29 did that), not a slip of 10 or 30 %. The issue's
-# 2x is not yet a bound CI can hold on this host for the two calendar topologies.
+# buckets in chunks written after a prefetch, short bodies inside the message): engine CPU
+# 271-277 / 318-322 / 351-377 / 353-356 ms, but the floor itself moved between 109 and 208 ms
+# within the hour, so the ratios were dlx-per-message 1.11-2.19x, dlx-per-queue 1.40-2.17x,
+# the plugin 1.74-2.62x, the 4.4 quorum queue 1.27-2.31x, at 173, 175, 214 and 223 B. Each
+# bound is still about 1.4x the highest best run seen: it catches the engine's time doubling
+# (the expiry index of issue 29 did that), not a slip of 10 or 30 %. The issue's 2x is not
+# yet a bound CI can hold on this host: the floor alone moves the ratio by half.
 bench() {  # bench TOPOLOGY MAX_RATIO MAX_BYTES
   local attempt
   for attempt in 1 2 3; do
@@ -94,10 +95,10 @@ bench() {  # bench TOPOLOGY MAX_RATIO MAX_BYTES
   done
   return 1
 }
-step "engine speed and memory: dlx-per-message x 1M (<= 2.5x floor, <= 250 B; goal 2x)" bench dlx-per-message 2.5 250 || true
-step "engine speed and memory: dlx-per-queue x 1M (<= 2.5x floor, <= 250 B; goal 2x)" bench dlx-per-queue 2.5 250 || true
-step "engine speed and memory: plugin x 1M (<= 3x floor, <= 250 B; goal 2x)" bench plugin 3 250 || true
-step "engine speed and memory: qq-delivery-time x 1M (<= 3x floor, <= 250 B; goal 2x)" bench qq-delivery-time 3 250 || true
+step "engine speed and memory: dlx-per-message x 1M (<= 3x floor, <= 250 B; goal 2x)" bench dlx-per-message 3 250 || true
+step "engine speed and memory: dlx-per-queue x 1M (<= 3x floor, <= 250 B; goal 2x)" bench dlx-per-queue 3 250 || true
+step "engine speed and memory: plugin x 1M (<= 3.5x floor, <= 250 B; goal 2x)" bench plugin 3.5 250 || true
+step "engine speed and memory: qq-delivery-time x 1M (<= 3.5x floor, <= 250 B; goal 2x)" bench qq-delivery-time 3.5 250 || true
 # --- conformance, in the background: the simulation against live RabbitMQ 3.10.8, 4.0.5 and
 # 4.3.6 (issues 5, 23). For each version: its own broker on 127.0.0.1 (4.0 and 4.3 in the
 # chroots setup.sh installs), tests/conformance/*.json and the field's replays through
