@@ -187,12 +187,6 @@ pub fn warm<'a>(messages: impl Iterator<Item = &'a Message> + Clone) {
     }
 }
 
-/// Asks the CPU to bring `m`'s first cache line in, without waiting for it.
-#[inline(always)]
-pub fn prefetch(m: &Message) {
-    crate::hint::prefetch(m);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

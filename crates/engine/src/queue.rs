@@ -298,7 +298,7 @@ impl Queue {
     fn left_ready(&mut self, e: &Entry) {
         self.ready_bytes -= e.msg.body_bytes();
         if let Some(ahead) = self.ready.get(WARM_AHEAD) {
-            crate::message::prefetch(&ahead.msg);
+            crate::hint::prefetch(&*ahead.msg);
         }
     }
 

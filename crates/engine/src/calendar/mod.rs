@@ -163,12 +163,12 @@ impl<T: Timed> Calendar<T> {
 
     /// The ring bucket an item due at `due_ms` goes into, if it goes into the ring.
     fn ring_slot(&self, due_ms: u64) -> Option<&Bucket<T>> {
-        let bucket = (due_ms >> BUCKET_SHIFT).max(self.base);
+        let bucket = self.bucket_of(due_ms);
         (bucket < self.base + RING_BUCKETS).then(|| self.slot(bucket))
     }
 
     fn place(&mut self, item: T) {
-        let bucket = (item.due_ms() >> BUCKET_SHIFT).max(self.base);
+        let bucket = self.bucket_of(item.due_ms());
         if bucket == self.base && !self.releasing.is_empty() {
             let at = self
                 .releasing
@@ -278,7 +278,7 @@ impl<T: Timed> Calendar<T> {
     /// Takes out the item due at `due_ms` that `is` picks.
     pub fn remove(&mut self, due_ms: u64, mut is: impl FnMut(&T) -> bool) -> Option<T> {
         self.flush();
-        let bucket = (due_ms >> BUCKET_SHIFT).max(self.base);
+        let bucket = self.bucket_of(due_ms);
         let item = if let Some(at) = self.releasing.iter().position(&mut is) {
             self.releasing.remove(at)?
         } else if !self.ring.is_empty() && bucket < self.base + RING_BUCKETS {
@@ -301,6 +301,12 @@ impl<T: Timed> Calendar<T> {
         };
         self.len -= 1;
         Some(item)
+    }
+
+    /// The bucket an item due at `due_ms` goes into: its own, or the one being released
+    /// if its time has already been reached (see the module docs).
+    fn bucket_of(&self, due_ms: u64) -> u64 {
+        (due_ms >> BUCKET_SHIFT).max(self.base)
     }
 
     fn slot(&self, bucket: u64) -> &Bucket<T> {
