@@ -25,6 +25,7 @@
 //!
 //! - values `value`: AMQP field values and argument tables.
 //! - values `sym`: interned names.
+//! - values `sym_map`: a map keyed by symbol, found by the symbol's number.
 //! - values `body`: a message body, inline when short.
 //! - values `hint`: CPU hints (prefetch) that change only timing.
 //! - values `ids`: identifiers the simulation hands out.
@@ -82,6 +83,7 @@ pub mod snapshot;
 pub mod sort;
 pub mod strategies;
 pub mod sym;
+pub(crate) mod sym_map;
 pub mod timers;
 pub mod value;
 pub mod version;

@@ -17,6 +17,13 @@ use std::rc::Rc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sym(u32);
 
+impl Sym {
+    /// Its number: symbols are numbered from 0 in the order they were interned.
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Symbols {
     ids: HashMap<Rc<str>, Sym, FxBuild>,

@@ -54,26 +54,33 @@ fn parse(b: &[u8]) -> Result<u64, Invalid<'_>> {
         Some(b'+') => (false, 1),
         _ => (false, 0),
     };
-    let digits = b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
-    if digits == 0 {
+    // One pass over the digits (every publish with a TTL comes here): the value, None
+    // once it overflows; the canonical text (no leading zeros) is cut only for an error.
+    let mut value = Some(0u64);
+    let mut end = start;
+    while let Some(d) = b.get(end).filter(|c| c.is_ascii_digit()) {
+        value = value.and_then(|v| v.checked_mul(10)?.checked_add(u64::from(d - b'0')));
+        end += 1;
+    }
+    if end == start {
         return Err(Invalid::NoInteger);
     }
-    let end = start + digits;
     if end < b.len() {
         return Err(Invalid::Leftover(&b[end..]));
     }
-    // Canonical digits, without leading zeros (ASCII, so the slice is valid UTF-8).
-    let all = std::str::from_utf8(&b[start..end]).expect("ASCII digits");
-    let value = all.trim_start_matches('0');
-    if value.is_empty() {
+    if value == Some(0) {
         return Ok(0); // "0", "-0", "+000"
     }
+    let canonical = || {
+        let digits = std::str::from_utf8(&b[start..end]).expect("ASCII digits");
+        digits.trim_start_matches('0')
+    };
     if negative {
-        return Err(Invalid::Negative(format!("-{value}")));
+        return Err(Invalid::Negative(format!("-{}", canonical())));
     }
-    match value.parse::<u64>() {
-        Ok(ms) if ms <= MAX_EXPIRY_MS => Ok(ms),
-        _ => Err(Invalid::TooLarge(value.to_owned())),
+    match value {
+        Some(ms) if ms <= MAX_EXPIRY_MS => Ok(ms),
+        _ => Err(Invalid::TooLarge(canonical().to_owned())),
     }
 }
 

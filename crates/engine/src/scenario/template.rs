@@ -15,7 +15,9 @@ pub const RUN_NUMBER: &str = "{n}";
 /// quick: a body without `{` is a byte scan, not a substring search (a tenth of a
 /// publish's instructions in `delaylab bench`, which publishes `order-<i>`).
 pub fn has_run_number(body: &str) -> bool {
-    body.contains('{') && body.contains(RUN_NUMBER)
+    // A plain byte scan first: every publish asks, bodies are short, and `memchr`'s
+    // set-up cost more than the scan (60 instructions a publish in `delaylab bench`).
+    body.bytes().any(|c| c == b'{') && body.contains(RUN_NUMBER)
 }
 
 /// The body of run `run` (0-based) of a publish whose body is `template`.

@@ -52,7 +52,7 @@ mod route;
 mod topology;
 mod upgrade;
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use crate::consumer::Consumer;
@@ -65,6 +65,7 @@ use crate::queue::Queue;
 use crate::rng::Rng;
 use crate::scenario::{Action, ActionKind, ConsumerSpec, Scenario};
 use crate::sym::{Sym, Symbols};
+use crate::sym_map::SymMap;
 use crate::timers::{Timer, Timers};
 
 /// How many events `advance` lets pile up before it returns, so that a caller (a
@@ -94,9 +95,9 @@ pub struct Sim {
     pub(crate) syms: Symbols,
     /// The symbol of `""`, the default exchange (compared on every routing).
     default_exchange_sym: Sym,
-    pub(crate) exchanges: BTreeMap<Sym, Exchange>,
+    pub(crate) exchanges: SymMap<Exchange>,
     pub(crate) queues: Vec<Option<Queue>>,
-    pub(crate) queue_ids: BTreeMap<Sym, QueueId>,
+    pub(crate) queue_ids: SymMap<QueueId>,
     pub(crate) consumers: Vec<Consumer>,
     pub(crate) delayed: DelayedStore,
     delayed_timer_at_ms: Option<u64>,
@@ -156,9 +157,9 @@ impl Sim {
             now_ms: 0,
             syms,
             default_exchange_sym,
-            exchanges: BTreeMap::new(),
+            exchanges: SymMap::new(),
             queues: Vec::new(),
-            queue_ids: BTreeMap::new(),
+            queue_ids: SymMap::new(),
             consumers: Vec::new(),
             delayed: DelayedStore::default(),
             delayed_timer_at_ms: None,
