@@ -1,14 +1,30 @@
 //! Embeds every scenarios/*.json as a preset of the playground's gallery; links the
 //! browser build with its relocations (for the splitter).
 //!
-//! A preset with a `report` (the gallery's "From the field": a reported failure or its
-//! fix) is listed, not embedded (issue 29 item 10): the start-up wasm holds its gallery
-//! entry only (`FETCHED_PRESETS`: the fields `PresetMeta::of_text` reads that the field
-//! section shows), and the page fetches the file itself (`scenarios/ID.json`, index.html
-//! copies the folder) when one is opened. The gallery's own presets stay embedded: a
-//! click on one loads it at once, without a round trip. Embedded without its layout
-//! (`compact`).
+//! Embedded are the presets a first screen offers (issue 29 item 10): the gallery's cards
+//! it shows, the list's first files by name through `head-of-line-blocking`
+//! ([`LAST_FIRST_SCREEN`]; a click on one loads it at once, without a round trip), and
+//! the lanes compare mode loads at once ([`COMPARED`]). Every other preset is listed, not
+//! embedded: the start-up wasm holds its gallery entry only (`FETCHED_PRESETS`: the fields
+//! `PresetMeta::of_text` reads that its card or the field section shows), and the page
+//! fetches the file itself (`scenarios/ID.json`, index.html copies the folder) when one is
+//! opened: the cards below the list's fold, and the gallery's "From the field" (a
+//! `report`: a reported failure or its fix). Embedded without its layout (`compact`).
 use std::{env, fs, path::PathBuf};
+
+/// The last file of the gallery's cards a first screen shows (the list is in file-name
+/// order after the sandbox; at 1440x900 its first ten cards show, this one the tenth: the
+/// card the load-time test clicks, tests/browser/firstload.test.mjs).
+const LAST_FIRST_SCREEN: &str = "head-of-line-blocking.json";
+
+/// The presets compare mode loads as lanes at once (src/app/compare.rs `scenario_of`):
+/// `off_plugin::LANES` (the watch panel's link opens them); `compare::SETS`' lanes are
+/// within the first screen's.
+const COMPARED: [&str; 3] = [
+    "off-plugin-1-plugin-4-2",
+    "off-plugin-2-wait-queues-4-3",
+    "off-plugin-3-delivery-time-4-4",
+];
 
 fn main() {
     let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
@@ -28,7 +44,9 @@ fn main() {
         println!("cargo:rerun-if-changed={}", f.display());
         let stem = f.file_stem().unwrap().to_string_lossy();
         let text = fs::read_to_string(f).unwrap();
-        match field_entry(&text) {
+        let name = f.file_name().unwrap().to_string_lossy();
+        let embedded = *name <= *LAST_FIRST_SCREEN || COMPARED.contains(&&*stem);
+        match gallery_entry(&text, embedded) {
             Some(entry) => fetched.push_str(&format!("    ({stem:?}, {entry:?}),\n")),
             None => out.push_str(&format!("    ({stem:?}, {:?}),\n", compact(&text))),
         }
@@ -57,18 +75,26 @@ fn compact(text: &str) -> String {
         .map_or_else(|_| text.to_string(), |v| v.to_string())
 }
 
-/// A field preset's gallery entry: its `name`, `until`, `broker`, `versions` and `report`
-/// (what `PresetMeta::of_text` reads, less the description and what to watch, which show
-/// once it is loaded); None for a preset without a `report` (or not an object: the app's
-/// loader reports what is wrong with it).
-fn field_entry(text: &str) -> Option<String> {
+/// A fetched preset's gallery entry: its `name`, `until`, `broker`, `versions` and
+/// `report`, and a card's `description` (a field preset has no card: the field section
+/// shows its report); what `PresetMeta::of_text` reads, less what shows once it is
+/// loaded. None for a preset embedded whole: one a first screen offers (`embedded`), or a
+/// text that is not a JSON object (the app's loader reports what is wrong with it).
+fn gallery_entry(text: &str, embedded: bool) -> Option<String> {
     let v: serde_json::Value = serde_json::from_str(text).ok()?;
     let o = v.as_object()?;
-    o.get("report")?;
-    let entry: serde_json::Map<String, serde_json::Value> =
-        ["name", "until", "broker", "versions", "report"]
-            .iter()
-            .filter_map(|k| Some((k.to_string(), o.get(*k)?.clone())))
-            .collect();
+    let field = o.contains_key("report");
+    if embedded && !field {
+        return None;
+    }
+    let keys: &[&str] = if field {
+        &["name", "until", "broker", "versions", "report"]
+    } else {
+        &["name", "description", "until", "broker", "versions"]
+    };
+    let entry: serde_json::Map<String, serde_json::Value> = keys
+        .iter()
+        .filter_map(|k| Some((k.to_string(), o.get(*k)?.clone())))
+        .collect();
     Some(serde_json::Value::Object(entry).to_string())
 }
