@@ -34,12 +34,13 @@ if (firstPaint && new URLSearchParams(location.search).has('embed')) {
   addEventListener('hashchange', show);
 }
 
-// A Chinese page's preset texts are data the app fetches once it has mounted
-// (src/app/zh_fetch.rs: they are not in the start-up wasm). On a browser in Chinese, which
-// the app follows (browser_lang in src/app/mod.rs), the download starts now, beside the
-// wasm's, and the app's fetch takes the preloaded response (same URL, same mode): the
-// gallery's names are not English for a round trip after the mount.
-if (/^zh/i.test(navigator.language || '')) {
+// A Chinese page's texts (the presets' and the UI words' Chinese) are data the app fetches
+// once it has mounted (src/app/zh_fetch.rs: they are not in the start-up wasm). On a
+// browser in Chinese, which the app follows (browser_lang in src/app/mod.rs), or an embed
+// asked for in Chinese (?lang=zh), the download starts now, beside the wasm's, and the
+// app's fetch takes the preloaded response (same URL, same mode): the page is not English
+// for a round trip after the mount.
+if (/^zh/i.test(navigator.language || '') || new URLSearchParams(location.search).get('lang') === 'zh') {
   const hint = document.createElement('link');
   hint.rel = 'preload';
   hint.as = 'fetch';

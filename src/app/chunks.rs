@@ -24,9 +24,17 @@ use leptos::wasm_split::{wasm_split, SplitLoaderError};
 use super::deferred::Loaded;
 use super::{checked, compare, edit, embed, orders, panels, share, strategies, version};
 
+/// The first step of every door below: the panels' words (`i18n_panels`) are found from
+/// now on. Only the chunks' code refers to them, so the splitter moves them into a chunk,
+/// out of the start-up wasm.
+fn panel_words() {
+    delaylab_playground::i18n_panels::register();
+}
+
 /// Below the topology: queue depths, the order lab, lateness.
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn queues_area() -> Loaded {
+    panel_words();
     Ok(view! {
         <panels::Queues />
         <orders::Orders />
@@ -39,6 +47,7 @@ pub fn queues_area() -> Loaded {
 /// (a failed check opens its message there).
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn right_area() -> Loaded {
+    panel_words();
     Ok(view! {
         <panels::Publish />
         <panels::Consumers />
@@ -51,6 +60,7 @@ pub fn right_area() -> Loaded {
 /// The foot of the page: versions compared, strategies compared, the event log.
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn wide_area() -> Loaded {
+    panel_words();
     Ok(view! {
         <compare::Compare />
         <strategies::StrategyCompare />
@@ -62,30 +72,35 @@ pub fn wide_area() -> Loaded {
 /// The gallery's "From the field": the reported failures, their rules and fixes.
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn field_area() -> Loaded {
+    panel_words();
     Ok(view! { <panels::field::FieldSection /> }.into_any())
 }
 
 /// Embed mode (`?embed`): the compact page an iframe shows, in place of the playground.
 #[wasm_split(embed_page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn embed_page() -> Loaded {
+    panel_words();
     Ok(view! { <embed::Embed /> }.into_any())
 }
 
 /// The "Embed" button's snippet box.
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn embed_box(open: RwSignal<bool>, copied: RwSignal<Option<bool>>) -> Loaded {
+    panel_words();
     Ok(view! { <embed::EmbedBox open copied /> }.into_any())
 }
 
 /// What "Checked against RabbitMQ" opens: the rules checked live, the version's notes.
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn checked_panel(open: RwSignal<bool>) -> Loaded {
+    panel_words();
     Ok(view! { <checked::CheckedPanel open /> }.into_any())
 }
 
 /// What "Export code" opens (the exporter itself is pkg-export/, imported on opening).
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn export_code_panel(open: RwSignal<bool>) -> Loaded {
+    panel_words();
     Ok(view! { <panels::export_code::ExportCodePanel open /> }.into_any())
 }
 
@@ -93,24 +108,28 @@ pub fn export_code_panel(open: RwSignal<bool>) -> Loaded {
 /// rules and their words: version.rs).
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn version_notice() -> Loaded {
+    panel_words();
     Ok(view! { <version::VersionNotice /> }.into_any())
 }
 
 /// The notice for a link or an autosave that did not open.
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn link_notice() -> Loaded {
+    panel_words();
     Ok(view! { <share::LinkNotice /> }.into_any())
 }
 
 /// The topology editor's forms and object list (on its first opening).
 #[wasm_split(edit_forms, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn edit_forms() -> Loaded {
+    panel_words();
     Ok(view! { <edit::EditForms /> }.into_any())
 }
 
 /// The scenario's JSON editor (the folded panel's body).
 #[wasm_split(page, fallible, wasm_split_path = ::leptos::wasm_split)]
 pub fn scenario_json() -> Loaded {
+    panel_words();
     Ok(view! { <panels::scenario_json::ScenarioJsonBody /> }.into_any())
 }
 

@@ -35,7 +35,7 @@ use delaylab_playground::compare_parting::{first_parting, Parting};
 use leptos::prelude::*;
 
 use super::runner::span;
-use super::{perf_now, preset_text, Ctx};
+use super::{perf_now, preset_fetch, preset_text, Ctx};
 
 pub use delaylab_playground::compare::MAX_LANES;
 
@@ -76,6 +76,30 @@ pub(super) fn scenario_of(
     }
 }
 
+/// Runs `then` once the files of the presets among lane keys `ids` are in: at once when
+/// they are (embedded or fetched before), else after fetching them (a preset below the
+/// gallery's fold or from the field: preset_fetch.rs), once. A failed fetch leaves its
+/// lane out, as an unknown preset's.
+fn with_lanes_fetched(ids: &[String], then: impl FnOnce() + 'static) {
+    let missing: Vec<String> = ids.iter().filter(|k| lane_waits(k)).cloned().collect();
+    if missing.is_empty() {
+        return then();
+    }
+    leptos::task::spawn_local(async move {
+        for id in &missing {
+            // A preset lane's key is its id.
+            let _ = preset_fetch::fetch(id).await;
+        }
+        then();
+    });
+}
+
+/// Whether lane key `k` is a preset whose file is fetched and not in yet.
+fn lane_waits(k: &str) -> bool {
+    matches!(LaneKey::parse(k), Some(LaneKey::Preset(id))
+        if preset_text(&id).is_none() && preset_fetch::is_fetched_preset(&id))
+}
+
 /// The compare mode's state: the lanes (not reactive) and what is drawn of them.
 #[derive(Clone, Copy)]
 pub struct Cmp {
@@ -110,7 +134,15 @@ impl Cmp {
     /// version); `load_first: false` keeps the main view's scenario (a shared link opens
     /// its own scenario with the lanes beside it). Version lanes never load into the main
     /// view: it keeps the user's scenario, restarted so every clock is at 0:00.
+    /// A lane whose preset's file is not in yet starts them all once it is (Ok meanwhile).
     pub fn start_lanes(&self, ctx: &Ctx, ids: &[String], load_first: bool) -> Result<(), usize> {
+        if ids.iter().any(|k| lane_waits(k)) {
+            let (cmp, c, keys) = (*self, *ctx, ids.to_vec());
+            with_lanes_fetched(ids, move || {
+                let _ = cmp.start_lanes(&c, &keys, load_first);
+            });
+            return Ok(());
+        }
         let base = ctx.runner.with_value(|r| r.scenario.clone());
         let mut lanes: Vec<Lane> = ids
             .iter()
@@ -280,13 +312,15 @@ pub fn Compare() -> impl IntoView {
         Ok(k) => {
             error.set(None);
             find_parting();
-            let base = c.runner.with_value(|r| r.scenario.clone());
-            rows.set(
-                k.iter()
-                    .filter_map(|k| LaneKey::parse(k))
-                    .filter_map(|k| Some(run_to_end(k.clone(), scenario_of(&k, &base)?)))
-                    .collect(),
-            )
+            with_lanes_fetched(&k.clone(), move || {
+                let base = c.runner.with_value(|r| r.scenario.clone());
+                rows.set(
+                    k.iter()
+                        .filter_map(|k| LaneKey::parse(k))
+                        .filter_map(|k| Some(run_to_end(k.clone(), scenario_of(&k, &base)?)))
+                        .collect(),
+                )
+            })
         }
         Err(e) => error.set(Some(e)),
     };

@@ -1,6 +1,7 @@
 //! Loading a scenario into the page: a preset (on the version it opens on or one
 //! named), one an address fragment names, or one edited as JSON; each load resets the
-//! views and is an entry in the page's history. A field preset's file is fetched first
+//! views and is an entry in the page's history. A preset the start-up wasm does not
+//! embed (below the gallery's fold, or from the field) has its file fetched first
 //! (preset_fetch.rs), the first time it is opened.
 
 use delaylab_engine::scenario::{self, Scenario};
@@ -10,7 +11,7 @@ use leptos::prelude::*;
 use super::deferred::Pending;
 use super::{history, preset_fetch, version, Ctx, PresetMeta, PresetRef, PRESETS, SANDBOX};
 
-/// A preset's file: embedded, or a field preset's once fetched (None before).
+/// A preset's file: embedded, or once fetched (None before).
 pub fn preset_text(id: &str) -> Option<&'static str> {
     if id == "sandbox" {
         return Some(SANDBOX);
@@ -72,8 +73,8 @@ impl Ctx {
             .unwrap_or_default()
     }
 
-    /// Loads a preset on `version` as [`Ctx::load_as`] does a scenario; a field preset
-    /// not fetched yet once its file is in (counted as a deferred part meanwhile), unless
+    /// Loads a preset on `version` as [`Ctx::load_as`] does a scenario; a fetched preset
+    /// not in yet once its file is in (counted as a deferred part meanwhile), unless
     /// another load came first. A failed fetch says so where a failed load does.
     pub fn load_preset_as(&self, id: &str, version: Option<BrokerVersion>, entry: history::Entry) {
         if let Some(text) = preset_text(id) {

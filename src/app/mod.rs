@@ -414,8 +414,9 @@ impl Ctx {
 pub fn App() -> impl IntoView {
     // The gallery's entries from the presets' texts, not loaded (PresetMeta::of_text: the
     // loader's full check of every preset was a tenth of the mount); a preset is loaded,
-    // and checked, when it is opened. The field presets' entries are all the start-up
-    // module holds of them (build.rs); their files are fetched when opened.
+    // and checked, when it is opened. Of the presets a first screen does not offer (below
+    // the gallery's fold, from the field) the start-up module holds these entries only
+    // (build.rs); their files are fetched when opened.
     let mut presets: Vec<PresetMeta> = std::iter::once(&("sandbox", SANDBOX))
         .chain(PRESETS.iter())
         .chain(FETCHED_PRESETS.iter())

@@ -39,7 +39,7 @@ pub fn Orders() -> impl IntoView {
                         <dd data-testid="double-released" class=bad(v.stock_double_released)>{v.stock_double_released}</dd></div>
                     <div><dt class="muted">{tr("never_closed")}</dt>
                         <dd data-testid="never-closed" class=bad(v.never_closed)>{v.never_closed}</dd></div>
-                    <div class="wide"><dt class="muted">{tr("lateness")}</dt>
+                    <div class="wide"><dt class="muted">{tr("orders_lateness")}</dt>
                         <dd>{format!("{} / {} / {}", clock(v.lateness_mean_ms), clock(v.lateness_p99_ms), clock(v.lateness_max_ms))}</dd></div>
                     <div><dt class="muted">{tr("queries")}</dt><dd>{v.db_queries}</dd></div>
                     <div><dt class="muted">{tr("rows")}</dt><dd>{v.rows_scanned}</dd></div>
@@ -99,7 +99,7 @@ fn Row(r: OrderRow) -> impl IntoView {
                     </span>
                 })}
                 {twice.then(|| view! { <span class="flag-bad">" ⚠ " {move || tr("twice")}</span> })}
-                {overdue.then(|| view! { <span class="flag-warn">" ⚠ " {move || tr("overdue")}</span> })}
+                {overdue.then(|| view! { <span class="flag-warn">" ⚠ " {move || tr("orders_overdue")}</span> })}
             </td>
         </tr>
     }

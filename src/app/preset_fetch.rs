@@ -1,6 +1,7 @@
-//! The field presets' files, fetched when one is opened (build.rs: the start-up wasm holds
-//! their gallery entries only; issue 29 item 10). A file fetched once is kept for the
-//! page's life (Back, Forward and a second opening load it at once).
+//! The files of the presets a first screen does not offer (the gallery's cards below the
+//! list's fold, and the field presets), fetched when one is opened or compared (build.rs:
+//! the start-up wasm holds their gallery entries only; issue 29 item 10). A file fetched
+//! once is kept for the page's life (Back, Forward and a second opening load it at once).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -15,7 +16,7 @@ thread_local! {
     static FETCHED: RefCell<HashMap<String, &'static str>> = RefCell::new(HashMap::new());
 }
 
-/// Whether `id` is a preset whose file is fetched when opened.
+/// Whether `id` is a preset whose file is fetched when opened (not embedded).
 pub fn is_fetched_preset(id: &str) -> bool {
     FETCHED_PRESETS.iter().any(|(k, _)| *k == id)
 }
@@ -41,7 +42,7 @@ pub async fn fetch(id: &str) -> Result<&'static str, String> {
     Ok(text)
 }
 
-/// The embed's chunk, after the field preset its address names (if any) is fetched: the
+/// The embed's chunk, after the fetched preset its address names (if any) is in: the
 /// embed applies its options (a start time, autoplay) right after its load, which must
 /// then be at once (a failed fetch: the load says so, as on the playground).
 pub async fn embed_page() -> super::deferred::Loaded {

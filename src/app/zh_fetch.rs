@@ -1,13 +1,15 @@
-//! The presets' and their checks' Chinese texts, fetched as data (`zh-texts.json`, see
-//! `delaylab_playground::zh_texts`): out of the start-up wasm, which a reader of the
-//! English page waits for (issue 29 item 10: about 27 KB gzipped).
+//! The Chinese texts of the presets, their checks and the UI words' tables, fetched as
+//! data (`zh-texts.json`, see `delaylab_playground::zh_texts`): out of the start-up wasm,
+//! which a reader of the English page waits for (issue 29 item 10: about 27 KB gzipped
+//! for the presets', 6 KB for the words').
 //!
 //! Fetched at once when the page is in Chinese (the browser's language, a link's or an
-//! embed's `lang`, the language switch), else when the page is first idle after its
-//! mount, like the chunks below the first screen, so that a later switch to 中文 finds
-//! them in. Counted as a deferred part while on its way (`<html data-parts>`). Until they
-//! are in, the presets show their English texts; a failed fetch says so where a failed
-//! load does (the gallery's error line) and is tried again on the next switch to 中文.
+//! embed's `lang`, the language switch; boot.js preloads it for a Chinese browser and an
+//! embed's `?lang=zh`), else when the page is first idle after its mount, like the chunks
+//! below the first screen, so that a later switch to 中文 finds them in. Counted as a
+//! deferred part while on its way (`<html data-parts>`). Until they are in, the page shows
+//! the English texts; a failed fetch says so where a failed load does (the gallery's error
+//! line, in English then) and is tried again on the next switch to 中文.
 
 use std::cell::Cell;
 
@@ -71,7 +73,8 @@ fn fetch(c: Ctx) {
         match got {
             Ok(t) => {
                 zh_texts::install(t);
-                // Every view of a preset's or a check's text reads the language: redrawn.
+                // Every view of a word, a preset's or a check's text reads the language:
+                // redrawn.
                 c.lang.update(|_| {});
             }
             Err(e) if c.lang.get_untracked() == Lang::Zh => c.load_error.set(Some(format!(

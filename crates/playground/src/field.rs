@@ -41,11 +41,18 @@ pub fn is_field(m: &PresetMeta) -> bool {
 }
 
 /// The field's entries in `lang`, oldest report first (the order the failures were met).
-pub fn entries(lang: Lang, presets: &[PresetMeta]) -> Vec<FieldEntry> {
+/// `english` gives a failure's (what users saw, the rule) by preset id where its gallery
+/// entry has none (the browser's: build.rs keeps them apart, for the field section's
+/// chunk); else the report's own show.
+pub fn entries(
+    lang: Lang,
+    presets: &[PresetMeta],
+    english: impl Fn(&str) -> Option<(&'static str, &'static str)>,
+) -> Vec<FieldEntry> {
     let mut out: Vec<FieldEntry> = presets
         .iter()
         .filter_map(|m| match &m.report {
-            Some(FieldReport::Failure(r)) => Some(entry(lang, m, r, presets)),
+            Some(FieldReport::Failure(r)) => Some(entry(lang, m, r, presets, &english)),
             _ => None,
         })
         .collect();
@@ -53,10 +60,19 @@ pub fn entries(lang: Lang, presets: &[PresetMeta]) -> Vec<FieldEntry> {
     out
 }
 
-fn entry(lang: Lang, m: &PresetMeta, r: &ReportedFailure, presets: &[PresetMeta]) -> FieldEntry {
+fn entry(
+    lang: Lang,
+    m: &PresetMeta,
+    r: &ReportedFailure,
+    presets: &[PresetMeta],
+    english: &impl Fn(&str) -> Option<(&'static str, &'static str)>,
+) -> FieldEntry {
     let (saw, rule) = match (lang, crate::zh_texts::report(&m.id)) {
         (Lang::Zh, Some((saw, rule))) => (saw.to_string(), rule.to_string()),
-        _ => (r.saw.clone(), r.rule.clone()),
+        _ => match english(&m.id) {
+            Some((saw, rule)) if r.saw.is_empty() => (saw.to_string(), rule.to_string()),
+            _ => (r.saw.clone(), r.rule.clone()),
+        },
     };
     let fix = presets
         .iter()
@@ -91,7 +107,8 @@ pub fn link_label(url: &str) -> String {
 /// A preset file's `report`, read from its JSON without loading the scenario (the
 /// gallery lists presets before any is loaded; `PresetMeta::of_text`). The loader
 /// (`delaylab_engine::scenario`) validates it when the preset loads; a test checks both
-/// read every preset alike. Err for a field of the wrong type.
+/// read every preset alike. Err for a field of the wrong type. What users saw and the
+/// rule may be absent (empty): a browser's gallery entry leaves them out (build.rs).
 pub fn report_of_json(v: Option<&Value>) -> Result<Option<FieldReport>, String> {
     let Some(v) = v else { return Ok(None) };
     let text = |k: &str| {
@@ -99,6 +116,10 @@ pub fn report_of_json(v: Option<&Value>) -> Result<Option<FieldReport>, String> 
             .and_then(Value::as_str)
             .map(str::to_string)
             .ok_or_else(|| format!("report.{k}: not a string"))
+    };
+    let text_or_none = |k: &str| match v.get(k) {
+        None => Ok(String::new()),
+        Some(_) => text(k),
     };
     if v.get("fixes").is_some() {
         return Ok(Some(FieldReport::Fix {
@@ -120,8 +141,8 @@ pub fn report_of_json(v: Option<&Value>) -> Result<Option<FieldReport>, String> 
         project: text("project")?,
         date: text("date")?,
         links,
-        saw: text("saw")?,
-        rule: text("rule")?,
+        saw: text_or_none("saw")?,
+        rule: text_or_none("rule")?,
         fix: text("fix")?,
     })))
 }
@@ -146,7 +167,7 @@ mod tests {
     #[test]
     fn every_reported_failure_has_its_fix_and_every_fix_its_failure() {
         let ps = presets();
-        let entries = entries(Lang::En, &ps);
+        let entries = entries(Lang::En, &ps, |_| None);
         assert!(entries.len() >= 10, "seven listed reports and three more");
         for e in &entries {
             let (fix, _) = e
@@ -182,7 +203,10 @@ mod tests {
     #[test]
     fn every_entry_has_chinese_words() {
         let ps = presets();
-        for (en, zh) in entries(Lang::En, &ps).iter().zip(entries(Lang::Zh, &ps)) {
+        for (en, zh) in entries(Lang::En, &ps, |_| None)
+            .iter()
+            .zip(entries(Lang::Zh, &ps, |_| None))
+        {
             assert_ne!(en.saw, zh.saw, "{}: saw in Chinese", en.id);
             assert_ne!(en.rule, zh.rule, "{}: rule in Chinese", en.id);
             assert_ne!(en.name, zh.name, "{}: name in Chinese", en.id);
@@ -214,5 +238,30 @@ mod tests {
         assert!(report_of_json(Some(&serde_json::json!({"fixes": 3}))).is_err());
         assert!(report_of_json(Some(&serde_json::json!({"project": "p"}))).is_err());
         assert_eq!(report_of_json(None), Ok(None));
+        let no_texts = serde_json::json!({"project": "p", "date": "d", "links": [], "fix": "f"});
+        assert!(report_of_json(Some(&no_texts)).is_ok());
+        let bad_saw =
+            serde_json::json!({"project": "p", "date": "d", "links": [], "fix": "f", "saw": 1});
+        assert!(report_of_json(Some(&bad_saw)).is_err());
+    }
+
+    #[test]
+    fn a_gallery_entry_without_its_texts_gets_them_from_the_table_given() {
+        let mut ps = presets();
+        let Some(m) = ps
+            .iter_mut()
+            .find(|m| matches!(m.report, Some(FieldReport::Failure(_))))
+        else {
+            panic!("no reported failure among the presets")
+        };
+        if let Some(FieldReport::Failure(r)) = &mut m.report {
+            (r.saw, r.rule) = (String::new(), String::new());
+        }
+        let id = m.id.clone();
+        let e = entries(Lang::En, &ps, |i| {
+            (i == id).then_some(("saw it", "the rule"))
+        });
+        let e = e.iter().find(|e| e.id == id).unwrap();
+        assert_eq!((e.saw.as_str(), e.rule.as_str()), ("saw it", "the rule"));
     }
 }

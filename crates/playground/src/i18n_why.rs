@@ -12,7 +12,7 @@
 use crate::i18n::Lang;
 
 /// Every template: (key, English, Chinese).
-const WORDS: &[(&str, &str, &str)] = &[
+pub(crate) const WORDS: &[(&str, &str, &str)] = words![
     // The inspector and the views that open it.
     ("why_story", "Its story, step by step", "它的经历,逐步说明"),
     ("why_events", "The engine's events", "引擎事件"),

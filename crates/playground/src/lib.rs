@@ -12,6 +12,23 @@
 //! - The Leptos views (the root package, src/app) read these types and write nothing
 //!   back but user inputs.
 
+/// A table of UI words, rows `("key", "English", "Chinese")` (`i18n::word` reads it). The
+/// browser build leaves the Chinese column out (each an empty string): the page fetches
+/// it as data, `zh-texts.json`'s `words` (`zh_texts::word`), so that a reader of the
+/// English page does not download it with the start-up wasm (issue 29 item 10).
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! words {
+    ($(($k:literal, $en:literal, $zh:literal $(,)?)),* $(,)?) => {
+        &[$(($k, $en, $zh)),*]
+    };
+}
+#[cfg(target_arch = "wasm32")]
+macro_rules! words {
+    ($(($k:literal, $en:literal, $zh:literal $(,)?)),* $(,)?) => {
+        &[$(($k, $en, "")),*]
+    };
+}
+
 pub mod chart;
 pub mod check_form;
 pub mod checks_elsewhere;
@@ -37,6 +54,7 @@ pub mod i18n_field;
 pub mod i18n_infra;
 pub mod i18n_orders;
 pub mod i18n_page;
+pub mod i18n_panels;
 pub mod i18n_qq44;
 pub mod i18n_why;
 pub mod impact_words;

@@ -1,8 +1,10 @@
 //! The Chinese texts of the presets (name, description, what to watch), of their reported
-//! failures and of their checks' labels, as the page reads them (issue 29 item 10).
+//! failures, of their checks' labels and of the UI words' tables, as the page reads them
+//! (issue 29 item 10).
 //!
-//! They are written in `presets_zh.rs`, `presets_field_zh.rs`, `checks_zh.rs` and
-//! `checks_field_zh.rs`; natively (the tests, the command line) they are read from there.
+//! They are written in `presets_zh.rs`, `presets_field_zh.rs`, `checks_zh.rs`,
+//! `checks_field_zh.rs` and the Chinese column of the `words!` tables
+//! (`i18n::tables`); natively (the tests, the command line) they are read from there.
 //! In the browser those tables were a fifth of the start-up wasm's data (about 27 KB
 //! gzipped) that a reader of the English page never shows, and wasm chunks cannot hold
 //! data (the splitter moves functions only): so the browser build does not link them, and
@@ -37,6 +39,21 @@ pub fn check_label(en: &str) -> Option<&'static str> {
     return installed(|t| t.check_label(en));
 }
 
+/// The Chinese of UI word `key`, whose table's Chinese column has `table_zh` (`words!`):
+/// natively that; in the browser, whose tables have none, the fetched `words`.
+pub fn word(key: &str, table_zh: &'static str) -> Option<&'static str> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return {
+        let _ = key;
+        Some(table_zh)
+    };
+    #[cfg(target_arch = "wasm32")]
+    return {
+        let _ = table_zh;
+        installed(|t| t.word(key))
+    };
+}
+
 /// The texts as the page holds them once fetched: the file's JSON, checked, looked up as
 /// it is (no maps of its own: the wasm holds serde_json's already). Installed (leaked)
 /// once per page, so that the lookups give `&'static str` as the tables do.
@@ -49,7 +66,7 @@ impl ZhTexts {
     /// Reads what [`export`] wrote.
     pub fn from_json(text: &str) -> Result<ZhTexts, String> {
         let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-        for (key, n) in [("presets", 3), ("reports", 2), ("checks", 0)] {
+        for (key, n) in [("presets", 3), ("reports", 2), ("checks", 0), ("words", 0)] {
             let m = v
                 .get(key)
                 .and_then(Value::as_object)
@@ -86,6 +103,11 @@ impl ZhTexts {
     pub fn check_label(&self, en: &str) -> Option<&str> {
         self.v["checks"].get(en)?.as_str()
     }
+
+    /// A UI word's Chinese, by its key (`crate::i18n::word`).
+    pub fn word(&self, key: &str) -> Option<&str> {
+        self.v["words"].get(key)?.as_str()
+    }
 }
 
 /// `zh-texts.json`: the Chinese texts of presets `ids` and check labels `labels` (every
@@ -97,6 +119,11 @@ pub fn export(ids: &[String], labels: &[String]) -> String {
     let mut presets = BTreeMap::new();
     let mut reports = BTreeMap::new();
     let mut checks = BTreeMap::new();
+    let words: BTreeMap<&str, Value> = crate::i18n::tables()
+        .into_iter()
+        .flatten()
+        .map(|&(k, _, zh)| (k, json!(zh)))
+        .collect();
     for id in ids {
         if let Some((n, d, w)) = crate::presets_zh::texts(id) {
             presets.insert(id.as_str(), json!([n, d, w]));
@@ -118,10 +145,11 @@ pub fn export(ids: &[String], labels: &[String]) -> String {
         format!("\"{name}\": {{\n{}\n}}", lines.join(",\n"))
     };
     format!(
-        "{{\n{},\n{},\n{}\n}}\n",
+        "{{\n{},\n{},\n{},\n{}\n}}\n",
         section("presets", &presets),
         section("reports", &reports),
-        section("checks", &checks)
+        section("checks", &checks),
+        section("words", &words)
     )
 }
 
@@ -174,6 +202,10 @@ mod tests {
         );
         // A label without a Chinese text is not written: the English one shows.
         assert_eq!(t.check_label("mine"), None);
+        // The UI words' Chinese column.
+        assert_eq!(t.word("play"), Some("播放"));
+        assert_eq!(t.word("why_story"), Some("它的经历,逐步说明"));
+        assert_eq!(t.word("nope"), None);
     }
 
     #[test]
@@ -181,7 +213,9 @@ mod tests {
         assert!(ZhTexts::from_json("nope")
             .unwrap_err()
             .starts_with("not JSON"));
-        let e = ZhTexts::from_json(r#"{"presets": {"x": ["a"]}, "reports": {}, "checks": {}}"#);
+        let e = ZhTexts::from_json(
+            r#"{"presets": {"x": ["a"]}, "reports": {}, "checks": {}, "words": {}}"#,
+        );
         assert_eq!(e.unwrap_err(), "x: not 3 strings");
         assert_eq!(
             ZhTexts::from_json(r#"{"presets": {}}"#).unwrap_err(),

@@ -6,12 +6,25 @@
 use leptos::prelude::*;
 
 use super::ctx;
+use crate::app::FIELD_TEXTS;
 use delaylab_playground::field::{entries, FieldEntry};
+
+/// A reported failure's English (what users saw, the rule): a table build.rs writes apart
+/// from the gallery entries, read here only, so that it is in this section's chunk.
+fn field_texts(id: &str) -> Option<(&'static str, &'static str)> {
+    FIELD_TEXTS
+        .iter()
+        .find(|t| t.0 == id)
+        .map(|&(_, saw, rule)| (saw, rule))
+}
 
 #[component]
 pub fn FieldSection() -> impl IntoView {
     let c = ctx();
-    let list = move || c.presets.with_value(|ps| entries(c.lang.get(), ps));
+    let list = move || {
+        c.presets
+            .with_value(|ps| entries(c.lang.get(), ps, field_texts))
+    };
     view! {
         <section class="field" aria-labelledby="field-h" data-testid="field">
             <h2 id="field-h">{move || c.tr("field_h")}</h2>
