@@ -1,6 +1,7 @@
 // Data the page fetches instead of carrying it in the start-up wasm (issue 29 item 10): the
 // presets' Chinese texts (zh-texts.json, src/app/zh_fetch.rs) and the field presets' files
-// (scenarios/ID.json, src/app/preset_fetch.rs). A Chinese browser gets the texts preloaded
+// and the gallery presets below its fold (scenarios/ID.json, src/app/preset_fetch.rs), and
+// the UI words' Chinese (zh-texts.json's words). A Chinese browser gets the texts preloaded
 // beside the wasm (boot.js), and a fetch that fails says so in words, with the file's name,
 // and keeps the page working: never a blank page or a silent English one.
 
@@ -42,6 +43,11 @@ export const tests = [
       assert.ok(started !== undefined, 'no resource timing for zh-texts.json');
       assert.ok(mounted !== undefined, 'the mount was not seen');
       assert.ok(started < mounted, `zh-texts.json asked at ${started} ms, after the mount at ${mounted} ms (not preloaded)`);
+      // The UI's words come from the same file (their Chinese is not in the start-up wasm):
+      // the first screen's (the Play button) and a panel's in a chunk (the Publish form's).
+      await page.waitForFunction(() => document.body.innerText.includes('播放'));
+      await page.getByRole('heading', { name: '发布消息' }).waitFor({ timeout: 30_000 });
+      assert.equal(asked.length, 1, 'the words did not ask for the file again');
     },
   },
   {
@@ -96,3 +102,43 @@ export const tests = [
     },
   },
 ];
+
+// A gallery card below the list's fold (issue 29 item 10: only the first screen's presets
+// are in the start-up wasm): its file is not downloaded with the page, a click fetches it
+// and opens the scenario; a file that cannot be fetched is named, and the scenario shown stays.
+const BELOW = 'order-timeout-queue-ttl';
+const belowFile = new RegExp(`/scenarios/${BELOW}\\.json$`);
+tests.push(
+  {
+    name: 'a gallery preset below the fold: not downloaded with the page, fetched and opened when its card is clicked',
+    async run(t) {
+      const { page, assert } = t;
+      const asked = [];
+      page.on('request', (r) => { if (belowFile.test(new URL(r.url()).pathname)) asked.push(r.url()); });
+      await t.goto('#head-of-line-blocking', { ready: '[data-testid="topology"] .node' });
+      await page.waitForFunction((want) => document.querySelector('[data-testid="scenario-name"]')?.textContent?.trim() === want, HOL_EN);
+      assert.equal(asked.length, 0, `fetched before it was opened: ${asked.join(', ')}`);
+      const card = page.locator(`[data-testid="preset-${BELOW}"]`);
+      const name = (await card.locator('.preset-name').innerText()).trim();
+      await card.click();
+      await page.waitForFunction((want) => document.querySelector('[data-testid="scenario-name"]')?.textContent?.trim() === want, name, { timeout: 30_000 });
+      assert.equal(asked.length, 1, `one download: ${asked.join(', ')}`);
+      await page.locator('[data-testid="topology"] .node').first().waitFor();
+    },
+  },
+  {
+    name: 'a gallery preset below the fold whose file cannot be fetched: the error names the file and the scenario shown stays',
+    allowConsole: [belowFile, /Failed to load resource|net::ERR_FAILED|status of 404/i],
+    async run(t) {
+      const { page, assert } = t;
+      await page.route(belowFile, (route) => route.fulfill({ status: 404, body: 'gone' }));
+      await t.goto('#head-of-line-blocking', { ready: '[data-testid="topology"] .node' });
+      await page.waitForFunction((want) => document.querySelector('[data-testid="scenario-name"]')?.textContent?.trim() === want, HOL_EN);
+      await page.locator(`[data-testid="preset-${BELOW}"]`).click();
+      const error = page.locator('.gallery [role="alert"]');
+      await error.waitFor();
+      assert.match(await error.innerText(), new RegExp(`${BELOW}: the scenario could not be loaded: scenarios/${BELOW}\\.json`));
+      assert.equal(await page.evaluate(scenarioName), HOL_EN);
+    },
+  },
+);
