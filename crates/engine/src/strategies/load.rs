@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use super::workload::{DelayMix, Outage, OutageKind, WorkloadSpec};
 use super::{Config, NAMES};
-use crate::scenario::load::{as_obj, expected, fail, index, LoadError, Obj, R};
+use crate::scenario::load::{as_obj, expected, fail, index, unboxed, LoadError, Obj, R};
 use crate::scenario::FORMAT_VERSION;
 
 /// Tasks in one workload.
@@ -61,13 +61,13 @@ impl WorkloadFile {
 
 pub fn load_workload_str(text: &str) -> Result<WorkloadFile, LoadError> {
     if text.len() > MAX_TEXT_BYTES {
-        return fail(
+        return Err(LoadError::new(
             "$",
             format!(
                 "the workload is {} bytes; the limit is {MAX_TEXT_BYTES} bytes (MAX_TEXT_BYTES)",
                 text.len()
             ),
-        );
+        ));
     }
     let value: Value = serde_json::from_str(text).map_err(|e| LoadError {
         path: "$".into(),
@@ -79,6 +79,10 @@ pub fn load_workload_str(text: &str) -> Result<WorkloadFile, LoadError> {
 }
 
 pub fn load_workload_value(v: &Value) -> Result<WorkloadFile, LoadError> {
+    unboxed(workload_file(v))
+}
+
+fn workload_file(v: &Value) -> R<WorkloadFile> {
     if !v.is_object() {
         return fail("$", expected("a workload object", v));
     }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::errors::{expected, fail, index, LoadError, R};
+use super::errors::{expected, fail, index, R};
 use super::json::{as_obj, check_name, uint, Obj};
 use super::limits::{MAX_ACTIONS, MAX_BODY_BYTES, MAX_DURATION_MS, MAX_PUBLISHES_TOTAL};
 use super::topology::{binding_def, exchange_def, queue_def, strict_vhost};
@@ -138,7 +138,7 @@ fn action(o: &Obj) -> R<Action> {
             d.check_keys(&["to", "downtime"])?;
             ActionKind::Upgrade {
                 to: version_value(d.get("to"), &d.p("to"))?
-                    .ok_or_else(|| LoadError::new(d.p("to"), "missing (required)"))?,
+                    .ok_or_else(|| super::errors::error(d.p("to"), "missing (required)"))?,
                 downtime_ms: d.dur_opt("downtime")?.unwrap_or(0),
             }
         }

@@ -393,7 +393,11 @@ fn window(o: &Obj, names: &Names) -> R<Window> {
 }
 
 /// An error on `within` moved to the list element it is about.
-fn at_index(mut e: super::errors::LoadError, path: &str, i: usize) -> super::errors::LoadError {
+fn at_index(
+    mut e: Box<super::errors::LoadError>,
+    path: &str,
+    i: usize,
+) -> Box<super::errors::LoadError> {
     if e.path == path {
         e.path = index(path, i);
     }

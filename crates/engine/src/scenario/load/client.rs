@@ -108,7 +108,7 @@ fn republish(r: &Obj) -> R<Republish> {
         }
     };
     let give_up_at = r.uint_opt("give_up_at", MAX_GIVE_UP_AT)?.ok_or_else(|| {
-        super::errors::LoadError::new(
+        super::errors::error(
             r.p("give_up_at"),
             "missing (required): the count at which the client stops republishing",
         )

@@ -37,10 +37,25 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-pub(crate) type R<T> = Result<T, LoadError>;
+/// The loader's internal result: the error boxed, so that each `?` moves one pointer
+/// (the code size of the start-up wasm).
+pub(crate) type R<T> = Result<T, Box<LoadError>>;
 
 pub(crate) fn fail<T>(path: impl Into<String>, message: impl Into<String>) -> R<T> {
-    Err(LoadError::new(path, message))
+    Err(error(path, message))
+}
+
+/// A boxed [`LoadError`], built out of line: one small call at each of the loader's
+/// many error sites (and one copy per argument type, not per result type).
+#[cold]
+#[inline(never)]
+pub(crate) fn error(path: impl Into<String>, message: impl Into<String>) -> Box<LoadError> {
+    Box::new(LoadError::new(path, message))
+}
+
+/// The public functions' result: the error out of its box.
+pub(crate) fn unboxed<T>(r: R<T>) -> Result<T, LoadError> {
+    r.map_err(|e| *e)
 }
 
 /// `path.key`, or `path["odd key"]` for keys that are not plain words.

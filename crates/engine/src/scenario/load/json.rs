@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::errors::{expected, fail, index, join, unknown_message, LoadError, R};
+use super::errors::{error, expected, fail, index, join, unknown_message, R};
 use super::limits::{MAX_DURATION_MS, MAX_HEADER_DEPTH, MAX_NAME_BYTES};
 use crate::scenario::duration::{duration_from_json, format_duration};
 use crate::value::Table;
@@ -70,7 +70,7 @@ impl<'a> Obj<'a> {
 
     pub(super) fn str_req(&self, key: &str) -> R<String> {
         self.str_opt(key)?
-            .ok_or_else(|| LoadError::new(self.p(key), "missing (required)"))
+            .ok_or_else(|| error(self.p(key), "missing (required)"))
     }
 
     /// An exchange or queue name or a routing key, at most `MAX_NAME_BYTES`.
@@ -109,7 +109,7 @@ impl<'a> Obj<'a> {
 
     pub(crate) fn dur_req(&self, key: &str) -> R<u64> {
         self.dur_opt(key)?
-            .ok_or_else(|| LoadError::new(self.p(key), "missing (required)"))
+            .ok_or_else(|| error(self.p(key), "missing (required)"))
     }
 
     /// A field table (`arguments`, `headers`); absent means empty.
@@ -142,7 +142,7 @@ pub(crate) fn uint(v: &Value, path: &str, max: u64) -> R<u64> {
 }
 
 pub(crate) fn duration(v: &Value, path: &str) -> R<u64> {
-    let ms = duration_from_json(v).map_err(|m| LoadError::new(path, m))?;
+    let ms = duration_from_json(v).map_err(|m| error(path, m))?;
     if ms > MAX_DURATION_MS {
         return fail(
             path,

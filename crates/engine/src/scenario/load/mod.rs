@@ -39,20 +39,20 @@ use errors::{describe, short_quote, unknown_message};
 use topology::{topology, DEFINITIONS_KEYS, TOPOLOGY_LISTS};
 
 pub use errors::LoadError;
-pub(crate) use errors::{expected, fail, index, R};
+pub(crate) use errors::{expected, fail, index, unboxed, R};
 pub(crate) use json::{as_obj, duration, Obj};
 pub use limits::*;
 
 /// Parses and loads a scenario file.
 pub fn load_str(text: &str) -> Result<Scenario, LoadError> {
     if text.len() > MAX_TEXT_BYTES {
-        return fail(
+        return Err(LoadError::new(
             "$",
             format!(
                 "the scenario is {} bytes; the limit is {MAX_TEXT_BYTES} bytes (MAX_TEXT_BYTES)",
                 text.len()
             ),
-        );
+        ));
     }
     let value: Value = serde_json::from_str(text).map_err(|e| {
         let (line, column) = if e.line() == 0 {
@@ -72,6 +72,10 @@ pub fn load_str(text: &str) -> Result<Scenario, LoadError> {
 
 /// Loads a scenario from parsed JSON.
 pub fn load_value(v: &Value) -> Result<Scenario, LoadError> {
+    unboxed(scenario(v))
+}
+
+fn scenario(v: &Value) -> R<Scenario> {
     let Value::Object(map) = v else {
         return fail(
             "$",
@@ -313,12 +317,12 @@ const TOP_KEYS: &[&str] = &[
 /// A publish object (what an action's `publish` holds); error paths start at `path`
 /// (`publish.properties.expiration: ...`).
 pub fn publish_value(v: &Value, path: &str) -> Result<PublishSpec, LoadError> {
-    publish(&as_obj(v, path)?)
+    unboxed(as_obj(v, path).and_then(|o| publish(&o)))
 }
 
 /// A consumer object (what a `consumers` entry holds); error paths start at `path`.
 pub fn consumer_value(v: &Value, path: &str) -> Result<ConsumerSpec, LoadError> {
-    consumer(&as_obj(v, path)?)
+    unboxed(as_obj(v, path).and_then(|o| consumer(&o)))
 }
 
 #[cfg(test)]

@@ -88,7 +88,7 @@ fn orders(o: &Obj, consumers: &[ConsumerSpec]) -> R<OrdersSpec> {
     o.check_keys(ORDERS_KEYS)?;
     let count = o
         .uint_opt("count", MAX_ORDERS)?
-        .ok_or_else(|| super::LoadError::new(o.p("count"), "missing (required)"))?;
+        .ok_or_else(|| super::errors::error(o.p("count"), "missing (required)"))?;
     let timeout_ms = o.dur_req("timeout")?;
     if timeout_ms == 0 {
         return fail(o.p("timeout"), "the timeout must be more than 0");

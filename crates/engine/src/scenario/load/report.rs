@@ -8,7 +8,7 @@
 //! "report": {"fixes": "field-spring-amqp-nack-multiple"}
 //! ```
 
-use super::errors::{fail, index, LoadError, R};
+use super::errors::{fail, index, R};
 use super::json::{as_obj, Obj};
 use crate::scenario::model::{FieldReport, ReportedFailure};
 
@@ -84,7 +84,7 @@ fn preset_id(r: &Obj, key: &str) -> R<String> {
     if ok {
         Ok(s)
     } else {
-        Err(LoadError::new(
+        Err(super::errors::error(
             r.p(key),
             "a preset's id: lower-case letters, digits and -, as its file name without .json",
         ))
