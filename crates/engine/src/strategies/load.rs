@@ -82,6 +82,7 @@ pub fn load_workload_value(v: &Value) -> Result<WorkloadFile, LoadError> {
     unboxed(workload_file(v))
 }
 
+/// [`load_workload_value`]'s body, with the loader's boxed errors.
 fn workload_file(v: &Value) -> R<WorkloadFile> {
     if !v.is_object() {
         return fail("$", expected("a workload object", v));

@@ -75,6 +75,7 @@ pub fn load_value(v: &Value) -> Result<Scenario, LoadError> {
     unboxed(scenario(v))
 }
 
+/// [`load_value`]'s body, with the loader's boxed errors.
 fn scenario(v: &Value) -> R<Scenario> {
     let Value::Object(map) = v else {
         return fail(
