@@ -20,8 +20,9 @@
 
 use serde_json::Value;
 
+use super::check_figures as figures;
 use super::errors::{expected, fail, index, R};
-use super::json::{as_obj, duration, table, uint, Obj};
+use super::json::{as_obj, duration, table, Obj};
 use super::limits::*;
 use crate::scenario::checks::*;
 use crate::scenario::duration::format_duration;
@@ -41,8 +42,7 @@ const KINDS: &[&str] = &[
     "orders",
 ];
 
-const WINDOW_KEYS: &[&str] = &["at", "by", "within"];
-const BOUND_KEYS: &[&str] = &["equals", "at_least", "at_most"];
+pub(super) const WINDOW_KEYS: &[&str] = &["at", "by", "within"];
 
 /// Loads `checks` against the rest of the scenario `s` (already loaded).
 pub(super) fn checks(items: &[Value], s: &Scenario) -> R<Vec<Check>> {
@@ -78,7 +78,7 @@ pub(super) fn checks(items: &[Value], s: &Scenario) -> R<Vec<Check>> {
 }
 
 /// What the rest of the scenario declares, for a check's names and times.
-struct Names<'a> {
+pub(super) struct Names<'a> {
     s: &'a Scenario,
 }
 
@@ -94,7 +94,7 @@ impl<'a> Names<'a> {
             )
     }
 
-    fn has_exchange(&self, name: &str) -> bool {
+    pub(super) fn has_exchange(&self, name: &str) -> bool {
         self.s.topology.exchanges.iter().any(|x| x.name == name)
             || self.s.actions.iter().any(
                 |a| matches!(&a.kind, ActionKind::Declare(Declare::Exchange(x)) if x.name == name),
@@ -105,8 +105,12 @@ impl<'a> Names<'a> {
         self.s.consumers.iter().any(|c| c.name == name)
     }
 
+    pub(super) fn has_orders_lab(&self) -> bool {
+        self.s.orders.is_some()
+    }
+
     /// A time a check names: within the run when the scenario says where it ends.
-    fn time(&self, o: &Obj, key: &str, v: &Value) -> R<u64> {
+    pub(super) fn time(&self, o: &Obj, key: &str, v: &Value) -> R<u64> {
         let path = o.p(key);
         let ms = duration(v, &path)?;
         if let Some(until) = self.s.until_ms {
@@ -156,11 +160,11 @@ fn check(o: &Obj, names: &Names) -> R<Check> {
     let label = label(o)?;
     let body = as_obj(o.get(key).unwrap_or(&Value::Null), o.p(key))?;
     let kind = match key {
-        "count" => count(&body, names)?,
-        "order" => order(&body, names)?,
-        "lateness" => lateness(&body, names)?,
-        "depth" => depth(&body, names)?,
-        "orders" => orders(&body, names)?,
+        "count" => figures::count(&body, names)?,
+        "order" => figures::order(&body, names)?,
+        "lateness" => figures::lateness(&body, names)?,
+        "depth" => figures::depth(&body, names)?,
+        "orders" => figures::orders(&body, names)?,
         happening => {
             let what = Happening::parse(happening).expect("a kind key");
             let mut keys = happening_keys(what);
@@ -247,7 +251,7 @@ fn name_of_check(n: &str, path: &str) -> R<String> {
 }
 
 /// The selection fields a kind of happening takes.
-fn happening_keys(what: Happening) -> Vec<&'static str> {
+pub(super) fn happening_keys(what: Happening) -> Vec<&'static str> {
     let mut keys = vec!["body", "body_matches"];
     keys.extend_from_slice(match what {
         Happening::Delivered => &["queue", "consumer", "headers"][..],
@@ -258,7 +262,7 @@ fn happening_keys(what: Happening) -> Vec<&'static str> {
     keys
 }
 
-fn filter(o: &Obj, what: Happening, names: &Names) -> R<Filter> {
+pub(super) fn filter(o: &Obj, what: Happening, names: &Names) -> R<Filter> {
     let reason = match o.get("reason") {
         None => None,
         Some(v) => Some(reason(v, &o.p("reason"), what)?),
@@ -281,7 +285,7 @@ fn filter(o: &Obj, what: Happening, names: &Names) -> R<Filter> {
     })
 }
 
-fn body_match(o: &Obj) -> R<Option<BodyMatch>> {
+pub(super) fn body_match(o: &Obj) -> R<Option<BodyMatch>> {
     match (o.str_opt("body")?, o.str_opt("body_matches")?) {
         (Some(_), Some(_)) => fail(
             o.p("body_matches"),
@@ -314,7 +318,7 @@ fn body_match(o: &Obj) -> R<Option<BodyMatch>> {
     }
 }
 
-fn queue_ref(o: &Obj, names: &Names) -> R<Option<String>> {
+pub(super) fn queue_ref(o: &Obj, names: &Names) -> R<Option<String>> {
     let Some(q) = o.str_opt("queue")? else {
         return Ok(None);
     };
@@ -330,7 +334,7 @@ fn queue_ref(o: &Obj, names: &Names) -> R<Option<String>> {
     Ok(Some(q))
 }
 
-fn consumer_ref(o: &Obj, names: &Names) -> R<Option<String>> {
+pub(super) fn consumer_ref(o: &Obj, names: &Names) -> R<Option<String>> {
     let Some(c) = o.str_opt("consumer")? else {
         return Ok(None);
     };
@@ -354,7 +358,7 @@ fn reason(v: &Value, path: &str, what: Happening) -> R<String> {
     }
 }
 
-fn window(o: &Obj, names: &Names) -> R<Window> {
+pub(super) fn window(o: &Obj, names: &Names) -> R<Window> {
     let present: Vec<&str> = WINDOW_KEYS
         .iter()
         .copied()
@@ -393,7 +397,7 @@ fn window(o: &Obj, names: &Names) -> R<Window> {
 }
 
 /// An error on `within` moved to the list element it is about.
-fn at_index(
+pub(super) fn at_index(
     mut e: Box<super::errors::LoadError>,
     path: &str,
     i: usize,
@@ -402,202 +406,6 @@ fn at_index(
         e.path = index(path, i);
     }
     e
-}
-
-/// `equals`, or `at_least` and/or `at_most`: counts, or durations when `durations`.
-fn bound(o: &Obj, durations: bool) -> R<Bound> {
-    let read = |k: &str| -> R<Option<u64>> {
-        match o.get(k) {
-            None => Ok(None),
-            Some(v) if durations => duration(v, &o.p(k)).map(Some),
-            Some(v) => uint(v, &o.p(k), u64::MAX).map(Some),
-        }
-    };
-    let (equals, at_least, at_most) = (read("equals")?, read("at_least")?, read("at_most")?);
-    match (equals, at_least, at_most) {
-        (Some(x), None, None) => Ok(Bound::Equals(x)),
-        (Some(_), _, _) => fail(
-            o.p("equals"),
-            "give equals alone, or at_least and/or at_most",
-        ),
-        (None, None, None) => fail(o.path.clone(), "needs a bound: equals, at_least or at_most"),
-        (None, Some(a), Some(b)) if a > b => fail(
-            o.p("at_most"),
-            "at_most is below at_least: no figure can hold",
-        ),
-        (None, at_least, at_most) => Ok(Bound::Range { at_least, at_most }),
-    }
-}
-
-fn count(o: &Obj, names: &Names) -> R<CheckKind> {
-    let path = o.p("of");
-    let of = o.str_req("of")?;
-    let Some(what) = Happening::parse(&of) else {
-        let all: Vec<&str> = Happening::ALL.iter().map(|h| h.as_str()).collect();
-        return fail(
-            path,
-            format!(
-                "unknown happening {of:?}; expected one of {}",
-                all.join(", ")
-            ),
-        );
-    };
-    let mut keys = vec!["of"];
-    keys.extend(happening_keys(what));
-    keys.extend_from_slice(WINDOW_KEYS);
-    keys.extend_from_slice(BOUND_KEYS);
-    o.check_keys(&keys)?;
-    Ok(CheckKind::Count {
-        what,
-        filter: filter(o, what, names)?,
-        window: window(o, names)?,
-        bound: bound(o, false)?,
-    })
-}
-
-fn order(o: &Obj, names: &Names) -> R<CheckKind> {
-    o.check_keys(&["bodies", "queue", "consumer"])?;
-    let path = o.p("bodies");
-    let items = o.array("bodies")?;
-    if items.len() < 2 || items.len() > MAX_ORDER_BODIES {
-        return fail(
-            path,
-            format!("an order lists 2 to {MAX_ORDER_BODIES} bodies (MAX_ORDER_BODIES)"),
-        );
-    }
-    let mut bodies = Vec::with_capacity(items.len());
-    for (i, v) in items.iter().enumerate() {
-        match v.as_str() {
-            Some(b) if b.len() <= MAX_BODY_BYTES => bodies.push(b.to_string()),
-            Some(_) => return fail(index(&path, i), "longer than MAX_BODY_BYTES"),
-            None => return fail(index(&path, i), expected("a body (a string)", v)),
-        }
-    }
-    Ok(CheckKind::Order {
-        queue: queue_ref(o, names)?,
-        consumer: consumer_ref(o, names)?,
-        bodies,
-    })
-}
-
-fn lateness(o: &Obj, names: &Names) -> R<CheckKind> {
-    let mut keys = vec!["body", "of", "body_matches", "queue", "consumer"];
-    keys.extend_from_slice(BOUND_KEYS);
-    o.check_keys(&keys)?;
-    let figure =
-        match (o.get("body"), o.str_opt("of")?) {
-            (Some(_), Some(_)) => return fail(
-                o.p("of"),
-                "give body (one message's lateness) or of (a figure of every delivery's), not both",
-            ),
-            (Some(_), None) => {
-                if o.get("body_matches").is_some() {
-                    return fail(o.p("body_matches"), "a pattern goes with of, not with body");
-                }
-                LateFigure::Message
-            }
-            (None, Some(of)) => match LateFigure::OF.into_iter().find(|f| f.as_str() == of) {
-                Some(f) => f,
-                None => {
-                    return fail(
-                        o.p("of"),
-                        format!("unknown figure {of:?}; expected max, p50 or p99"),
-                    )
-                }
-            },
-            (None, None) => {
-                return fail(
-                    o.path.clone(),
-                    "needs body (one message) or of (max, p50 or p99 of every delivery)",
-                )
-            }
-        };
-    Ok(CheckKind::Lateness {
-        filter: Filter {
-            body: body_match(o)?,
-            queue: queue_ref(o, names)?,
-            consumer: consumer_ref(o, names)?,
-            ..Filter::default()
-        },
-        figure,
-        bound: bound(o, true)?,
-    })
-}
-
-fn depth(o: &Obj, names: &Names) -> R<CheckKind> {
-    let mut keys = vec!["queue", "exchange", "of", "at"];
-    keys.extend_from_slice(BOUND_KEYS);
-    o.check_keys(&keys)?;
-    let of = o.str_req("of")?;
-    let Some(measure) = DepthMeasure::ALL.into_iter().find(|m| m.as_str() == of) else {
-        return fail(
-            o.p("of"),
-            format!(
-                "unknown measure {of:?}; expected ready, unacked, overdue, delayed or dead_letters"
-            ),
-        );
-    };
-    let target = match (o.str_opt("queue")?, o.str_opt("exchange")?) {
-        (Some(_), Some(_)) => return fail(o.p("exchange"), "give queue or exchange, not both"),
-        (Some(_), None) => DepthTarget::Queue(queue_ref(o, names)?.expect("present")),
-        (None, Some(x)) => {
-            if !names.has_exchange(&x) {
-                return fail(
-                    o.p("exchange"),
-                    format!(
-                        "the scenario has no exchange {} (in topology or a declare action)",
-                        Value::String(x)
-                    ),
-                );
-            }
-            if measure != DepthMeasure::Delayed {
-                return fail(
-                    o.p("of"),
-                    "an exchange holds no queue: only \"delayed\" (a delayed exchange's store) applies",
-                );
-            }
-            DepthTarget::Exchange(x)
-        }
-        (None, None) => return fail(o.path.clone(), "needs queue or exchange"),
-    };
-    Ok(CheckKind::Depth {
-        target,
-        measure,
-        at_ms: at_opt(o, names)?,
-        bound: bound(o, false)?,
-    })
-}
-
-fn orders(o: &Obj, names: &Names) -> R<CheckKind> {
-    let mut keys = vec!["of", "at"];
-    keys.extend_from_slice(BOUND_KEYS);
-    o.check_keys(&keys)?;
-    if names.s.orders.is_none() {
-        return fail(
-            o.path.clone(),
-            "the scenario has no order lab (orders) to count",
-        );
-    }
-    let of = o.str_req("of")?;
-    let Some(figure) = OrdersFigure::parse(&of) else {
-        let all: Vec<&str> = OrdersFigure::ALL.iter().map(|f| f.as_str()).collect();
-        return fail(
-            o.p("of"),
-            format!("unknown figure {of:?}; expected one of {}", all.join(", ")),
-        );
-    };
-    Ok(CheckKind::Orders {
-        figure,
-        at_ms: at_opt(o, names)?,
-        bound: bound(o, figure.is_duration())?,
-    })
-}
-
-fn at_opt(o: &Obj, names: &Names) -> R<Option<u64>> {
-    match o.get("at") {
-        None => Ok(None),
-        Some(v) => names.time(o, "at", v).map(Some),
-    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@
 //! the walk over the top-level fields.
 
 mod actions;
+mod check_figures;
 mod checks;
 mod client;
 mod consumers;
