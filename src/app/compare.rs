@@ -138,11 +138,22 @@ impl Cmp {
     pub fn start_lanes(&self, ctx: &Ctx, ids: &[String], load_first: bool) -> Result<(), usize> {
         if ids.iter().any(|k| lane_waits(k)) {
             let (cmp, c, keys) = (*self, *ctx, ids.to_vec());
+            // Once: a fetch that failed leaves its lane out instead of being tried again.
             with_lanes_fetched(ids, move || {
-                let _ = cmp.start_lanes(&c, &keys, load_first);
+                let _ = cmp.start_fetched_lanes(&c, &keys, load_first);
             });
             return Ok(());
         }
+        self.start_fetched_lanes(ctx, ids, load_first)
+    }
+
+    /// [`Self::start_lanes`] with every lane's file in or given up on.
+    fn start_fetched_lanes(
+        &self,
+        ctx: &Ctx,
+        ids: &[String],
+        load_first: bool,
+    ) -> Result<(), usize> {
         let base = ctx.runner.with_value(|r| r.scenario.clone());
         let mut lanes: Vec<Lane> = ids
             .iter()

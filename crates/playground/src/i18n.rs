@@ -139,11 +139,21 @@ pub(crate) const TEXTS: &[(&str, &str, &str)] = words![
 /// The text for `key`; the key itself when it has none (visible, never a panic). The
 /// panels' words (`i18n_panels`) come after the first screen's.
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
-    match word(TEXTS, lang, key).or_else(|| word(crate::i18n_panels::words(), lang, key)) {
+    match word_or_panel(TEXTS, lang, key) {
         Some(text) => text,
         None if key.starts_with("field_") => crate::i18n_field::t(lang, key),
         None => crate::i18n_orders::t(lang, key),
     }
+}
+
+/// `key` in `table`, else in the panels' words (`i18n_panels`): each table's `t` looks
+/// there second, before its own fallback.
+pub(crate) fn word_or_panel(
+    table: &'static [(&'static str, &'static str, &'static str)],
+    lang: Lang,
+    key: &str,
+) -> Option<&'static str> {
+    word(table, lang, key).or_else(|| word(crate::i18n_panels::words(), lang, key))
 }
 
 /// `key`'s row of a (key, English, Chinese) table, in `lang`. The words live in tables

@@ -20,9 +20,7 @@ pub fn kind_key(kind: &str) -> &'static str {
 
 /// This panel's UI strings (en, zh); `i18n::t` falls through here.
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
-    crate::i18n::word(TEXTS, lang, key)
-        .or_else(|| crate::i18n::word(crate::i18n_panels::words(), lang, key))
-        .unwrap_or_else(|| crate::i18n_page::t(lang, key))
+    crate::i18n::word_or_panel(TEXTS, lang, key).unwrap_or_else(|| crate::i18n_page::t(lang, key))
 }
 
 /// (key, English, Chinese): a table read by a search, not a `match` (its string

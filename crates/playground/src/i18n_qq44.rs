@@ -41,9 +41,7 @@ pub(crate) const WORDS: &[(&str, &str, &str)] = words![
 
 /// The word for `key` in `lang`; the key itself when it has none (visible, no panic).
 pub fn t(lang: Lang, key: &'static str) -> &'static str {
-    crate::i18n::word(WORDS, lang, key)
-        .or_else(|| crate::i18n::word(crate::i18n_panels::words(), lang, key))
-        .unwrap_or_else(|| crate::i18n_infra::t(lang, key))
+    crate::i18n::word_or_panel(WORDS, lang, key).unwrap_or_else(|| crate::i18n_infra::t(lang, key))
 }
 
 /// The template for `key` in `lang`, its holes filled.
