@@ -96,6 +96,10 @@ pub struct Ctx {
     pub wall: RwSignal<f64>,
     /// The pacer's state, copied for the views by `sync_clock`.
     pub playing: RwSignal<bool>,
+    /// The clock has been still (not busy) for a whole frame: lists that draw fewer rows
+    /// while it moves (the log, the queues' chips) draw them all. One frame late, so that
+    /// the frame answering Pause is not also the one drawing 150 log lines.
+    pub calm: RwSignal<bool>,
     pub speed: RwSignal<f64>,
     pub jump_to: RwSignal<Option<u64>>,
     /// Where play stopped because nothing was left to happen (the pacer's `quiet_at`).
@@ -449,6 +453,7 @@ pub fn App() -> impl IntoView {
         flights: RwSignal::new(vec![]),
         wall: RwSignal::new(0.0),
         playing: RwSignal::new(false),
+        calm: RwSignal::new(true),
         speed: RwSignal::new(1.0),
         jump_to: RwSignal::new(None),
         quiet_at: RwSignal::new(None),

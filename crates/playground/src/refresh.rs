@@ -9,7 +9,11 @@
 //!   marked stale meanwhile and taken as soon as the clock stops;
 //! - log: at once when not busy, else at most once per [`LOG_EVERY_MS`];
 //! - lateness figures: at once when not busy; busy, once per [`STATS_EVERY_MS`] below
-//!   [`STATS_FAST_BELOW`] deliveries, once per [`STATS_EVERY_HEAVY_MS`] above.
+//!   [`STATS_FAST_BELOW`] deliveries, once per [`STATS_EVERY_HEAVY_MS`] above;
+//! - busy, at most one of those paced redraws per frame (the snapshot first, then the
+//!   figures, then the log): the others wait for the next frame. Each costs a frame of
+//!   10-30 ms in the 200,000-order preset's release at 1000x; two in one frame dropped
+//!   it to 20 frames a second (issue 29 item 10).
 
 /// Events in one frame's batch beyond which traffic is heavy.
 pub const HEAVY_BATCH_EVENTS: u64 = 40;
@@ -40,6 +44,10 @@ pub struct Refresh {
     log_at: Option<f64>,
     log_dirty: bool,
     stats_at: Option<f64>,
+    /// The frame (its wall time) that took a paced redraw while busy.
+    paced_at: Option<f64>,
+    /// The clock was still (not busy) at the end of the last frame.
+    still: bool,
 }
 
 /// Whether traffic is heavy, from one frame's batch and the engine's load.
@@ -59,11 +67,32 @@ impl Refresh {
 
     /// Whether to take a snapshot now; when not, the one shown is marked stale.
     pub fn snapshot_due(&mut self, busy: bool, heavy: bool, wall_ms: f64) -> bool {
-        let due = !(busy && heavy && since(self.snapshot_at, wall_ms) < SNAPSHOT_EVERY_MS);
+        let paced = busy && heavy;
+        let due =
+            !paced || (since(self.snapshot_at, wall_ms) >= SNAPSHOT_EVERY_MS && self.pace(wall_ms));
         if !due {
             self.snapshot_stale = true;
         }
         due
+    }
+
+    /// Whether the clock was still at the end of the last frame ([`Refresh::still`]).
+    pub fn was_still(&self) -> bool {
+        self.still
+    }
+
+    /// Whether the clock is still at the end of this frame.
+    pub fn still(&mut self, still: bool) {
+        self.still = still;
+    }
+
+    /// A paced redraw in the frame of `wall_ms`, if no other took this frame.
+    fn pace(&mut self, wall_ms: f64) -> bool {
+        if self.paced_at == Some(wall_ms) {
+            return false;
+        }
+        self.paced_at = Some(wall_ms);
+        true
     }
 
     pub fn snapshot_taken(&mut self, wall_ms: f64) {
@@ -83,7 +112,8 @@ impl Refresh {
 
     /// Whether to redraw the log now (then it counts as redrawn).
     pub fn log_due(&mut self, busy: bool, wall_ms: f64) -> bool {
-        let due = self.log_dirty && (!busy || since(self.log_at, wall_ms) > LOG_EVERY_MS);
+        let due = self.log_dirty
+            && (!busy || (since(self.log_at, wall_ms) > LOG_EVERY_MS && self.pace(wall_ms)));
         if due {
             self.log_dirty = false;
             self.log_at = Some(wall_ms);
@@ -94,9 +124,12 @@ impl Refresh {
     /// Whether to recompute the figures of `deliveries` now (then they count as done).
     pub fn stats_due(&mut self, busy: bool, deliveries: u64, wall_ms: f64) -> bool {
         let since = since(self.stats_at, wall_ms);
-        let due = !busy
-            || (deliveries < STATS_FAST_BELOW && since > STATS_EVERY_MS)
-            || since > STATS_EVERY_HEAVY_MS;
+        let every_ms = if deliveries < STATS_FAST_BELOW {
+            STATS_EVERY_MS
+        } else {
+            STATS_EVERY_HEAVY_MS
+        };
+        let due = !busy || (since > every_ms && self.pace(wall_ms));
         if due {
             self.stats_at = Some(wall_ms);
         }
@@ -107,6 +140,29 @@ impl Refresh {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn busy_one_paced_redraw_a_frame_the_others_wait_for_the_next() {
+        let mut r = Refresh::default();
+        r.log_changed();
+        // Frame at 1000 ms: all three are due; the snapshot takes the frame.
+        assert!(r.snapshot_due(true, true, 1000.0));
+        r.snapshot_taken(1000.0);
+        assert!(!r.stats_due(true, 10_000, 1000.0));
+        assert!(!r.log_due(true, 1000.0));
+        // The next frame: the figures; the log waits again.
+        assert!(r.stats_due(true, 10_000, 1016.0));
+        assert!(!r.log_due(true, 1016.0));
+        assert!(r.log_due(true, 1033.0));
+        // Not busy: everything at once, whatever the frame took.
+        r.log_changed();
+        assert!(r.snapshot_due(false, true, 1050.0));
+        assert!(r.stats_due(false, 10_000, 1050.0));
+        assert!(r.log_due(false, 1050.0));
+        // Light traffic: the snapshot is not paced and takes no frame.
+        assert!(r.snapshot_due(true, false, 2000.0));
+        assert!(r.stats_due(true, 10_000, 2000.0));
+    }
 
     #[test]
     fn heavy_traffic_paces_snapshots_light_traffic_does_not() {

@@ -74,11 +74,19 @@ pub fn Lateness() -> impl IntoView {
                 <text x="632" y="142" class="tick" text-anchor="end">
                     {move || c.tr("deliveries_axis")}
                 </text>
-                {move || {
-                    let dots = dots.get();
-                    let n = dots.len();
-                    dots.into_iter().enumerate().map(|(i, d)| dot(d, i, n, focus_at)).collect_view()
-                }}
+                // One element per place, each attribute following its own value: a new
+                // delivery moves every dot (x is its index among all), and drawing the list
+                // anew wrote all ten attributes of all 300 dots again, part of frames of
+                // 50-85 ms at 1000x in the 200,000-order preset's release (issue 29 item
+                // 10). Keyed by the run too, as the queues' chips are: a new load draws anew.
+                <For
+                    each=move || {
+                        let run = c.runner.with_value(|r| r.track.run);
+                        (0..dots.with(Vec::len) as u64).map(move |i| (run, i))
+                    }
+                    key=|k| *k
+                    children=move |(_, i)| dot(dots, i as usize, focus_at)
+                />
             </svg>
             // The dot selected here, and the way to its story (the page stays put).
             <p class="late-selected" data-testid="late-selected" aria-live="polite">
@@ -99,18 +107,38 @@ pub fn Lateness() -> impl IntoView {
     }
 }
 
-/// One dot: a control named after its delivery that opens its message's story.
-fn dot(d: NamedDot, i: usize, n: usize, focus_at: RwSignal<usize>) -> impl IntoView {
+/// Dot `i` of `dots`: a control named after its delivery that opens its message's
+/// story. Its attributes follow the dot now at place `i` (only what changed is set).
+fn dot(dots: Memo<Vec<NamedDot>>, i: usize, focus_at: RwSignal<usize>) -> impl IntoView {
     let c = ctx();
-    let cls = if d.retry {
-        "pt retry"
-    } else if d.late {
-        "pt late"
-    } else {
-        "pt"
+    // This place's dot, compared with the last: a change elsewhere in the chart sets nothing here.
+    let d = Memo::new(move |_| dots.with(|ds| ds.get(i).cloned()));
+    let n = move || dots.with(Vec::len);
+    let msg = move || d.with(|d| d.as_ref().map(|d| d.msg));
+    let cls = move || {
+        d.with(|d| match d {
+            Some(d) if d.retry => "pt retry",
+            Some(d) if d.late => "pt late",
+            _ => "pt",
+        })
     };
-    let (msg, name) = (d.msg, d.name.clone());
+    let cx = move || {
+        d.with(|d| {
+            d.as_ref()
+                .map_or_else(String::new, |d| format!("{:.1}", d.x))
+        })
+    };
+    let cy = move || {
+        d.with(|d| {
+            d.as_ref()
+                .map_or_else(String::new, |d| format!("{:.1}", d.y))
+        })
+    };
+    let name = move || d.with(|d| d.as_ref().map(|d| d.name.clone()).unwrap_or_default());
     let open = move |keyboard: bool| {
+        let Some(msg) = d.with_untracked(|d| d.as_ref().map(|d| d.msg)) else {
+            return;
+        };
         // A click keeps the chart on screen (the line under it offers the story); the
         // keyboard goes to the story.
         if keyboard {
@@ -130,28 +158,28 @@ fn dot(d: NamedDot, i: usize, n: usize, focus_at: RwSignal<usize>) -> impl IntoV
             });
         }
     };
-    let (cx, cy) = (format!("{:.1}", d.x), format!("{:.1}", d.y));
     view! {
         // A group: the dot drawn, and a larger invisible circle a finger can hit.
         <g
             class="dot-btn"
             role="button"
-            tabindex=move || if focus_at.get().min(n.saturating_sub(1)) == i { "0" } else { "-1" }
+            tabindex=move || if focus_at.get().min(n().saturating_sub(1)) == i { "0" } else { "-1" }
             aria-label=name
             data-testid="late-dot"
             data-i=i
             data-msg=msg
             on:click=move |_| open(false)
             on:keydown=move |ev: web_sys::KeyboardEvent| {
+                let last = dots.with_untracked(Vec::len).saturating_sub(1);
                 let to = match ev.key().as_str() {
                     "Enter" | " " => {
                         ev.prevent_default();
                         return open(true);
                     }
-                    "ArrowRight" | "ArrowUp" => (i + 1).min(n.saturating_sub(1)),
+                    "ArrowRight" | "ArrowUp" => (i + 1).min(last),
                     "ArrowLeft" | "ArrowDown" => i.saturating_sub(1),
                     "Home" => 0,
-                    "End" => n.saturating_sub(1),
+                    "End" => last,
                     _ => return,
                 };
                 ev.prevent_default();
@@ -161,9 +189,9 @@ fn dot(d: NamedDot, i: usize, n: usize, focus_at: RwSignal<usize>) -> impl IntoV
                 }
             }
         >
-            <title>{d.name}</title>
-            <circle cx=cx.clone() cy=cy.clone() r="12" class="hit" />
-            <circle cx=cx cy=cy r="4.5" class=cls class:selected=move || c.selected.get() == Some(msg) />
+            <title>{name}</title>
+            <circle cx=cx cy=cy r="12" class="hit" />
+            <circle cx=cx cy=cy r="4.5" class=cls class:selected=move || msg().is_some() && c.selected.get() == msg() />
         </g>
     }
 }

@@ -12,6 +12,10 @@ use crate::app::runner::{Level, LOG_CAP};
 
 /// Lines drawn at most (the newest that pass the filters).
 const SHOW: usize = 150;
+/// The same while the clock plays: at a high speed every redraw replaces every line, and
+/// 150 new lines were a frame of about 30 ms (the 200,000-order preset at 1000x); the
+/// rest are drawn when it stops.
+const SHOW_PLAYING: usize = 40;
 
 #[component]
 pub fn Log() -> impl IntoView {
@@ -23,6 +27,7 @@ pub fn Log() -> impl IntoView {
         let k = kind.get();
         let q = text.get().to_lowercase();
         let lang = c.lang.get();
+        let show = if c.calm.get() { SHOW } else { SHOW_PLAYING };
         c.runner
             .try_with_value(|r| {
                 let total = r.track.log.len();
@@ -42,7 +47,7 @@ pub fn Log() -> impl IntoView {
                             || i18n::t(lang, x.label).to_lowercase().contains(&q)
                             || x.msg.is_some_and(|m| format!("#{m}") == q)
                     })
-                    .take(SHOW)
+                    .take(show)
                     .collect();
                 // Newest first in the DOM: the list is drawn bottom-up (column-reverse), so
                 // the newest line stays in view without reading the layout.
