@@ -145,14 +145,13 @@ impl Ctx {
     /// changed by a publish or a restart while paused), and the flights that are over.
     fn settle(&self, wall: f64) {
         let busy = self.busy();
-        // Busy: short lists at once; still: full ones from the frame after (`Ctx::calm`).
-        let calm = self.calm.get_untracked();
-        if busy && calm {
-            self.calm.set(false);
-        } else if !busy && !calm && self.refresh.with_value(Refresh::was_still) {
-            self.calm.set(true);
+        let calm = self
+            .refresh
+            .try_update_value(|f| f.calm(busy))
+            .unwrap_or(true);
+        if calm != self.calm.get_untracked() {
+            self.calm.set(calm);
         }
-        self.refresh.update_value(|f| f.still(!busy));
         if !busy && self.refresh.with_value(Refresh::snapshot_stale) {
             self.refresh_snapshot(wall);
         }

@@ -96,9 +96,8 @@ pub struct Ctx {
     pub wall: RwSignal<f64>,
     /// The pacer's state, copied for the views by `sync_clock`.
     pub playing: RwSignal<bool>,
-    /// The clock has been still (not busy) for a whole frame: lists that draw fewer rows
-    /// while it moves (the log, the queues' chips) draw them all. One frame late, so that
-    /// the frame answering Pause is not also the one drawing 150 log lines.
+    /// Lists that draw fewer rows while the clock moves (the log, the queues' chips) draw
+    /// them all (`Refresh::calm`, set each frame by `settle`).
     pub calm: RwSignal<bool>,
     pub speed: RwSignal<f64>,
     pub jump_to: RwSignal<Option<u64>>,

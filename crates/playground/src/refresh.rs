@@ -46,8 +46,8 @@ pub struct Refresh {
     stats_at: Option<f64>,
     /// The frame (its wall time) that took a paced redraw while busy.
     paced_at: Option<f64>,
-    /// The clock was still (not busy) at the end of the last frame.
-    still: bool,
+    /// The clock was busy in the last frame.
+    was_busy: bool,
 }
 
 /// Whether traffic is heavy, from one frame's batch and the engine's load.
@@ -76,14 +76,13 @@ impl Refresh {
         due
     }
 
-    /// Whether the clock was still at the end of the last frame ([`Refresh::still`]).
-    pub fn was_still(&self) -> bool {
-        self.still
-    }
-
-    /// Whether the clock is still at the end of this frame.
-    pub fn still(&mut self, still: bool) {
-        self.still = still;
+    /// Whether lists that draw fewer rows while the clock moves may draw them all: the
+    /// clock is still in this frame and was in the last. One frame late, so that the frame
+    /// answering Pause is not also the one drawing 150 log lines.
+    pub fn calm(&mut self, busy: bool) -> bool {
+        let calm = !busy && !self.was_busy;
+        self.was_busy = busy;
+        calm
     }
 
     /// A paced redraw in the frame of `wall_ms`, if no other took this frame.
@@ -140,6 +139,15 @@ impl Refresh {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn calm_from_the_second_still_frame_on_and_never_while_busy() {
+        let mut r = Refresh::default();
+        assert!(r.calm(false), "a page that has not played yet");
+        assert!(!r.calm(true));
+        assert!(!r.calm(false), "the frame answering Pause");
+        assert!(r.calm(false));
+    }
 
     #[test]
     fn busy_one_paced_redraw_a_frame_the_others_wait_for_the_next() {
