@@ -37,10 +37,14 @@ pub fn clear() {
 }
 
 fn save(c: Ctx, sh: Share, last: StoredValue<String>) {
-    // The sandbox is what a fresh start shows anyway: nothing to keep.
+    // The sandbox is what a fresh start shows anyway: nothing to keep. The key is
+    // forgotten only if this page wrote it (`last`): a page that opened on the sandbox
+    // leaves alone what another tab has just written.
     if c.preset.get_untracked() == "sandbox" && c.runner.with_value(|r| r.recorded == 0) {
-        clear();
-        last.set_value(String::new());
+        if last.with_value(|l| !l.is_empty()) {
+            clear();
+            last.set_value(String::new());
+        }
         return;
     }
     let s = c.runner.with_value(|r| r.scenario.clone());

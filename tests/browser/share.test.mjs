@@ -238,8 +238,12 @@ export const tests = [
       await page.waitForSelector(ready.ready);
       assert.match(await page.locator('[data-testid="scenario-name"]').textContent(), /Sandbox/);
 
-      // Damaged content: a notice, the sandbox, and the bad value removed.
+      // Damaged content: a notice, the sandbox, and the bad value removed. Written while
+      // the untouched sandbox is open (as another tab would), it stays until the reload:
+      // a page that changed nothing never clears the key (CI once lost it to that race).
       await page.evaluate(() => localStorage.setItem('delaylab.autosave', 'v1.garbage!!'));
+      await page.waitForTimeout(1000); // more than the autosave's 0.4 s
+      assert.equal(await page.evaluate(() => localStorage.getItem('delaylab.autosave')), 'v1.garbage!!');
       await page.reload({ waitUntil: 'load' });
       await page.waitForSelector(ready.ready);
       const notice = await page.locator('[data-testid="link-error"]').textContent();
