@@ -5,8 +5,10 @@
 // are kept (their attributes follow), the log draws its newest 40 lines and each queue its
 // first 12 chips while the clock moves, and all of them once it has stood still for a
 // frame (so the frame answering Pause is not the one drawing them); the "+N more not
-// shown" under a queue counts the ready messages without a chip. The frame rate itself
-// is measured by zz-frames-200k.test.mjs.
+// shown" under a queue counts the ready messages without a chip. The release's first
+// frame built all 300 dots at once (60-90 ms); now, while the clock moves, at most 30 new
+// dots are built a frame, and the rest a frame after it stops. The frame rate itself is
+// measured by zz-frames-200k.test.mjs.
 
 import { jumpTo, ready, waitClock } from './views-lib.mjs';
 
@@ -97,6 +99,43 @@ export const tests = [
       assert.match(await page.locator('[data-testid="log"]').innerText(), /150 \/ /);
       const still = await card(page);
       assert.deepEqual(still, { ready: still.ready, chips: 60, more: still.ready - 60 });
+    },
+  },
+  {
+    name: 'as the release begins at 1000x the lateness chart builds at most 30 dots a frame; all 300 once paused',
+    timeout: 240_000,
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('#promotion-burst-200k', ready);
+      await jumpTo(page, '0:59:50');
+      await waitClock(page, '0:59:50.000', 90_000);
+      const before = await count(page, '[data-testid="late-dot"]');
+      assert.ok(before < 30, `${before} dots before the release`);
+      await page.click('[data-testid="speed-1000"]');
+      // The dots drawn at every frame, recorded in the page.
+      await page.evaluate(() => {
+        const rec = { counts: [], clocks: [] };
+        window.__dots = rec;
+        const tick = () => {
+          rec.counts.push(document.querySelectorAll('[data-testid="late-dot"]').length);
+          rec.clocks.push(document.querySelector('[data-testid="clock"]')?.textContent?.trim() ?? '');
+          if (!rec.stop && rec.counts.length < 2000) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+      await page.click('[data-testid="play"]');
+      await page.waitForFunction(() => (window.__dots.clocks.at(-1) ?? '') >= '1:01:00', null, { timeout: 60_000, polling: 50 });
+      // Recorded while playing only: Pause draws the rest at once, as it should.
+      await page.evaluate(() => { window.__dots.stop = true; });
+      await page.click('[data-testid="play"]');
+      await page.waitForFunction(() => document.querySelector('[data-testid="play"]')?.getAttribute('aria-pressed') !== 'true');
+      const rec = await page.evaluate(() => window.__dots);
+      const grew = rec.counts.slice(1).map((n, i) => n - rec.counts[i]);
+      const most = Math.max(...grew);
+      assert.ok(most > 0, `no dot was built while playing: ${rec.counts.join(' ')}`);
+      assert.ok(most <= 30, `${most} dots built in one frame: ${rec.counts.join(' ')}`);
+      // Stopped: every place has its dot.
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="late-dot"]').length === 300, null, { timeout: 10_000 });
     },
   },
 ];
