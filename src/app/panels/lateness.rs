@@ -5,7 +5,7 @@
 //! story in the inspector (click, Enter or Space); one dot at a time is in the tab
 //! order and the arrow keys move between them.
 
-use delaylab_playground::late_dots::{named_dots, NamedDot};
+use delaylab_playground::late_dots::{dots_built, named_dots, NamedDot};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -13,13 +13,6 @@ use super::ctx;
 use super::depths::DepthChart;
 use super::inspector::{reveal_story, select_in_place, why, STORY_HEADING_ID};
 use crate::app::runner::span;
-
-/// New dot elements built per figures update while the clock moves. Building one (its
-/// group, title, two circles and their reactive attributes) takes about 0.17 ms in the
-/// release build on this machine: the 200,000-order preset's first release frame built
-/// all 300 at once, a 60-90 ms frame at 1000x (issue 29 item 10). The chart fills in over
-/// a few updates instead; a frame after the clock stops, every dot is there.
-const DOTS_BUILT_PLAYING: usize = 30;
 
 #[component]
 pub fn Lateness() -> impl IntoView {
@@ -32,16 +25,11 @@ pub fn Lateness() -> impl IntoView {
             .with(|s| c.runner.try_with_value(|r| named_dots(s, &r.track, lang)))
             .unwrap_or_default()
     });
-    // How many places have an element: while the clock moves, at most
-    // `DOTS_BUILT_PLAYING` more at each figures update; all of them once it is calm.
+    // How many places have an element: while the clock moves the chart fills in a few
+    // dots an update (`dots_built`: building all 300 at once made a 60-90 ms frame).
     let built = StoredValue::new(0usize);
     let places = Memo::new(move |_| {
-        let len = dots.with(Vec::len);
-        let n = if c.calm.get() {
-            len
-        } else {
-            len.min(built.get_value() + DOTS_BUILT_PLAYING)
-        };
+        let n = dots_built(dots.with(Vec::len), built.get_value(), c.calm.get());
         built.set_value(n);
         n
     });
@@ -138,7 +126,7 @@ fn dot(
     let c = ctx();
     // This place's dot, compared with the last: a change elsewhere in the chart sets nothing here.
     let d = Memo::new(move |_| dots.with(|ds| ds.get(i).cloned()));
-    // The dots that have an element (see `DOTS_BUILT_PLAYING`).
+    // The dots that have an element (see `dots_built`).
     let n = move || places.get();
     let msg = move || d.with(|d| d.as_ref().map(|d| d.msg));
     let cls = move || {
