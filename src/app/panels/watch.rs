@@ -196,14 +196,7 @@ fn QuickPublishRow() -> impl IntoView {
         let (waits, times) = buttons.get();
         c.runner.with_value(|r| {
             let s = &r.scenario;
-            let wait: Vec<BrokerVersion> = BrokerVersion::ALL
-                .into_iter()
-                .filter(|v| {
-                    waits.iter().all(|w| {
-                        quick_publish::works_on(s, &w.action("probe".into()), w.ttl_ms).contains(v)
-                    })
-                })
-                .collect();
+            let wait = quick_publish::works_on_every(s, &waits);
             let delay = waits.last().map_or(10_000, |w| w.ttl_ms);
             let time: Vec<Vec<BrokerVersion>> = times
                 .iter()
