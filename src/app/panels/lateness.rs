@@ -124,8 +124,13 @@ fn dot(
     focus_at: RwSignal<usize>,
 ) -> impl IntoView {
     let c = ctx();
-    // This place's dot, compared with the last: a change elsewhere in the chart sets nothing here.
-    let d = Memo::new(move |_| dots.with(|ds| ds.get(i).cloned()));
+    // This place's dot, compared with the last: a change elsewhere in the chart sets nothing
+    // here. A place the list no longer reaches keeps its last dot: its element is about to
+    // go (`places`), and may be asked first (an empty `cx` is an error in the console).
+    let d = Memo::new(move |prev: Option<&Option<NamedDot>>| {
+        dots.with(|ds| ds.get(i).cloned())
+            .or_else(|| prev.cloned().flatten())
+    });
     // The dots that have an element (see `dots_built`).
     let n = move || places.get();
     let msg = move || d.with(|d| d.as_ref().map(|d| d.msg));
