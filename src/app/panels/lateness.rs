@@ -26,11 +26,17 @@ pub fn Lateness() -> impl IntoView {
             .unwrap_or_default()
     });
     // How many places have an element: while the clock moves the chart fills in a few
-    // dots an update (`dots_built`: building all 300 at once made a 60-90 ms frame).
-    let built = StoredValue::new(0usize);
+    // dots an update (`dots_built`: building all 300 at once made a 60-90 ms frame). A new
+    // run's dots are new elements (the key holds the run): they start from none.
+    let built = StoredValue::new((0, 0usize));
     let places = Memo::new(move |_| {
-        let n = dots_built(dots.with(Vec::len), built.get_value(), c.calm.get());
-        built.set_value(n);
+        let run = c.runner.with_value(|r| r.track.run);
+        let before = match built.get_value() {
+            (was, n) if was == run => n,
+            _ => 0,
+        };
+        let n = dots_built(dots.with(Vec::len), before, c.calm.get());
+        built.set_value((run, n));
         n
     });
     view! {
