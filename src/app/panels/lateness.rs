@@ -137,8 +137,6 @@ fn dot(
         dots.with(|ds| ds.get(i).cloned())
             .or_else(|| prev.cloned().flatten())
     });
-    // The dots that have an element (see `dots_built`).
-    let n = move || places.get();
     let msg = move || d.with(|d| d.as_ref().map(|d| d.msg));
     let cls = move || {
         d.with(|d| match d {
@@ -188,7 +186,7 @@ fn dot(
         <g
             class="dot-btn"
             role="button"
-            tabindex=move || if focus_at.get().min(n().saturating_sub(1)) == i { "0" } else { "-1" }
+            tabindex=move || if focus_at.get().min(places.get().saturating_sub(1)) == i { "0" } else { "-1" }
             aria-label=name
             data-testid="late-dot"
             data-i=i
