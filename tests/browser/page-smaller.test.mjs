@@ -1,6 +1,8 @@
 // The smaller items of issue 22: `order-{n}` numbers single publishes across publishes,
 // Jump takes compound durations (and names a bad one), the sandbox's clock stops when
-// nothing is left to happen, and the strategies table shows its parameters column whole.
+// nothing is left to happen, and the strategies table shows its parameters column whole;
+// a gallery card's name wraps inside its card in both languages (a long RabbitMQ setting,
+// `consumer_timeout_response`, ran past the card's edge in Chinese, seen 2026-12-07).
 
 const ready = { ready: '[data-testid="topology"] .node' };
 
@@ -11,7 +13,31 @@ async function jumpTo(page, time) {
   await page.click('[data-testid="jump-btn"]');
 }
 
+/** The gallery cards whose name runs past the card (its text wider than its box). */
+const namesPastTheCard = (page) => page.$$eval('.gallery .preset-name', (ns) => ns
+  .filter((n) => n.getClientRects().length && n.scrollWidth > n.clientWidth + 1)
+  .map((n) => `${n.textContent.trim()}: ${n.scrollWidth} px in ${n.clientWidth}`));
+
 export const tests = [
+  {
+    name: 'every gallery card\'s name wraps inside its card, English and Chinese, desktop and phone',
+    timeout: 60_000,
+    async run(t) {
+      const { page, assert } = t;
+      await t.goto('', ready);
+      for (const [vp, size] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
+        await page.setViewportSize(size);
+        for (const lang of ['en', 'zh']) {
+          await page.click(`[data-testid="lang-${lang}"]`);
+          // The cards' names in that language (the Chinese ones are fetched: zh-texts.json).
+          await page.waitForFunction((zh) => [...document.querySelectorAll('.gallery .preset-name')]
+            .some((n) => /[\u4e00-\u9fff]/.test(n.textContent)) === zh, lang === 'zh');
+          assert.ok(await page.locator('.gallery .preset-name').count() >= 10, 'the gallery has its cards');
+          assert.deepEqual(await namesPastTheCard(page), [], `${lang}, ${vp}: names past their card`);
+        }
+      }
+    },
+  },
   {
     name: 'three single publishes of order-{n} are order-1, order-2, order-3',
     timeout: 60_000,
