@@ -1,8 +1,9 @@
 // The smaller items of issue 22: `order-{n}` numbers single publishes across publishes,
 // Jump takes compound durations (and names a bad one), the sandbox's clock stops when
 // nothing is left to happen, and the strategies table shows its parameters column whole;
-// a gallery card's name wraps inside its card in both languages (a long RabbitMQ setting,
-// `consumer_timeout_response`, ran past the card's edge in Chinese, seen 2026-12-07).
+// a gallery card's name and description wrap inside its card in both languages (a long
+// RabbitMQ setting, `consumer_timeout_response`, ran past the card's edge, and in Chinese
+// a description's exchange name, seen 2026-12-07).
 
 const ready = { ready: '[data-testid="topology"] .node' };
 
@@ -13,14 +14,15 @@ async function jumpTo(page, time) {
   await page.click('[data-testid="jump-btn"]');
 }
 
-/** The gallery cards whose name runs past the card (its text wider than its box). */
-const namesPastTheCard = (page) => page.$$eval('.gallery .preset-name', (ns) => ns
+/** The gallery cards' names and descriptions that run past the card (text wider than its
+ * box; a description is cut at three lines, not at the card's side). */
+const namesPastTheCard = (page) => page.$$eval('.gallery .preset-name, .gallery .preset-desc', (ns) => ns
   .filter((n) => n.getClientRects().length && n.scrollWidth > n.clientWidth + 1)
   .map((n) => `${n.textContent.trim()}: ${n.scrollWidth} px in ${n.clientWidth}`));
 
 export const tests = [
   {
-    name: 'every gallery card\'s name wraps inside its card, English and Chinese, desktop and phone',
+    name: 'every gallery card\'s name and description wrap inside its card, English and Chinese, desktop and phone',
     timeout: 60_000,
     async run(t) {
       const { page, assert } = t;
