@@ -194,19 +194,20 @@ impl Sim {
     }
 
     /// A message arriving at a queue with no ready messages goes straight to a
-    /// consumer with capacity, whatever its TTL. Returns false if nobody can take it.
-    pub(crate) fn deliver_direct(&mut self, qid: QueueId, entry: Entry) -> bool {
+    /// consumer with capacity, whatever its TTL. Hands the entry back if nobody can
+    /// take it (rather than taking a clone: an `Rc` count up and down per arrival).
+    pub(crate) fn deliver_direct(&mut self, qid: QueueId, entry: Entry) -> Result<(), Entry> {
         if !self.node_up || self.queue(qid).is_none_or(|q| q.head().is_some()) {
-            return false;
+            return Err(entry);
         }
         match self.pick_consumer(qid) {
             Some(cid) => {
                 self.deliver(qid, cid, entry);
-                true
+                Ok(())
             }
             None => {
                 self.wake_when_free(qid);
-                false
+                Err(entry)
             }
         }
     }

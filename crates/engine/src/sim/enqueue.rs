@@ -108,9 +108,9 @@ impl Sim {
             self.note_quorum_limit(qid);
             return Accepted::Yes;
         }
-        if self.deliver_direct(qid, entry.clone()) {
+        let Err(entry) = self.deliver_direct(qid, entry) else {
             return Accepted::Yes;
-        }
+        };
         if self.discards_at_once(qid) {
             self.emit(EventKind::Dropped {
                 msg: entry.msg.id,
