@@ -98,8 +98,17 @@ impl DelayedStore {
 
     /// The record last stored for this exchange name if unchanged, else this one.
     fn shared(&mut self, record: ExchangeRecord) -> Rc<ExchangeRecord> {
+        // The same name text (`Rc::ptr_eq`: one interned string) settles the usual case
+        // without comparing the text.
+        let same = |known: &ExchangeRecord| {
+            known.name == record.name
+                && known.kind == record.kind
+                && known.alternate == record.alternate
+                && (Rc::ptr_eq(&known.name_str, &record.name_str)
+                    || known.name_str == record.name_str)
+        };
         match self.records.get(&record.name) {
-            Some(known) if **known == record => known.clone(),
+            Some(known) if same(known) => known.clone(),
             _ => {
                 let shared = Rc::new(record);
                 self.records.insert(shared.name, shared.clone());

@@ -458,6 +458,9 @@ impl Queue {
 
     /// Whether the queue is over a length limit (unacked messages do not count).
     pub fn over_limit(&self) -> bool {
+        if self.rules.max_length.is_none() && self.rules.max_length_bytes.is_none() {
+            return false; // most queues: nothing to add up (asked at every arrival)
+        }
         let (len, bytes) = self.len_for_limits();
         self.rules.max_length.is_some_and(|m| len > m)
             || self.rules.max_length_bytes.is_some_and(|m| bytes > m)

@@ -79,29 +79,73 @@ pub enum Timer {
 
 #[derive(Debug, Default)]
 pub struct Timers {
-    /// (time, class: 0 broker / 1 action, sequence, timer).
-    heap: BinaryHeap<Reverse<(u64, u8, u64, Timer)>>,
+    heap: BinaryHeap<Reverse<Armed>>,
     next_seq: u64,
+}
+
+/// A timer in the heap, ordered by its key alone: time, then class (0 broker, 1
+/// action), then sequence, packed into one `u128` (time in the high 64 bits, the class
+/// in the top bit of the low ones, the sequence below it). The sequence is unique, so
+/// the timer itself is never compared; one integer compare per heap step, not a tuple's
+/// three and a derived one on `Timer` (a timer is armed and fired per message in
+/// `delaylab bench`).
+#[derive(Debug)]
+struct Armed {
+    key: u128,
+    timer: Timer,
+}
+
+/// The sequence's share of the low 64 bits; the bit above it is the class.
+const SEQ_BITS: u32 = 63;
+
+impl PartialEq for Armed {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for Armed {}
+
+impl PartialOrd for Armed {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Armed {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
+}
+
+impl Armed {
+    fn at_ms(&self) -> u64 {
+        (self.key >> 64) as u64
+    }
 }
 
 impl Timers {
     pub fn arm(&mut self, at_ms: u64, timer: Timer) {
-        let class = u8::from(matches!(timer, Timer::Action { .. }));
-        self.heap
-            .push(Reverse((at_ms, class, self.next_seq, timer)));
+        let class = u64::from(matches!(timer, Timer::Action { .. }));
+        // 2^63 timers would take centuries at a billion a second (`Limits::max_steps`
+        // stops a run long before).
+        debug_assert!(self.next_seq < 1 << SEQ_BITS, "fewer than 2^63 timers");
+        let low = class << SEQ_BITS | self.next_seq;
+        let key = u128::from(at_ms) << 64 | u128::from(low);
+        self.heap.push(Reverse(Armed { key, timer }));
         self.next_seq += 1;
     }
 
     /// The time of the earliest timer.
     pub fn next_at_ms(&self) -> Option<u64> {
-        self.heap.peek().map(|Reverse((t, _, _, _))| *t)
+        self.heap.peek().map(|Reverse(a)| a.at_ms())
     }
 
     /// Removes and returns the earliest timer if it is due at or before `now_ms`.
     pub fn pop_due(&mut self, now_ms: u64) -> Option<(u64, Timer)> {
         match self.heap.peek() {
-            Some(Reverse((t, _, _, _))) if *t <= now_ms => {
-                self.heap.pop().map(|Reverse((t, _, _, timer))| (t, timer))
+            Some(Reverse(a)) if a.at_ms() <= now_ms => {
+                self.heap.pop().map(|Reverse(a)| (a.at_ms(), a.timer))
             }
             _ => None,
         }
