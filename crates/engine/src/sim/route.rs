@@ -53,7 +53,7 @@ pub(crate) struct Routed {
 }
 
 /// A queue the message reached, and how.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Target {
     pub queue: QueueId,
     pub way: Way,
@@ -61,7 +61,7 @@ pub(crate) struct Target {
 
 /// How a message reached a queue: the last hop's rule and key; the hops before it and a
 /// headers binding's arguments only when there are any (`crate::cause::Admission`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Way {
     pub matched: Matched,
     pub key: Sym,
@@ -98,6 +98,8 @@ impl Sim {
     ) -> Result<Routed, AmqpError> {
         let mut out = self.route_buffers.spare.pop().unwrap_or_default();
         if self.route_at_start(start, msg, allow_delay, &mut out) {
+            #[cfg(debug_assertions)]
+            self.assert_walk_agrees(start, msg, allow_delay, &out);
             return Ok(out);
         }
         out.queues.clear(); // what the shortcut found before it gave up
@@ -161,6 +163,21 @@ impl Sim {
             }
         }
         !out.queues.is_empty()
+    }
+
+    /// `route_at_start` is the walk's first step written a second time, for speed: every
+    /// debug build (the tests, their golden traces and property runs) walks too and
+    /// checks that both found the same queues by the same ways.
+    #[cfg(debug_assertions)]
+    fn assert_walk_agrees(&self, start: Sym, msg: &Message, allow_delay: bool, short: &Routed) {
+        let mut full = Routed::default();
+        let walked = self.walk(start, msg, allow_delay, &mut full);
+        assert!(
+            walked.is_ok() && full.delayed.is_empty() && full.queues == short.queues,
+            "route_at_start found {:?}, the walk {:?} ({walked:?})",
+            short.queues,
+            full.queues,
+        );
     }
 
     fn walk(
