@@ -64,7 +64,8 @@ lock_version() {
 # while the foreground compiles the Rust tools; its printout is shown when it is done.
 test_parts() {
   # fonts-wqy-microhei: CJK glyphs, so the Chinese UI renders in headless screenshots.
-  local apt_pkgs=(chromium chromium-driver fonts-wqy-microhei) missing=() p part
+  # valgrind: the engine's instructions per message (scripts/bench-instructions.sh).
+  local apt_pkgs=(chromium chromium-driver fonts-wqy-microhei valgrind) missing=() p part
   [ "$WITH_RABBITMQ" = 1 ] && apt_pkgs+=(rabbitmq-server)
   for p in "${apt_pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,5 +1,6 @@
 //! `delaylab bench`'s command: which topologies, how the figures are shown, and the
-//! bounds a CI holds them to.
+//! bounds a caller holds them to (CI: the bytes; its speed bound is an instruction count,
+//! scripts/bench-instructions.sh, which says why).
 //!
 //! Without `--topology` every topology runs, one after the other, so that their figures
 //! sit side by side. `--max-ratio R` fails (exit 1) a topology whose engine took more
