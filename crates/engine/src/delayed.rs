@@ -98,14 +98,20 @@ impl DelayedStore {
 
     /// The record last stored for this exchange name if unchanged, else this one.
     fn shared(&mut self, record: ExchangeRecord) -> Rc<ExchangeRecord> {
-        // The same name text (`Rc::ptr_eq`: one interned string) settles the usual case
-        // without comparing the text.
+        // `==` on the records, but the same name text (`Rc::ptr_eq`: one interned string)
+        // settles the usual case without comparing the text. The pattern names every
+        // field, so a new one does not compile until it is compared here.
         let same = |known: &ExchangeRecord| {
-            known.name == record.name
-                && known.kind == record.kind
-                && known.alternate == record.alternate
-                && (Rc::ptr_eq(&known.name_str, &record.name_str)
-                    || known.name_str == record.name_str)
+            let ExchangeRecord {
+                name,
+                name_str,
+                kind,
+                alternate,
+            } = known;
+            *name == record.name
+                && *kind == record.kind
+                && *alternate == record.alternate
+                && (Rc::ptr_eq(name_str, &record.name_str) || *name_str == record.name_str)
         };
         match self.records.get(&record.name) {
             Some(known) if same(known) => known.clone(),

@@ -180,8 +180,8 @@ impl Sim {
         if crate::scenario::template::has_run_number(&body) {
             body = crate::scenario::template::body_of_run(&body, run);
         }
-        let p = &mut spec.properties;
-        let (headers, extra) = self.split_route_headers(std::mem::take(&mut p.headers));
+        let (headers, extra) =
+            self.split_route_headers(std::mem::take(&mut spec.properties.headers));
         // Interned in this order (CC/BCC keys, exchange, routing key, odd expiration):
         // symbol order shows (e.g. in the exchange list), so it must stay as it was.
         // The default exchange was the first name interned: known without a look-up.
