@@ -46,13 +46,18 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 # The crate's package name as cargo names its wasm (delaylab-engine-js -> delaylab_engine_js).
 lib_name() { awk -F'"' '/^name = / { gsub(/-/, "_", $2); print $2; exit }' "$1/Cargo.toml"; }
 # wasm-bindgen --target web of PROFILE's build of CRATE_DIR into OUT_DIR as OUT_NAME, then
-# (not --serve) wasm-opt with FLAG.
+# (not --serve) its functions ordered for gzip and wasm-opt with FLAG.
 bindgen() {   # bindgen CRATE_DIR PROFILE OUT_DIR OUT_NAME WASM_OPT_FLAG
   local crate="$1" profile="$2" out="$3" name="$4" flag="$5"
   mkdir -p "$ROOT/$out"
   wasm-bindgen --target web --out-dir "$ROOT/$out" --out-name "$name" \
     "$TARGET_DIR/wasm32-unknown-unknown/$profile/$(lib_name "$crate").wasm"
-  [ "$SERVE" = 1 ] || wasm-opt "$flag" "$out/${name}_bg.wasm" -o "$out/${name}_bg.wasm"
+  [ "$SERVE" = 1 ] && return
+  # Alike functions side by side for gzip (scripts/wasm-order.mjs), an order wasm-opt keeps.
+  local wasm="$out/${name}_bg.wasm"
+  node "$ROOT/scripts/wasm-order.mjs" "$wasm" "$wasm.ordered"
+  wasm-opt --reorder-functions-by-name "$flag" "$wasm.ordered" -o "$wasm"
+  rm "$wasm.ordered"
 }
 
 # The engine's package (crates/engine-js), once per module: PROFILE, cargo's feature flags.

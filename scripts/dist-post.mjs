@@ -8,7 +8,8 @@
 //   2. makes sure the wasm, its JS glue and the chunks' loader are preloaded from <head>,
 //      so the fetches start while the HTML is still parsing (a missing hint is added,
 //      never a second copy);
-//   3. release builds only: writes FILE.gz and FILE.br (brotli quality 11) beside every
+//   3. release builds only: minifies boot.js (scripts/minify-js.mjs, as build-app.sh
+//      does the app's JS), then writes FILE.gz and FILE.br (brotli quality 11) beside every
 //      compressible file, for hosts that serve precompressed files (scripts/
 //      static-server.mjs does). The .gz is zopfli's (npm @gfx/zopfli, package.json): a
 //      gzip stream any client reads, about 5% smaller than zlib's -9 (the wasm is most of
@@ -116,6 +117,15 @@ async function gzipper() {
   }
 }
 if (release) {
+  // boot.js minified like the app's own JS (build-app.sh), before its compressed copies.
+  const boot = path.join(staging, 'boot.js');
+  if (fs.existsSync(boot)) {
+    try {
+      execFileSync('node', [path.join(ROOT, 'scripts', 'minify-js.mjs'), boot], { stdio: 'inherit' });
+    } catch (e) {
+      fail(`scripts/minify-js.mjs failed on boot.js (${e.status === null ? e.signal : `exit ${e.status}`})`);
+    }
+  }
   let files = 0;
   const gzip = await gzipper();
   for (const f of walk(staging)) {

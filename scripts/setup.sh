@@ -139,7 +139,7 @@ fi
 say "cargo fetch"
 cargo fetch --quiet
 
-# --- npm: wasm-opt (binaryen 132.0.0) and playwright-core ----------------------------------
+# --- npm: wasm-opt (binaryen 132.0.0), playwright-core, zopfli, terser, axe-core ------------
 command -v node >/dev/null || die "node not found (Node 20 expected)"
 lock_sum="$(sha256sum package-lock.json | awk '{print $1}')"
 stamp="node_modules/.delaylab-lock.sha256"

@@ -21,6 +21,8 @@ TREE="$WORK/tree"
 cleanup() { git worktree remove --force "$TREE" >/dev/null 2>&1 || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 git worktree add -q --detach "$TREE" HEAD
+# The build's npm packages (terser for scripts/minify-js.mjs) are found from the tree.
+ln -s "$ROOT/node_modules" "$TREE/node_modules"
 
 sizes() {   # sizes NAME FILE
   node - "$1" "$2" <<'JS'

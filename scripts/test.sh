@@ -176,6 +176,8 @@ for f in wasm + sorted(glob.glob(app + "*.js") + lazy + snippets):
         print(f"  {f}{enc}: {os.path.getsize(f + enc)} bytes")
 PY
 }
+# The build's own tools (the start-up module's function order for gzip: wasm-order.mjs).
+step "build tools (node --test tests/build/)" node --test tests/build/ || true
 # The page: what Trunk.toml describes, built by scripts/build-page.mjs (no Trunk to install:
 # it took 7 min to compile on a bare machine, and the app's wasm was never its work: the
 # post_build hook's, scripts/dist-post.mjs, which build-page.mjs runs the same way).
