@@ -184,6 +184,34 @@ mod tests {
     }
 
     #[test]
+    fn leading_zeros_do_not_count_toward_overflow() {
+        // 19 significant digits behind 30 zeros: parsed exactly (then too large).
+        let n = format!("{}{}", "0".repeat(30), "9".repeat(19));
+        let t = text(&n);
+        assert!(t.contains("value_too_large"), "{t}");
+        assert!(
+            t.ends_with(&format!("{}}}", "9".repeat(19))),
+            "printed without its zeros: {t}"
+        );
+        assert_eq!(
+            parse_expiration(&format!("{}5", "0".repeat(40))).unwrap(),
+            5
+        );
+        assert_eq!(
+            parse_expiration(&format!("+{}315360000000", "0".repeat(25))).unwrap(),
+            315_360_000_000
+        );
+        // u64::MAX and one past it (20 significant digits): too large, never wrapped.
+        for n in [
+            "18446744073709551615",
+            "18446744073709551616",
+            "100000000000000000000",
+        ] {
+            assert!(text(n).contains("value_too_large"), "{n}");
+        }
+    }
+
+    #[test]
     fn huge_values_do_not_overflow() {
         // Broker output: ~p does not fit the tuple in 80 columns and breaks the line.
         let n = "99999999999999999999999";

@@ -311,7 +311,7 @@ pub enum Delete {
     Binding(BindingDef),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PublishSpec {
     pub exchange: String,
     pub routing_key: String,

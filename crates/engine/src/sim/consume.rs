@@ -330,8 +330,8 @@ impl Sim {
                 self.nack_multiple(cid, qid, u);
             }
             Outcome::Republish => {
-                if let Some(spec) = self.republish_spec(cid, &u.entry) {
-                    self.publish(spec, 0);
+                if let Some(mut spec) = self.republish_spec(cid, &u.entry) {
+                    self.publish(&mut spec, 0);
                 }
                 self.acked(msg_id, copy, qname, cid);
             }

@@ -30,7 +30,7 @@ impl Sim {
         let c = self.costs.as_mut().expect("costed");
         let cost = costs::ingress::cost_us(&c.profile, &spec, stored);
         match c.ingress.send(now, spec, run, cost) {
-            costs::ingress::Take::Now(spec, run) => self.publish(spec, run),
+            costs::ingress::Take::Now(mut spec, run) => self.publish(&mut spec, run),
             costs::ingress::Take::Later(Some(at)) => self.arm(at, Timer::Ingress),
             costs::ingress::Take::Later(None) => {}
         }
@@ -38,10 +38,10 @@ impl Sim {
 
     pub(crate) fn on_ingress(&mut self) {
         let Some(c) = self.costs.as_mut() else { return };
-        let Some((spec, run)) = c.ingress.take_head() else {
+        let Some((mut spec, run)) = c.ingress.take_head() else {
             return;
         };
-        self.publish(spec, run);
+        self.publish(&mut spec, run);
         let now = self.now_ms();
         let c = self.costs.as_mut().expect("costed");
         if let Some(at) = c.ingress.arm_head(now) {

@@ -307,7 +307,7 @@ impl Sim {
             }
         }
         let before = self.next_msg;
-        self.publish(spec, 0);
+        self.publish(&mut spec, 0);
         if self.next_msg == before {
             return None;
         }

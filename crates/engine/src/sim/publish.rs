@@ -29,10 +29,10 @@ use super::hold::Arrival;
 
 impl Sim {
     /// Takes the spec by value: its body and headers become the message's.
-    pub(crate) fn publish(&mut self, mut spec: PublishSpec, run: u32) {
+    pub(crate) fn publish(&mut self, spec: &mut PublishSpec, run: u32) {
         let Some(id) = self.new_msg_id() else { return };
         let mandatory = spec.mandatory;
-        let msg = Rc::new(self.build_message(id, &mut spec, run));
+        let msg = Rc::new(self.build_message(id, spec, run));
         self.emit(EventKind::Published {
             msg: msg.clone(),
             mandatory,
