@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order:  bash scripts/test.sh
 #   setup -> fmt, clippy -> cargo test --workspace -> cargo build --release -> preset checks,
-#   bench -> [conformance suite on live RabbitMQ 3.10.8, 4.0.5 and 4.3.6, in the background
-#   (scripts/conformance.sh)] -> wasm tests, JS packages, the page (release, dist/) ->
+#   bench -> wasm golden traces -> [conformance suite on live RabbitMQ 3.10.8, 4.0.5 and
+#   4.3.6, in the background (scripts/conformance.sh)] -> JS packages, the page (release, dist/) ->
 #   browser tests (headless Chromium against dist/ on 127.0.0.1) -> the conformance suite's
 #   verdict -> exported programs and broker costs against live brokers.
 # Runs every step it can even after a failure, then exits non-zero if any step failed.
@@ -80,6 +80,17 @@ for topology in dlx-per-message dlx-per-queue plugin qq-delivery-time; do
     target/release/delaylab bench --messages 1000000 --runs 5 --topology "$topology" --max-bytes 250 || true
 done
 step "engine speed: instructions per message under callgrind (<= 10 % over 2026-12-07's)" bash scripts/bench-instructions.sh || true
+# The engine's golden traces again, compiled to wasm and run in headless Chromium
+# (crates/engine-js/tests/wasm_golden.rs includes the engine's test): the browser must give
+# byte-identical results. cargo runs the test through wasm-bindgen-test-runner (installed
+# with wasm-bindgen-cli at Cargo.lock's version), which drives Debian's chromedriver.
+# Before the brokers start: the test runs every preset in one call (18.6 s alone), and
+# chromedriver gives up on a renderer silent for 30 s, which a broker booting beside it
+# (test.sh then at nice 15) and other load on the machine brought about once (2026-12-07).
+WASM_BINDGEN_TEST_TIMEOUT=900 CHROMEDRIVER="$(command -v chromedriver)" \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  step "engine golden traces in wasm (headless Chromium)" \
+  cargo test --target wasm32-unknown-unknown -p delaylab-engine-js --test wasm_golden || true
 # --- conformance, in the background: the simulation against live RabbitMQ 3.10.8, 4.0.5 and
 # 4.3.6 (issues 5, 23). For each version: its own broker on 127.0.0.1 (4.0 and 4.3 in the
 # chroots setup.sh installs), tests/conformance/*.json and the field's replays through
@@ -123,14 +134,6 @@ join_live() {
   renice -n 0 -p $$ > /dev/null 2>&1 || true
 }
 
-# The engine's golden traces again, compiled to wasm and run in headless Chromium
-# (crates/engine-js/tests/wasm_golden.rs includes the engine's test): the browser must give
-# byte-identical results. cargo runs the test through wasm-bindgen-test-runner (installed
-# with wasm-bindgen-cli at Cargo.lock's version), which drives Debian's chromedriver.
-WASM_BINDGEN_TEST_TIMEOUT=900 CHROMEDRIVER="$(command -v chromedriver)" \
-  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  step "engine golden traces in wasm (headless Chromium)" \
-  cargo test --target wasm32-unknown-unknown -p delaylab-engine-js --test wasm_golden || true
 # --- the engine as a JavaScript package (issue 15): pkg/, before the page (dist/ copies it) ---
 # (also pkg-export/: the code exporter the Export code menu imports when it opens, and
 # pkg-strategies/: the strategy comparison's panel, imported when it comes near the screen)
