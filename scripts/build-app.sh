@@ -68,13 +68,9 @@ if [ "$MODE" = release ]; then
   # The glue, the chunks' loader and the snippets, minified (scripts/minify-js.mjs).
   mapfile -t js < <(find "$OUT" -name '*.js' | sort)
   node "$ROOT/scripts/minify-js.mjs" "${js[@]}"
-  # Alike functions side by side first (scripts/wasm-order.mjs: gzip finds their repeats
-  # only within 32 KB; the start-up module 471.0 -> 455.0 KB zopfli), an order -Oz keeps.
+  . "$ROOT/scripts/lib/wasm-opt-ordered.sh"
   for f in "$OUT"/*.wasm; do
-    node "$ROOT/scripts/wasm-order.mjs" "$f" "$f.ordered"
-    wasm-opt --reorder-functions-by-name -Oz "$f.ordered" -o "$f.opt"
-    rm "$f.ordered"
-    mv "$f.opt" "$f"
+    wasm_opt_ordered "$f" -Oz
   done
 fi
 for f in "$OUT"/*.wasm; do

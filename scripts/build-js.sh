@@ -26,6 +26,7 @@ cd "$ROOT"
 export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 WASM_OPT_VERSION="version_132"   # = scripts/setup.sh
 . "$ROOT/scripts/lib/wasm-release.sh"
+. "$ROOT/scripts/lib/wasm-opt-ordered.sh"
 
 die() { printf -- 'build-js.sh: %s\n' "$*" >&2; exit 1; }
 SERVE=0
@@ -52,12 +53,7 @@ bindgen() {   # bindgen CRATE_DIR PROFILE OUT_DIR OUT_NAME WASM_OPT_FLAG
   mkdir -p "$ROOT/$out"
   wasm-bindgen --target web --out-dir "$ROOT/$out" --out-name "$name" \
     "$TARGET_DIR/wasm32-unknown-unknown/$profile/$(lib_name "$crate").wasm"
-  [ "$SERVE" = 1 ] && return
-  # Alike functions side by side for gzip (scripts/wasm-order.mjs), an order wasm-opt keeps.
-  local wasm="$out/${name}_bg.wasm"
-  node "$ROOT/scripts/wasm-order.mjs" "$wasm" "$wasm.ordered"
-  wasm-opt --reorder-functions-by-name "$flag" "$wasm.ordered" -o "$wasm"
-  rm "$wasm.ordered"
+  [ "$SERVE" = 1 ] || wasm_opt_ordered "$out/${name}_bg.wasm" "$flag"
 }
 
 # The engine's package (crates/engine-js), once per module: PROFILE, cargo's feature flags.

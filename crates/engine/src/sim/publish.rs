@@ -28,7 +28,7 @@ use super::enqueue::Accepted;
 use super::hold::Arrival;
 
 impl Sim {
-    /// Takes the spec by value: its body and headers become the message's.
+    /// Spends the spec: its body and headers become the message's (taken from it).
     pub(crate) fn publish(&mut self, spec: &mut PublishSpec, run: u32) {
         let Some(id) = self.new_msg_id() else { return };
         let mandatory = spec.mandatory;
