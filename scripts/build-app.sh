@@ -14,7 +14,7 @@
 #        + __wasm_split.js (fetches and instantiates a chunk on its first call)
 #     -> wasm-bindgen --target web: app.js + app_bg.wasm (+ snippets/)
 #     -> release: each module's functions ordered for gzip (scripts/wasm-order.mjs), then
-#        wasm-opt -Oz on the start-up module and every chunk
+#        wasm-opt -O1 --shrink-level=2 on the start-up module and every chunk (see below)
 #
 # OUT_DIR then holds every file the page loads for the app; all its references are
 # relative, so dist-post.mjs can move it to a content-named folder. Tools (scripts/setup.sh
@@ -69,8 +69,14 @@ if [ "$MODE" = release ]; then
   mapfile -t js < <(find "$OUT" -name '*.js' | sort)
   node "$ROOT/scripts/minify-js.mjs" "${js[@]}"
   . "$ROOT/scripts/lib/wasm-opt-ordered.sh"
+  # -O1 --shrink-level=2, not -Oz: rustc has optimized the code for size already (opt-level
+  # "z", LTO), and -Oz's further rewriting makes it smaller raw but less alike for gzip.
+  # The start-up module (2026-12-07, before the topology's chunk), gzip -9: -Oz 472,510 B
+  # (1,244,505 raw), -Os 469,969, -O3 471,642, -O2 468,596, -O1 465,372, -O0 468,676,
+  # -O1 --shrink-level=2 463,926 (1,333,910 raw); as dist/ serves it (zopfli) -Oz 452,418,
+  # -O1 --shrink-level=2 444,008. The chunks together: 394,194 -> 390,319.
   for f in "$OUT"/*.wasm; do
-    wasm_opt_ordered "$f" -Oz
+    wasm_opt_ordered "$f" -O1 --shrink-level=2
   done
 fi
 for f in "$OUT"/*.wasm; do

@@ -9,7 +9,7 @@
 #   bash scripts/size-floor.sh
 # The variants:
 #   app            HEAD as dist/ has it (scripts/build-app.sh: split, wasm-bindgen, wasm-opt
-#                  -Oz): the start-up module a first load waits for, and its chunks summed
+#                  -O1 --shrink-level=2): the start-up module a first load waits for, and its chunks summed
 #   package-z      crates/engine-js as build-js.sh's main module, every crate at "z"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -518,7 +518,7 @@ pub fn App() -> impl IntoView {
                     <panels::Watch />
                 </div>
                 <div class="area-topo">
-                    <topo_view::Topology />
+                    <deferred::Deferred load=chunks::topology_area />
                 </div>
                 <div class="area-queues">
                     <deferred::Deferred load=chunks::queues_area />

@@ -5,8 +5,10 @@
 
 /** The chunk of the page's lower panels and the scenario tools' panels. */
 const PAGE_CHUNK = /\/app-[^/]+\/split_page\.wasm$/;
+/** The topology diagram's chunk (issue 29 item 10: out of the start-up module). */
+const TOPOLOGY_CHUNK = /\/app-[^/]+\/split_topology\.wasm$/;
 /** What the splitter's loader and the browser say when a fetch is refused. */
-const FETCH_REFUSED = [/split_page\.wasm/, /Failed to fetch|failed to load|TypeError|net::ERR_FAILED|WebAssembly/i];
+const FETCH_REFUSED = [/split_(page|topology)\.wasm/, /Failed to fetch|failed to load|TypeError|net::ERR_FAILED|WebAssembly/i];
 
 export const tests = [
   {
@@ -18,6 +20,31 @@ export const tests = [
       for (const sel of ['[data-testid="publish"]', '.area-queues .panel', '.area-wide .panel']) {
         assert.ok(await page.locator(sel).count() > 0, `${sel} is not on the page`);
       }
+      assert.equal(await page.locator('[data-testid="deferred-error"]').count(), 0);
+    },
+  },
+  {
+    // Failed before the topology became a chunk: its diagram was drawn at the mount.
+    name: 'the topology is a chunk: a card loads its scenario before it comes, then it draws that scenario',
+    async run(t) {
+      const { page, assert } = t;
+      let release;
+      const held = new Promise((r) => { release = r; });
+      let requested = false;
+      await page.route(TOPOLOGY_CHUNK, async (route) => { requested = true; await held; await route.continue(); });
+      // Not t.goto: it waits for every deferred part, and one is held here.
+      await page.goto(t.baseUrl, { waitUntil: 'load' });
+      await page.locator('[data-testid="app"]').waitFor({ state: 'attached' });
+      await page.locator('[data-testid="preset-order-timeout-queue-ttl"]').click();
+      await page.waitForFunction(() => /30 min/.test(document.querySelector('[data-testid="scenario-name"]')?.textContent ?? ''));
+      // Requested once the page was first idle (deferred.rs), held here.
+      for (let i = 0; !requested && i < 100; i++) await page.waitForTimeout(50);
+      assert.ok(requested, 'the topology chunk was not requested within 5 s of the mount');
+      assert.equal(await page.locator('[data-testid="topology"]').count(), 0, 'the topology was drawn without its chunk');
+      release();
+      // The scenario loaded meanwhile, not the one the page opened with.
+      await page.locator('[data-testid="topology"] [data-testid="node-q:order.dlx.queue"]').waitFor();
+      await t.partsReady();
       assert.equal(await page.locator('[data-testid="deferred-error"]').count(), 0);
     },
   },
