@@ -4,9 +4,10 @@
 // a first load takes on dist/ (DIST_DIR, default ./dist) served by scripts/static-server.mjs
 // under Chromium's network emulation with the cache off, on a fast and a slow connection:
 // with gzip (the goals' host) and with the .br copies. The load times are printed, not
-// asserted (the goals are FCP <= 1.0 s and working <= 3.0 s at 1.6 Mbps / 150 ms, working
-// <= 1.0 s at 10 Mbps / 40 ms; a shared machine's timing would make a timed assertion
-// flake); asserted are one download of the start-up wasm per load (the preload is used),
+// asserted (the goals, judged on the median of 3 loads: FCP <= 1.0 s and working <= 3.0 s
+// at 1.6 Mbps / 150 ms, working <= 1.0 s at 10 Mbps / 40 ms; a shared machine's timing
+// would make a timed assertion flake); asserted are one download of the start-up wasm per
+// load (the preload is used),
 // the encoding, that none of the modules the app imports when needed is requested before
 // it is working, and that none of the app's chunks (scripts/build-app.sh) is requested
 // before the start-up module has arrived (they follow the mount; their count and bytes
@@ -36,7 +37,8 @@ const NETWORKS = [
   { name: '10 Mbps / 40 ms', latency: 40, down: 10e6 / 8, up: 5e6 / 8, goal: { working: 1000 } },
   { name: '1.6 Mbps / 150 ms', latency: 150, down: 1.6e6 / 8, up: 0.75e6 / 8, goal: { fcp: 1000, working: 3000 } },
 ];
-const RUNS = 2;
+/** Loads per network and viewport; the goals are judged on their median (issue 29: "median of 3"). */
+const RUNS = 3;
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 /** The viewports measured per encoding (br: the desktop only, to keep the test short). */
@@ -318,15 +320,16 @@ export const tests = [
             for (const [vpName, viewport] of Object.entries(VIEWPORTS[encoding])) {
               const runs = [];
               for (let i = 0; i < RUNS; i++) runs.push(await measure(browser, server.url, net, viewport));
-              const best = (k) => Math.min(...runs.map((r) => r[k]));
+              const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+              const mid = (k) => median(runs.map((r) => r[k]));
               const w = runs[0].wasm;
-              const goals = Object.entries(net.goal).map(([k, v]) => `${k} <= ${s(v)}: ${best(k) <= v ? 'met' : 'NOT met'}`).join(', ');
+              const goals = Object.entries(net.goal).map(([k, v]) => `${k} <= ${s(v)}: ${mid(k) <= v ? 'met' : 'NOT met'}`).join(', ');
               const inPage = (k) => runs.map((r) => s(r.inPage?.[k] ?? NaN)).join(' / ');
-              const pageWorking = Math.min(...runs.map((r) => r.inPage?.named ?? NaN));
+              const pageWorking = median(runs.map((r) => r.inPage?.named ?? NaN));
               // A click the moment the cards are live: the app's mount plus the page's own
               // time from click to name (without the driver's round trips to click).
               const atReady = runs.map((r) => (r.inPage ? r.inPage.app + (r.inPage.named - r.inPage.click) : NaN));
-              const readyWorking = Math.min(...atReady);
+              const readyWorking = median(atReady);
               const pageGoal = net.goal.working
                 ? ` [in page: working <= ${s(net.goal.working)}: ${pageWorking <= net.goal.working ? 'met' : 'NOT met'}; clicked at mount: ${readyWorking <= net.goal.working ? 'met' : 'NOT met'}]`
                 : '';
