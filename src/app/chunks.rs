@@ -4,14 +4,14 @@
 //! build-app.sh splits the build; code two chunks share goes into a shared chunk both
 //! fetch. What a first load waits for (header, controls, gallery, the scenario) is the
 //! start-up module; the topology diagram beside the scenario is a chunk of its own, fetched
-//! the moment the page is first idle (issue 29 item 10: its drawing and the code only it
+//! at mount before the other chunks (issue 29 item 10: its drawing and the code only it
 //! reaches were 40 KB of the start-up module gzipped, 444.0 -> 403.6 KB, and a click on a
 //! card loads its scenario without them).
 //!
 //! | chunk | fetched | holds |
 //! |---|---|---|
-//! | `page` | once the page is first idle after its mount (after the start-up module: not on the way to working) | every panel below or beside the first screen, the panels the scenario's tool buttons open, the gallery's "From the field" |
-//! | `topology` | once the page is first idle after its mount, beside `page` | the topology diagram (also drawn by embed mode) |
+//! | `page` | once the page is first idle after its mount and the topology's chunk is in (after the start-up module: not on the way to working) | every panel below or beside the first screen, the panels the scenario's tool buttons open, the gallery's "From the field" |
+//! | `topology` | at mount, before the others (`Deferred first`) | the topology diagram (also drawn by embed mode) |
 //! | `share_codec` | at mount, or first when a link or an autosave is opened | the share link's codec and its frozen dictionary |
 //! | `edit_forms` | when "Edit the topology" first opens | the topology editor's forms |
 //! | `definitions` | on "Export definitions" | RabbitMQ's definitions export |

@@ -518,7 +518,7 @@ pub fn App() -> impl IntoView {
                     <panels::Watch />
                 </div>
                 <div class="area-topo">
-                    <deferred::Deferred load=chunks::topology_area />
+                    <deferred::Deferred load=chunks::topology_area first=true />
                 </div>
                 <div class="area-queues">
                     <deferred::Deferred load=chunks::queues_area />

@@ -25,13 +25,15 @@ export const tests = [
   },
   {
     // Failed before the topology became a chunk: its diagram was drawn at the mount.
-    name: 'the topology is a chunk: a card loads its scenario before it comes, then it draws that scenario',
+    name: 'the topology is a chunk, fetched first: a card loads its scenario before it comes, then it draws that scenario',
     async run(t) {
       const { page, assert } = t;
       let release;
       const held = new Promise((r) => { release = r; });
       let requested = false;
+      let pageRequested = false;
       await page.route(TOPOLOGY_CHUNK, async (route) => { requested = true; await held; await route.continue(); });
+      page.on('request', (r) => { if (PAGE_CHUNK.test(r.url())) pageRequested = true; });
       // Not t.goto: it waits for every deferred part, and one is held here.
       await page.goto(t.baseUrl, { waitUntil: 'load' });
       await page.locator('[data-testid="app"]').waitFor({ state: 'attached' });
@@ -41,6 +43,9 @@ export const tests = [
       for (let i = 0; !requested && i < 100; i++) await page.waitForTimeout(50);
       assert.ok(requested, 'the topology chunk was not requested within 5 s of the mount');
       assert.equal(await page.locator('[data-testid="topology"]').count(), 0, 'the topology was drawn without its chunk');
+      // The first screen's chunk goes first (Deferred first): the lower panels' waits for it.
+      await page.waitForTimeout(1_000);
+      assert.ok(!pageRequested, 'the lower panels\' chunk was requested while the topology\'s was on its way');
       release();
       // The scenario loaded meanwhile, not the one the page opened with.
       await page.locator('[data-testid="topology"] [data-testid="node-q:order.dlx.queue"]').waitFor();
