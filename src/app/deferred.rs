@@ -15,7 +15,9 @@
 //! chunk (and the chunks it shares code with), later calls run at once. Where the app is
 //! not split (a native check), the call is a plain call.
 
+use std::cell::Cell;
 use std::future::Future;
+use std::thread::LocalKey;
 
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
@@ -44,25 +46,44 @@ const PARTS_ATTRIBUTE: &str = "data-parts";
 
 thread_local! {
     /// Deferred parts fetched or drawn right now.
-    static PENDING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static PENDING: Cell<u32> = const { Cell::new(0) };
     /// First parts (`Deferred first=true`) whose chunk is still on its way.
-    static FIRST_LOADING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static FIRST_LOADING: Cell<u32> = const { Cell::new(0) };
+}
+
+/// One count of `count` while the guard lives (its drop takes it back), `changed` called
+/// after each change: what `Pending` and `FirstLoading` are.
+struct Counted {
+    count: &'static LocalKey<Cell<u32>>,
+    changed: fn(),
+}
+
+impl Counted {
+    fn start(count: &'static LocalKey<Cell<u32>>, changed: fn()) -> Self {
+        count.with(|n| n.set(n.get() + 1));
+        changed();
+        Counted { count, changed }
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.count.with(|n| n.set(n.get().saturating_sub(1)));
+        (self.changed)();
+    }
 }
 
 /// A first part's chunk on its way, counted while it lives (dropped once it loaded or
 /// failed, or with its part): the other deferred parts wait for none to be left.
-struct FirstLoading;
+struct FirstLoading {
+    _count: Counted,
+}
 
 impl FirstLoading {
     fn start() -> Self {
-        FIRST_LOADING.with(|n| n.set(n.get() + 1));
-        FirstLoading
-    }
-}
-
-impl Drop for FirstLoading {
-    fn drop(&mut self) {
-        FIRST_LOADING.with(|n| n.set(n.get().saturating_sub(1)));
+        FirstLoading {
+            _count: Counted::start(&FIRST_LOADING, || {}),
+        }
     }
 }
 
@@ -81,20 +102,15 @@ async fn after_first_parts() {
 /// One deferred part on its way, counted while it lives (dropped when the part is drawn,
 /// failed, or was removed from the page before it came). A link or an autosave being read
 /// (share.rs) counts too: the page is not what it will be until it is open.
-pub struct Pending;
+pub struct Pending {
+    _count: Counted,
+}
 
 impl Pending {
     pub fn start() -> Self {
-        PENDING.with(|n| n.set(n.get() + 1));
-        show_parts();
-        Pending
-    }
-}
-
-impl Drop for Pending {
-    fn drop(&mut self) {
-        PENDING.with(|n| n.set(n.get().saturating_sub(1)));
-        show_parts();
+        Pending {
+            _count: Counted::start(&PENDING, show_parts),
+        }
     }
 }
 
