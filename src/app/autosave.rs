@@ -57,6 +57,9 @@ fn save(c: Ctx, sh: Share, last: StoredValue<String>) {
     view.autoplay = false;
     let load = c.load_now();
     leptos::task::spawn_local(async move {
+        // Not before the first screen's chunk is in: a first click on a card saves, and
+        // the codec's chunk (44 KB gzip) would share the line with the topology's.
+        super::deferred::after_first_parts().await;
         // The codec's chunk not loading only costs this save; the next change tries again.
         let Ok(fragment) = chunks::encode_link(s, view).await else {
             return;

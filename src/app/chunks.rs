@@ -12,7 +12,7 @@
 //! |---|---|---|
 //! | `page` | once the page is first idle after its mount and the topology's chunk is in (after the start-up module: not on the way to working) | every panel below or beside the first screen, the panels the scenario's tool buttons open, the gallery's "From the field" |
 //! | `topology` | at mount, before the others (`Deferred first`) | the topology diagram (also drawn by embed mode) |
-//! | `share_codec` | at mount, or first when a link or an autosave is opened | the share link's codec and its frozen dictionary |
+//! | `share_codec` | with `page` (after the first screen), or first when a link or an autosave is opened | the share link's codec and its frozen dictionary |
 //! | `edit_forms` | when "Edit the topology" first opens | the topology editor's forms |
 //! | `definitions` | on "Export definitions" | RabbitMQ's definitions export |
 //! | `embed_page` | embed mode (`?embed`) only | the compact page an iframe shows |

@@ -93,10 +93,17 @@ impl FirstLoading {
 /// 1.64 s after the mount while fetched beside the others, 0.81 s after it first
 /// (2026-12-07). Checked at each idle moment; a first part always settles (loaded,
 /// failed, or removed), so this ends.
-async fn after_first_parts() {
+pub(super) async fn after_first_parts() {
     while FIRST_LOADING.with(|n| n.get()) > 0 {
         let _ = JsFuture::from(idle(IDLE_TIMEOUT_MS)).await;
     }
+}
+
+/// Until the page was idle once and no first part's chunk is on its way: when what the
+/// first screen does not show is fetched (the deferred parts, the share codec's chunk).
+pub(super) async fn after_first_screen() {
+    let _ = JsFuture::from(idle(IDLE_TIMEOUT_MS)).await;
+    after_first_parts().await;
 }
 
 /// One deferred part on its way, counted while it lives (dropped when the part is drawn,
@@ -154,8 +161,7 @@ where
         let fut = SendWrapper::new(async move {
             let _pending = pending;
             if first_loading.is_none() {
-                let _ = JsFuture::from(idle(IDLE_TIMEOUT_MS)).await;
-                after_first_parts().await;
+                after_first_screen().await;
             }
             let loaded = load().await;
             drop(first_loading);

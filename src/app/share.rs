@@ -222,8 +222,11 @@ pub fn start(c: Ctx, hash: &str) {
             restoring.set_value(false);
         });
     } else {
-        // Fetched now, while the reader looks at the page: "Copy link" then copies at once.
+        // Fetched while the reader looks at the page ("Copy link" then copies at once),
+        // once the first screen is in: at mount it took bandwidth and the main thread from
+        // the topology's chunk and the reader's first click (its chunks: 44 KB gzip).
         leptos::task::spawn_local(async {
+            super::deferred::after_first_screen().await;
             let _ = chunks::preload_share_codec().await;
         });
     }

@@ -15,7 +15,8 @@
 // "Working" = the app's gallery card for PRESET is there and a click on it has loaded that
 // scenario (its name shows), measured from navigation start. Two clocks are printed: what
 // the driver sees (its wait for the card, checked in the page at every frame (waitCard),
-// Playwright's click and its poll for the name, each a round trip to the page) and, beside
+// Playwright's click, its check for the name at every frame; each time read by the check
+// that saw the card or the name, not a round trip later) and, beside
 // it, the page's own times (`in page`:
 // performance.now() when the app's root appeared, when the click arrived, when the name
 // showed), taken by an init script and a MutationObserver, free of that overhead.
@@ -47,7 +48,8 @@ const VIEWPORTS = { gzip: { desktop: DESKTOP, phone: PHONE }, br: { desktop: DES
 const BOX_TOLERANCE_PX = 1;
 
 const waitName = (page, name, timeout = 60_000) => page.waitForFunction(
-  (want) => document.querySelector('[data-testid="scenario-name"]')?.textContent?.trim() === want,
+  // The page's clock when the name showed (not a round trip later).
+  (want) => document.querySelector('[data-testid="scenario-name"]')?.textContent?.trim() === want && performance.now(),
   name,
   { timeout },
 );
@@ -58,7 +60,8 @@ const waitName = (page, name, timeout = 60_000) => page.waitForFunction(
  * was seen at 3.27 s (the driver's "working" was 0.23-0.34 s after the page's own mount,
  * 2026-12-07): the wait measured its own schedule, not the page. */
 const waitCard = (page, timeout = 60_000) => page.waitForFunction(
-  (sel) => document.querySelector(sel) !== null,
+  // The page's clock when the card was found (read after the click: no round trip between).
+  (sel) => document.querySelector(sel) !== null && performance.now(),
   `[data-testid="preset-${PRESET}"]`,
   { polling: 'raf', timeout },
 );
@@ -182,11 +185,10 @@ async function measure(browser, url, net, viewport) {
     });
     await page.goto(url, { waitUntil: 'commit' });
     const card = page.locator(`[data-testid="preset-${PRESET}"]`);
-    await waitCard(page);
-    const mounted = await page.evaluate(() => performance.now());
+    const found = await waitCard(page);
     await card.click();
-    await waitName(page, PRESET_NAME);
-    const working = await page.evaluate(() => performance.now());
+    const mounted = await found.jsonValue();
+    const working = await (await waitName(page, PRESET_NAME)).jsonValue();
     const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN);
     const inPage = await page.evaluate(() => ({ ...window.__firstLoad, origin: performance.timeOrigin }));
     const workingWallMs = inPage.origin + (inPage.named ?? working);
