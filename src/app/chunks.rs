@@ -29,8 +29,8 @@ use super::deferred::Loaded;
 use super::{checked, compare, edit, embed, orders, panels, share, strategies, topo_view, version};
 
 /// The first step of every door below but the topology's (its words are the first
-/// screen's): the panels' words (`i18n_panels`) are found from now on. Only the chunks' code refers to them, so the splitter moves them into a chunk,
-/// out of the start-up wasm.
+/// screen's): the panels' words (`i18n_panels`) are found from now on. Only the chunks'
+/// code refers to them, so the splitter moves them into a chunk, out of the start-up wasm.
 fn panel_words() {
     delaylab_playground::i18n_panels::register();
 }

@@ -52,7 +52,7 @@ thread_local! {
 }
 
 /// One count of `count` while the guard lives (its drop takes it back), `changed` called
-/// after each change: what `Pending` and `FirstLoading` are.
+/// after each change: what `Pending` and `first_loading` are.
 struct Counted {
     count: &'static LocalKey<Cell<u32>>,
     changed: fn(),
@@ -73,18 +73,10 @@ impl Drop for Counted {
     }
 }
 
-/// A first part's chunk on its way, counted while it lives (dropped once it loaded or
-/// failed, or with its part): the other deferred parts wait for none to be left.
-struct FirstLoading {
-    _count: Counted,
-}
-
-impl FirstLoading {
-    fn start() -> Self {
-        FirstLoading {
-            _count: Counted::start(&FIRST_LOADING, || {}),
-        }
-    }
+/// A first part's chunk on its way, counted while the guard lives (dropped once it loaded
+/// or failed, or with its part): the other deferred parts wait for none to be left.
+fn first_loading() -> Counted {
+    Counted::start(&FIRST_LOADING, || {})
 }
 
 /// Until no first part's chunk is on its way: a first load on a slow line gives its
@@ -157,14 +149,14 @@ where
         // Fetched once the page is idle: at start, the reader's first click on the first
         // screen comes before the compile and the drawing of what is below it.
         let pending = Pending::start();
-        let first_loading = first.then(FirstLoading::start);
+        let first_guard = first.then(first_loading);
         let fut = SendWrapper::new(async move {
             let _pending = pending;
-            if first_loading.is_none() {
+            if first_guard.is_none() {
                 after_first_screen().await;
             }
             let loaded = load().await;
-            drop(first_loading);
+            drop(first_guard);
             // Drawn in an idle moment of its own: a click that came meanwhile goes first.
             let _ = JsFuture::from(idle(IDLE_TIMEOUT_MS)).await;
             loaded

@@ -7,8 +7,8 @@
 const PAGE_CHUNK = /\/app-[^/]+\/split_page\.wasm$/;
 /** The topology diagram's chunk (issue 29 item 10: out of the start-up module). */
 const TOPOLOGY_CHUNK = /\/app-[^/]+\/split_topology\.wasm$/;
-/** Any other chunk's door (split_<name>.wasm; the chunk_<n>.wasm files are code doors
- * share, fetched with them). */
+/** Any other chunk's door (split_<name>.wasm; the chunk_<n>.wasm files hold code that
+ * doors share and are fetched with them). */
 const OTHER_DOOR = /\/app-[^/]+\/split_(?!topology\.)[^/]*\.wasm$/;
 /** What the splitter's loader and the browser say when a fetch is refused. */
 const FETCH_REFUSED = [/split_(page|topology)\.wasm/, /Failed to fetch|failed to load|TypeError|net::ERR_FAILED|WebAssembly/i];
